@@ -1,0 +1,1 @@
+"""Spieltisch controller: the rules core (``controller.games``) and the table around it."""

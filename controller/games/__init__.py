@@ -1,0 +1,31 @@
+"""The rules core: one pure module per game, registered by name.
+
+>>> from controller.games import find_game
+>>> find_game("partout").title
+'Partout'
+"""
+
+from __future__ import annotations
+
+from controller.games.core import GameRules, IllegalAction, Outcome
+
+GAMES: dict[str, GameRules] = {}
+
+
+def register(rules: GameRules) -> GameRules:
+    GAMES[rules.name] = rules
+    return rules
+
+
+def find_game(name: str) -> GameRules:
+    key = name.strip().lower().replace("_", "-")
+    if key not in GAMES:
+        raise KeyError(f"no game called {name!r}; the table knows {', '.join(sorted(GAMES))}")
+    return GAMES[key]
+
+
+from controller.games import partout as _partout  # noqa: E402  (registers itself below)
+
+register(_partout.RULES)
+
+__all__ = ["GAMES", "GameRules", "IllegalAction", "Outcome", "find_game", "register"]

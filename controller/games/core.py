@@ -1,0 +1,102 @@
+"""The contract every game of the table follows.
+
+A game is a pure state machine (no I/O, no clocks, no randomness outside the seed):
+
+>>> from controller.games import find_game
+>>> partout = find_game("partout")
+>>> state = partout.new_game({"players": 4}, seed=7)
+>>> action = partout.legal_actions(state, partout.to_act(state))[0]
+>>> state = partout.apply(state, action)
+
+``apply`` returns the next state or raises :class:`IllegalAction`, whose message a
+player can read. Actions and states serialise to JSON, and a game replays from its
+config, seed and action list to the identical state: that gives save/resume, crash
+recovery, undo and replays.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterable, Mapping, Sequence
+
+from controller.games import texts
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse. ``key`` and ``params`` name a text in
+    ``controller/games/texts/*.json``; ``str()`` is the English sentence."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(texts.render("en", key, params))
+
+    def message(self, lang: str = "en", seat_names: Sequence[str] | None = None) -> str:
+        return texts.render(lang, key=self.key, params=self.params, seat_names=seat_names)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winners`` are team indices (several on a tie)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners)}
+
+
+def load_data(name: str) -> dict[str, Any]:
+    """A game's component data from ``controller/games/data/<name>.json``."""
+    with resources.files("controller.games").joinpath("data", f"{name}.json").open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+class GameRules:
+    """Base of every game's rules. Subclasses implement the methods below and are
+    registered in ``controller.games.GAMES``; everything is a pure function of its
+    arguments."""
+
+    name: str = ""
+    title: str = ""
+
+    def new_game(self, config: Mapping[str, Any], seed: int) -> Any:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> int | None:
+        """The seat whose input the game waits for, ``None`` when the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, player: int) -> list[Any]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, action: Any) -> Any:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Outcome | None:
+        raise NotImplementedError
+
+    def public_view(self, state: Any) -> dict[str, Any]:
+        """What every person at the table may see, as plain JSON-able data."""
+        raise NotImplementedError
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def replay(self, config: Mapping[str, Any], seed: int, actions: Iterable[Any]) -> Any:
+        """The state reached by applying ``actions`` to a new game."""
+        state = self.new_game(config, seed)
+        for action in actions:
+            state = self.apply(state, action)
+        return state

@@ -1,0 +1,85 @@
+"""Invariants of Partout under random legal play, and replay from seed + actions."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from controller.games import find_game
+from controller.games.partout import setup_for, team_points
+
+RULES = find_game("partout")
+
+games = st.fixed_dictionaries({
+    "players": st.sampled_from([3, 4, 6]),
+    "mode": st.sampled_from(["virtual", "physical"]),
+    "first_dealer": st.integers(0, 2),
+})
+
+
+def random_game(config, seed, choice_seed, stop_after=None):
+    rng = random.Random(choice_seed)
+    state = RULES.new_game(config, seed)
+    actions, states = [], [state]
+    while state.phase != "finished" and (stop_after is None or len(actions) < stop_after):
+        action = rng.choice(RULES.legal_actions(state, state.to_act))
+        state = RULES.apply(state, action)
+        actions.append(action)
+        states.append(state)
+    return actions, states
+
+
+@settings(max_examples=40, deadline=None)
+@given(config=games, seed=st.integers(0, 2**31), choice_seed=st.integers(0, 2**31))
+def test_replay_from_json_reaches_the_identical_state(config, seed, choice_seed):
+    actions, states = random_game(config, seed, choice_seed)
+    logged = json.loads(json.dumps([RULES.action_to_json(a) for a in actions]))
+    replayed = RULES.replay(config, seed, [RULES.action_from_json(a) for a in logged])
+    assert replayed == states[-1]
+    assert RULES.state_from_json(json.loads(json.dumps(RULES.state_to_json(replayed)))) == replayed
+
+
+@settings(max_examples=40, deadline=None)
+@given(config=games, seed=st.integers(0, 2**31), choice_seed=st.integers(0, 2**31))
+def test_no_card_twice_tricks_and_scores_add_up(config, seed, choice_seed):
+    _, states = random_game(config, seed, choice_seed)
+    setup = setup_for(config["players"])
+    for before, after in zip(states, states[1:]):
+        if after.round == before.round and after.phase != "finished":
+            trick_cards = [c for _, c, _ in after.trick]
+            assert len(trick_cards) == len(set(trick_cards))
+            assert set(trick_cards) <= after.played <= setup.deck
+            if after.hands is not None:
+                in_hands = [c for h in after.hands for c in h]
+                assert not set(in_hands) & after.played
+                assert len(in_hands) == len(set(in_hands))
+    final = states[-1]
+    assert len(final.history) == setup.rounds
+    for bids, tricks, points in final.history:
+        assert sum(tricks) == setup.tricks
+        assert all(b <= setup.tricks for b in bids)
+        assert list(points) == [team_points(b, t, setup.scoring_teams) for b, t in zip(bids, tricks)]
+    assert RULES.outcome(final).scores == tuple(map(sum, zip(*(h[2] for h in final.history))))
+
+
+@settings(max_examples=30, deadline=None)
+@given(config=games, seed=st.integers(0, 2**31), choice_seed=st.integers(0, 2**31),
+       stop=st.integers(0, 120))
+def test_every_legal_action_is_accepted_and_others_refused_without_change(config, seed, choice_seed, stop):
+    _, states = random_game(config, seed, choice_seed, stop_after=stop)
+    state = states[-1]
+    if state.to_act is None:
+        return
+    for action in RULES.legal_actions(state, state.to_act):
+        RULES.apply(state, action)        # must not raise
+    for seat in range(state.players):
+        if seat != state.to_act:
+            assert RULES.legal_actions(state, seat) == []
+
+
+def test_public_view_is_json():
+    _, states = random_game({"players": 6, "mode": "virtual"}, 9, 9, stop_after=60)
+    for state in states:
+        json.dumps(RULES.public_view(state))
