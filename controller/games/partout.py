@@ -440,11 +440,10 @@ class Partout(GameRules):
     def public_view(self, state: PartoutState) -> dict[str, Any]:
         setup = state.setup
         trick_plays = [(ALL_CARDS[c], ch) for _, c, ch in state.trick]
-        trump_number, trump_colour, leading, locked = state.trump_number, state.trump_colour, None, frozenset()
-        if trick_plays:
+        trump_number, trump_colour, locked = state.trump_number, state.trump_colour, frozenset()
+        if trick_plays:   # trumps changed by a special in this trick hold already
             result = resolve_trick(trick_plays, trump_number, trump_colour)  # type: ignore[arg-type]
-            trump_number, trump_colour = result.trump_number, result.trump_colour
-            leading, locked = result.winner, result.locked
+            trump_number, trump_colour, locked = result.trump_number, result.trump_colour, result.locked
         team_bids = [None if any(state.bids[p] is None for p in t) else sum(state.bids[p] for p in t)  # type: ignore[misc]
                      for t in setup.teams]
         outcome = self.outcome(state)
@@ -470,10 +469,7 @@ class Partout(GameRules):
             "cards_left": cards_left(state),
             "trick": [{"player": p, "card": c, "choice": ch, "locked": i in locked}
                       for i, (p, c, ch) in enumerate(state.trick)],
-            "trick_leading": leading,
-            "last_trick": None if state.last_trick is None else {
-                "plays": [{"player": p, "card": c, "choice": ch} for p, c, ch in state.last_trick[0]],
-                "winner": state.last_trick[0][state.last_trick[1]][0]},
+            "last_trick": None if state.last_trick is None else _last_trick_view(state),
             "history": [{"bids": list(b), "tricks": list(t), "points": list(p)}
                         for b, t, p in state.history],
             "scores": list(totals(state)),
@@ -565,6 +561,15 @@ def max_bid(state: PartoutState, player: int) -> int:
 def _partner_bid(state: PartoutState, player: int) -> int:
     team = state.setup.teams[state.setup.team_of[player]]
     return sum(state.bids[p] or 0 for p in team if p != player)
+
+
+def _last_trick_view(state: PartoutState) -> dict[str, Any]:
+    plays, winner = state.last_trick  # type: ignore[misc]
+    # the locks are re-derived from the trick itself; the trumps at its start do not matter for them
+    locked = resolve_trick([(ALL_CARDS[c], ch) for _, c, ch in plays], 1, COLOURS[0]).locked
+    return {"plays": [{"player": p, "card": c, "choice": ch, "locked": i in locked}
+                      for i, (p, c, ch) in enumerate(plays)],
+            "winner": plays[winner][0]}
 
 
 def cards_left(state: PartoutState) -> list[int]:

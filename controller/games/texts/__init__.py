@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 LANGUAGES = ("de", "en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
-_SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner"})
+_SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner", "owner"})
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,141 @@
+"""A whole game with bots at simulated stations: the composition root that wires the
+hardware layer (simulated stations over pseudo-terminals, opened by the same
+StationLink as USB stations), the table, the bots and the screen."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import random
+from pathlib import Path
+from typing import Any
+
+from controller.bots import BotDriver
+from controller.cards import tag_text, virtual_uid
+from controller.eventlog import EventLog, default_data_dir
+from controller.games import find_game
+from controller.runner import TableRunner, Wake
+from controller.table import Table
+
+NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
+
+
+def demo_config(game: str, players: int) -> dict[str, Any]:
+    return {"players": players, "mode": "virtual", "demo": True}
+
+
+def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None, headless: bool = True,
+             data_dir: str | Path | None = None, resume: bool = False, lang: str = "en",
+             think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
+             screenshot_at: int | None = None, fullscreen: bool = False, timeout: float | None = None,
+             on_runner: Any = None) -> dict[str, Any]:
+    """Play a game with bots; returns the result (game, scores, winner, ...)."""
+    from hardware.link import StationLink
+    from hardware.sim import SimulatedStation
+
+    rules = find_game(game)
+    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db")
+    saved = None
+    if resume:
+        candidates = [g for g in store.unfinished(rules.name) if g.config.get("demo")]
+        saved = candidates[0] if candidates else None
+    if saved is not None:
+        players, seed = int(saved.config["players"]), saved.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    config = saved.config if saved is not None else demo_config(rules.name, players)
+
+    events: queue.Queue = queue.Queue()
+    with contextlib.ExitStack() as stack:
+        stack.callback(store.close)
+        sims = []
+        for i in range(players):
+            sim = SimulatedStation(f"sim-{i + 1}").start()
+            stack.callback(sim.close)
+            sims.append(sim)
+        links = {}
+        for sim in sims:
+            link = StationLink(sim.port, events).open()
+            stack.callback(link.close)
+            links[link.station_id] = link
+        stations = [s.station_id for s in sims]
+        names = NAMES[:players]
+        if saved is not None:
+            table = Table.resume(rules, saved, store, stations=stations, names=names)
+        else:
+            table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
+
+        screen = None
+        if headless or screenshot or not _no_display_wanted():
+            from display.app import Screen, has_screen
+            show_window = not headless and has_screen()
+            screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen,
+                            max_fps=60 if show_window else 10)
+            stack.callback(screen.close)
+        watching = screen is not None and screen.interactive
+        if think is None:
+            think = 0.8 if watching else 0.0
+        bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
+        bots = BotDriver(rules, table.adapter, bot_seats, seed=seed, think=think, step=think / 4,
+                         wake=lambda: events.put(Wake()))
+        stack.callback(bots.close)
+        keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
+        runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard)
+        if screenshot and screen is not None:
+            _shoot_at(runner, screen, screenshot, screenshot_at)
+        if on_runner is not None:
+            on_runner(runner)
+        runner.run(timeout=timeout)
+        if screen is not None:
+            screen.flush()
+            screen.show(table.snapshot())
+            screen.flush()
+            if screenshot and screenshot_at is None:
+                screen.render(table.snapshot())
+                screen.save(screenshot)
+            if watching and not runner.stopped:
+                _linger(runner, screen, seconds=8.0)
+        result = table.result()
+        result["game_id"] = table.game_id
+        return result
+
+
+def _no_display_wanted() -> bool:
+    from display.app import has_screen
+    return not has_screen()
+
+
+def _keyboard(table: Table, station: Any, game: str):
+    def press(ui: tuple) -> None:
+        if ui[0] == "button":
+            station.press(ui[1])
+        elif ui[0] == "card":
+            seat = table.stations.index(station.station_id)
+            hands = getattr(table.state, "hands", None)
+            if hands is not None and ui[1] < len(hands[seat]):
+                card = hands[seat][ui[1]]
+                station.tap(virtual_uid(game, card), tag_text(game, card))
+    return press
+
+
+def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> None:
+    if at is None:
+        return
+    original = runner.handle
+
+    def handle(event: Any) -> None:
+        original(event)
+        if len(runner.table.actions) == at and not getattr(handle, "done", False):
+            handle.done = True  # type: ignore[attr-defined]
+            screen.render(runner.table.snapshot())
+            screen.save(path)
+    runner.handle = handle  # type: ignore[method-assign]
+
+
+def _linger(runner: TableRunner, screen: Any, seconds: float) -> None:
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if any(ui[0] == "quit" for ui in screen.poll()):
+            return
+        time.sleep(1 / 30)

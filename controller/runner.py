@@ -1,0 +1,102 @@
+"""The table's loop: wait for an event (waking at once when one arrives), hand every
+waiting event to the table, send the feedback, then let the bots and the screen see
+the new snapshot. The screen redraws only when the snapshot changed."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from typing import Any, Callable
+
+from controller.table import Command, Table
+
+log = logging.getLogger(__name__)
+
+
+class Wake:
+    """Put on the queue to make the loop look again (a bot finished its inputs)."""
+
+    station = None
+
+
+class TableRunner:
+    def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
+                 screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
+                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+        self.table = table
+        self.events = events
+        self.links = links                 # station id → StationLink
+        self.screen = screen
+        self.bots = bots
+        self.keyboard = keyboard           # takes the screen's key inputs
+        self.clock = clock
+        self.latencies_ns: list[int] = []  # frame arrival → action durably committed
+        self.first_frame_ns: int | None = None
+        self.stopped = False
+        self._last_revision = -1
+
+    def send(self, commands: list[Command]) -> None:
+        for command in commands:
+            link = self.links.get(command.station)
+            if link is not None:
+                link.send(command.kind, *command.args)
+
+    def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self.send(self.table.initial_feedback())
+        self._publish()
+        # With a window, pygame's own events (keys, closing) are looked at 60 times a second;
+        # station input still wakes the loop at once through the queue.
+        poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.25
+        while not self.stopped:
+            if until_finished and self.table.finished:
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"the game did not finish within {timeout} s")
+            try:
+                batch = [self.events.get(timeout=poll)]
+            except queue.Empty:
+                batch = []
+            while True:
+                try:
+                    batch.append(self.events.get_nowait())
+                except queue.Empty:
+                    break
+            for event in batch:
+                self.handle(event)
+            if self.screen is not None:
+                for ui in self.screen.poll():
+                    self._ui(ui)
+            self._publish(idle=not batch)
+        self._publish()
+        return self.table.result()
+
+    def handle(self, event: Any) -> None:
+        before = len(self.table.actions)
+        commands = self.table.handle(event)
+        if len(self.table.actions) > before:
+            arrived = getattr(event, "arrived_ns", None)
+            if arrived is not None:
+                self.latencies_ns.append(self.clock() - arrived)
+        self.send(commands)
+
+    def _ui(self, ui: tuple) -> None:
+        if ui[0] == "quit":
+            self.stopped = True
+        elif ui[0] == "undo":
+            self.send(self.table.undo())
+        elif self.keyboard is not None:
+            self.keyboard(ui)
+
+    def _publish(self, idle: bool = False) -> None:
+        snapshot = self.table.snapshot()
+        changed = snapshot.revision != self._last_revision
+        if changed or idle:
+            if self.bots is not None:
+                self.bots.observe(snapshot, self.table.state)
+        if self.screen is not None and (changed or self.screen.wants_redraw()):
+            self.screen.show(snapshot)
+            if self.first_frame_ns is None:
+                self.first_frame_ns = self.clock()
+        self._last_revision = snapshot.revision

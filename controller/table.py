@@ -1,0 +1,288 @@
+"""The table: station events in, one rules core, feedback and snapshots out.
+
+    event ─► seat of the station ─► the game's input adapter ─► action
+          ─► rules core applies it (or refuses with a reason)
+          ─► appended durably to the event log, then it becomes the state
+          ─► LED and buzzer feedback; a new immutable snapshot for the display and bots
+
+Input is handled on one thread (the runner's); readers only put events on a queue.
+A refused input changes nothing but the message shown and a red flash at its station.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from controller.cards import CardResolver
+from controller.eventlog import EventLog, SavedGame
+from controller.games.core import GameRules, IllegalAction
+from controller.inputs import InputAdapter, SoftKey, adapter_for
+
+log = logging.getLogger(__name__)
+
+# Feedback a station gets; the colours and tones live here and nowhere else.
+LED_YOUR_TURN = "00c000"
+LED_OFF = "000000"
+LED_WINNER = "ffb000"
+LED_REFUSED = "ff0000"
+FLASH_MS = 300
+BUZZ_REFUSED = (220, 150)
+BUZZ_ACCEPTED = (1760, 40)
+
+
+@dataclass(frozen=True)
+class Message:
+    key: str
+    params: dict[str, Any]
+    seat: int | None            # whose input it answers, if any
+    refusal: bool
+    revision: int
+
+
+@dataclass(frozen=True)
+class SeatSnapshot:
+    seat: int
+    name: str
+    station: str | None
+    connected: bool
+    soft_keys: tuple[SoftKey | None, ...]
+    prompt: tuple[str, dict[str, Any]] | None
+    pending: dict[str, Any] | None
+    refused_at: int | None       # revision of this seat's last refusal
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the display may draw: public game state plus the table's prompts."""
+
+    revision: int
+    game: str
+    title: str
+    view: dict[str, Any]
+    seats: tuple[SeatSnapshot, ...]
+    message: Message | None
+    processed: dict[str, int] = field(default_factory=dict)   # station → last seq handled
+    action_count: int = 0
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    station: str
+    kind: str                     # "LED" or "BUZZ"
+    args: tuple[Any, ...]
+
+
+class Table:
+    def __init__(self, rules: GameRules, *, config: dict[str, Any], seed: int,
+                 stations: Sequence[str | None], names: Sequence[str] | None = None,
+                 log_store: EventLog | None = None, game_id: int | None = None,
+                 actions: Sequence[dict[str, Any]] = (), adapter: InputAdapter | None = None,
+                 resolver: CardResolver | None = None) -> None:
+        self.rules = rules
+        self.config = dict(config)
+        self.seed = seed
+        self.stations = list(stations)
+        self.names = list(names) if names else [""] * len(self.stations)
+        self.store = log_store
+        self.adapter = adapter or adapter_for(rules)
+        self.resolver = resolver or CardResolver(rules.name, log_store)
+        self.actions: list[Any] = [rules.action_from_json(a) for a in actions]
+        self.state = rules.replay(self.config, seed, self.actions)
+        if log_store is not None and game_id is None:
+            game_id = log_store.start_game(rules.name, self.config, seed, self.stations)
+        self.game_id = game_id
+        self.revision = 0
+        self.message: Message | None = None
+        self.processed: dict[str, int] = {}
+        self.connected = {s: True for s in self.stations if s}
+        self._refused_at: dict[int, int] = {}
+        self._leds: dict[str, str] = {}
+        self._finished_logged = rules.outcome(self.state) is not None
+        self._snapshot: Snapshot | None = None
+
+    @classmethod
+    def resume(cls, rules: GameRules, saved: SavedGame, log_store: EventLog, **kw: Any) -> "Table":
+        return cls(rules, config=saved.config, seed=saved.seed, stations=kw.pop("stations", saved.seats),
+                   log_store=log_store, game_id=saved.id, actions=saved.actions, **kw)
+
+    # -- input --------------------------------------------------------------------------------------
+    def handle(self, event: Any) -> list[Command]:
+        """One station event; returns the feedback to send. Never raises for bad input."""
+        station = getattr(event, "station", None)
+        seq = getattr(event, "seq", None)
+        if station is not None and seq is not None:
+            self.processed[station] = seq
+        kind = type(event).__name__
+        if kind == "StationLost":
+            return self._station_lost(event)
+        if kind == "StationHello":
+            return self._station_hello(event)
+        if kind not in ("ButtonEvent", "TagEvent"):
+            return []
+        seat = self.seat_of(station)
+        if seat is None:
+            log.info("input from station %s that has no seat", station)
+            self._note(Message("station_without_seat", {"station": station}, None, True, self.revision + 1))
+            return []
+        if kind == "ButtonEvent":
+            if not event.pressed:
+                return []
+            return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button))
+        if kind == "TagEvent":
+            return self._input(seat, lambda: self.adapter.card(
+                self.state, seat, self.resolver.resolve(event.uid, event.text)))
+        return []
+
+    def seat_of(self, station: str | None) -> int | None:
+        try:
+            return self.stations.index(station) if station is not None else None
+        except ValueError:
+            return None
+
+    def _input(self, seat: int, make_action: Any) -> list[Command]:
+        try:
+            action = make_action()
+            if action is None:                       # a choice in progress moved
+                self._changed()
+                return []
+            return self.apply(action)
+        except IllegalAction as refusal:
+            return self._refuse(seat, refusal)
+
+    def apply(self, action: Any) -> list[Command]:
+        """Apply an action from a seat: refused (IllegalAction) or durably logged, then taken."""
+        new_state = self.rules.apply(self.state, action)
+        if self.store is not None and self.game_id is not None:
+            try:
+                self.store.append(self.game_id, self.rules.action_to_json(action))
+            except Exception as exc:                 # disk full, card pulled: refuse, keep state
+                log.exception("event log append failed")
+                raise IllegalAction("log_failed", error=str(exc)) from exc
+        self.state = new_state
+        self.actions.append(action)
+        self.adapter.reset()
+        actor = getattr(action, "player", None)
+        self.message = None
+        commands = self._leds_now()
+        station = self.stations[actor] if actor is not None and actor < len(self.stations) else None
+        if station:
+            commands.insert(0, Command(station, "BUZZ", BUZZ_ACCEPTED))
+        self._changed()
+        outcome = self.rules.outcome(self.state)
+        if outcome is not None and not self._finished_logged:
+            self._finished_logged = True
+            if self.store is not None and self.game_id is not None:
+                self.store.finish(self.game_id, self.result())
+            self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
+        return commands
+
+    def undo(self) -> list[Command]:
+        if not self.actions:
+            self._note(Message("nothing_to_undo", {}, None, True, self.revision + 1))
+            return []
+        if self.store is not None and self.game_id is not None:
+            self.store.append_undo(self.game_id)
+        self.actions.pop()
+        self.state = self.rules.replay(self.config, self.seed, self.actions)
+        self.adapter.reset()
+        self._finished_logged = self.rules.outcome(self.state) is not None
+        self._note(Message("undone", {}, None, False, self.revision + 1))
+        return self._leds_now()
+
+    def _refuse(self, seat: int, refusal: IllegalAction) -> list[Command]:
+        self._refused_at[seat] = self.revision + 1
+        self._note(Message(refusal.key, dict(refusal.params), seat, True, self.revision + 1))
+        station = self.stations[seat]
+        if not station:
+            return []
+        return [Command(station, "LED", (LED_REFUSED, FLASH_MS)), Command(station, "BUZZ", BUZZ_REFUSED)]
+
+    def _station_lost(self, event: Any) -> list[Command]:
+        self.connected[event.station] = False
+        self._note(Message("station_lost", {"seat": self.seat_of(event.station), "reason": event.reason},
+                           self.seat_of(event.station), True, self.revision + 1))
+        return []
+
+    def _station_hello(self, event: Any) -> list[Command]:
+        if event.station in self.connected:
+            was_lost = not self.connected[event.station]
+            self.connected[event.station] = True
+            self._leds.pop(event.station, None)      # a replugged station has forgotten its LED
+            if was_lost:
+                self._note(Message("station_back", {"seat": self.seat_of(event.station)}, None, False,
+                                   self.revision + 1))
+            else:
+                self._changed()
+        return self._leds_now()
+
+    # -- feedback -----------------------------------------------------------------------------------
+    def _leds_now(self) -> list[Command]:
+        """Steady LEDs: green where the game waits for input, gold for winners at the end."""
+        outcome = self.rules.outcome(self.state)
+        to_act = self.rules.to_act(self.state)
+        team_of = self.rules.public_view(self.state).get("team_of") if outcome else None
+        commands = []
+        for seat, station in enumerate(self.stations):
+            if not station:
+                continue
+            if outcome is not None:
+                colour = LED_WINNER if team_of and team_of[seat] in outcome.winners else LED_OFF
+            else:
+                colour = LED_YOUR_TURN if seat == to_act else LED_OFF
+            if self._leds.get(station) != colour:
+                self._leds[station] = colour
+                commands.append(Command(station, "LED", (colour, 0)))
+        return commands
+
+    def initial_feedback(self) -> list[Command]:
+        self._leds.clear()
+        return self._leds_now()
+
+    # -- what the display sees ------------------------------------------------------------------------
+    def _note(self, message: Message) -> None:
+        self.message = message
+        self._changed()
+
+    def _changed(self) -> None:
+        self.revision += 1
+        self._snapshot = None
+
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is not None and self._snapshot.processed == self.processed:
+            return self._snapshot
+        state = self.state
+        seats = tuple(
+            SeatSnapshot(seat, self.names[seat] if seat < len(self.names) else "", station,
+                         self.connected.get(station, False) if station else False,
+                         self.adapter.soft_keys(state, seat), self.adapter.prompt(state, seat),
+                         self.adapter.pending(state, seat), self._refused_at.get(seat))
+            for seat, station in enumerate(self.stations))
+        self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
+                                  self.rules.public_view(state), seats, self.message,
+                                  dict(self.processed), len(self.actions),
+                                  self.rules.outcome(state) is not None)
+        return self._snapshot
+
+    @property
+    def finished(self) -> bool:
+        return self.rules.outcome(self.state) is not None
+
+    def result(self) -> dict[str, Any]:
+        """The JSON result line: game, scores per team, winner(s)."""
+        outcome = self.rules.outcome(self.state)
+        view = self.rules.public_view(self.state)
+        teams = view.get("teams")
+        names = [[self.names[p] or f"seat {p + 1}" for p in team] for team in teams] if teams else None
+        return {
+            "game": self.rules.name,
+            "config": self.config,
+            "seed": self.seed,
+            "scores": list(outcome.scores) if outcome else view.get("scores"),
+            "winner": (list(outcome.winners) if len(outcome.winners) > 1 else outcome.winners[0]) if outcome else None,
+            "teams": names,
+            "actions": len(self.actions),
+            "finished": outcome is not None,
+        }

@@ -1,0 +1,1 @@
+"""pygame-ce views of the table's public state. Draws snapshots; never changes them."""

@@ -1,0 +1,131 @@
+"""The shared screen: a window (or, with no screen, SDL's dummy driver) showing the
+table's snapshots. It draws on a logical 1920×1080 canvas and scales it to the window.
+It reads snapshots and returns what the keyboard asked for; it changes nothing itself.
+
+Keyboard (a developer being one station): ``q w e`` / ``a s d`` are the station's
+buttons (top row / bottom row), ``1``–``9`` and ``0`` tap the 1st–10th card of that
+seat's hand (virtual cards), ``u`` undoes, ``Esc`` quits.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+LOGICAL_SIZE = (1920, 1080)
+KEY_BUTTONS = "qweasd"
+KEY_CARDS = "1234567890"
+
+
+def has_screen() -> bool:
+    """Whether a window can be shown: an X/Wayland display, or a console driver chosen."""
+    if os.environ.get("SDL_VIDEODRIVER") == "dummy":
+        return False
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("SDL_VIDEODRIVER") in ("kmsdrm", "wayland", "x11"))
+
+
+class Screen:
+    def __init__(self, *, lang: str = "en", headless: bool = False, window: tuple[int, int] | None = None,
+                 fullscreen: bool = False, max_fps: float = 60.0) -> None:
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        import pygame
+        self.pg = pygame
+        pygame.display.init()
+        pygame.font.init()
+        self.lang = lang
+        self.headless = headless
+        self.interactive = not headless
+        if headless:
+            self.window = pygame.display.set_mode((1, 1))
+            self.canvas = pygame.Surface(LOGICAL_SIZE)
+        else:
+            flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+            size = (0, 0) if fullscreen else (window or (1280, 720))
+            self.window = pygame.display.set_mode(size, flags)
+            pygame.display.set_caption("Spieltisch")
+            self.canvas = pygame.Surface(LOGICAL_SIZE)
+        self.min_interval = 1.0 / max_fps
+        self.frames = 0
+        self._last_draw = 0.0
+        self._pending: Any = None
+        self._views: dict[str, Any] = {}
+
+    def _view(self, game: str) -> Any:
+        if game not in self._views:
+            from display.views import view_for
+            self._views[game] = view_for(game, self.lang)
+        return self._views[game]
+
+    def show(self, snapshot: Any) -> None:
+        """Draw a snapshot now, or, when frames come faster than ``max_fps``, soon."""
+        now = time.monotonic()
+        if now - self._last_draw < self.min_interval and self.frames:
+            self._pending = snapshot
+            return
+        self._pending = None
+        self._last_draw = now
+        self.render(snapshot)
+        self.present()
+
+    def wants_redraw(self) -> bool:
+        return self._pending is not None and time.monotonic() - self._last_draw >= self.min_interval
+
+    def flush(self) -> None:
+        if self._pending is not None:
+            snapshot, self._pending = self._pending, None
+            self.render(snapshot)
+            self.present()
+
+    def render(self, snapshot: Any) -> Any:
+        from display.draw import FELT, FELT_DARK
+        canvas = self.canvas
+        canvas.fill(FELT)
+        self.pg.draw.rect(canvas, FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
+        self._view(snapshot.game).draw(canvas, snapshot)
+        self.frames += 1
+        self.last_snapshot = snapshot
+        return canvas
+
+    def present(self) -> None:
+        if self.headless:
+            return
+        size = self.window.get_size()
+        if size == LOGICAL_SIZE:
+            self.window.blit(self.canvas, (0, 0))
+        else:
+            scale = min(size[0] / LOGICAL_SIZE[0], size[1] / LOGICAL_SIZE[1])
+            scaled = (round(LOGICAL_SIZE[0] * scale), round(LOGICAL_SIZE[1] * scale))
+            self.window.fill((0, 0, 0))
+            self.window.blit(self.pg.transform.smoothscale(self.canvas, scaled),
+                             ((size[0] - scaled[0]) // 2, (size[1] - scaled[1]) // 2))
+        self.pg.display.flip()
+
+    def poll(self) -> list[tuple]:
+        """Keyboard and window events as table inputs: ("button", n), ("card", i), ("undo",), ("quit",)."""
+        inputs: list[tuple] = []
+        for event in self.pg.event.get():
+            if event.type == self.pg.QUIT:
+                inputs.append(("quit",))
+            elif event.type == self.pg.VIDEORESIZE or event.type == self.pg.WINDOWEXPOSED:
+                self.present()
+            elif event.type == self.pg.KEYDOWN:
+                key = event.unicode.lower() if event.unicode else ""
+                if event.key == self.pg.K_ESCAPE:
+                    inputs.append(("quit",))
+                elif key and key in KEY_BUTTONS:
+                    inputs.append(("button", KEY_BUTTONS.index(key)))
+                elif key and key in KEY_CARDS:
+                    inputs.append(("card", KEY_CARDS.index(key)))
+                elif key == "u":
+                    inputs.append(("undo",))
+        return inputs
+
+    def save(self, path: str) -> None:
+        self.pg.image.save(self.canvas, path)
+
+    def close(self) -> None:
+        self.pg.display.quit()

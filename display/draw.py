@@ -1,0 +1,108 @@
+"""Drawing helpers shared by every game's view: fonts, text, panels, cards, soft keys."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+import pygame
+
+from controller.games import texts
+
+FELT = (24, 84, 52)
+FELT_DARK = (16, 58, 36)
+INK = (240, 240, 232)
+MUTED = (170, 190, 176)
+GOLD = (255, 196, 40)
+RED = (230, 60, 50)
+PANEL = (14, 44, 28)
+CARD_FACE = (250, 248, 240)
+SPECIAL_FACE = (58, 36, 88)
+SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
+TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
+SPECIAL_MARK = {"king": "K", "queen": "Q", "jester": "J", "dungeon": "D", "mathematician": "M", "alchemist": "A"}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    f = pygame.font.Font(None, size)   # pygame-ce's bundled font: Latin-1 and more, no system fonts needed
+    f.set_bold(bold)
+    return f
+
+
+def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 32, colour=INK,
+         bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+    f = font(size, bold)
+    if max_width is not None:
+        while f.size(words)[0] > max_width and size > 14:
+            size -= 2
+            f = font(size, bold)
+    image = f.render(words, True, colour)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
+
+
+def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 30, colour=INK) -> None:
+    f = font(size)
+    line, y = "", rect.top
+    for word in words.split():
+        trial = f"{line} {word}".strip()
+        if f.size(trial)[0] > rect.width and line:
+            surface.blit(f.render(line, True, colour), (rect.left, y))
+            y += f.get_linesize()
+            line = word
+        else:
+            line = trial
+    if line:
+        surface.blit(f.render(line, True, colour), (rect.left, y))
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 3, fill=PANEL) -> None:
+    pygame.draw.rect(surface, fill, rect, border_radius=14)
+    if border is not None:
+        pygame.draw.rect(surface, border, rect, width, border_radius=14)
+
+
+def card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: Any = None,
+         locked: bool = False, leading: bool = False) -> None:
+    """A card face: crest cards by colour and number, specials by their printed name."""
+    from controller.games.partout import ALL_CARDS   # the view draws Partout's deck
+    c = ALL_CARDS.get(name)
+    special = c is None or c.colour is None
+    if leading:
+        pygame.draw.rect(surface, GOLD, rect.inflate(14, 14), border_radius=16)
+    pygame.draw.rect(surface, SPECIAL_FACE if special else CARD_FACE, rect, border_radius=12)
+    pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
+    if special:
+        text(surface, SPECIAL_MARK.get(name, "?"), rect.center, int(rect.height * 0.45), GOLD, True, "center")
+        text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 26, INK, True,
+             "midbottom", rect.width - 8)
+        if choice is not None:
+            shown = texts.colour_name(lang, choice) if isinstance(choice, str) else (
+                f"#{choice + 1}" if name == "dungeon" else str(choice))
+            text(surface, f"» {shown}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop")
+    else:
+        ink = SUIT[c.colour]
+        text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")
+        text(surface, str(c.value), (rect.left + 10, rect.top + 6), 30, ink, True)
+        text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 24, ink,
+             False, "midbottom")
+    if locked:
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, rect)
+        for x in range(rect.left + 18, rect.right - 8, 22):
+            pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
+
+
+def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: tuple[int, int],
+              size: tuple[int, int] = (96, 34)) -> None:
+    """The six buttons in two rows of three, labelled with what they do right now."""
+    w, h = size
+    for i, key in enumerate(keys):
+        rect = pygame.Rect(topleft[0] + (i % 3) * (w + 6), topleft[1] + (i // 3) * (h + 6), w, h)
+        active = key is not None
+        pygame.draw.rect(surface, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
+        if active:
+            text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, True, "center", w - 6)

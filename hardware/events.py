@@ -1,0 +1,53 @@
+"""What the stations tell the table: small immutable events on one queue.
+
+Every event names the station by its unique id (from its HELLO) and carries
+``arrived_ns``, the host's ``time.monotonic_ns()`` taken as the bytes came in, before
+any decoding. Presses also carry ``pressed_ns``, the press time on the host clock: the
+arrival time until clock sync maps the station's own stamp (``station_us``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class StationHello:
+    station: str
+    port: str
+    protocol: int
+    firmware: str
+    capabilities: dict[str, str]
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    station: str
+    seq: int
+    button: int          # 0-2 top row, 3-5 bottom row, left to right
+    pressed: bool        # False: released
+    station_us: int
+    arrived_ns: int
+    pressed_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class TagEvent:
+    station: str
+    seq: int
+    uid: str             # upper-case hex
+    text: str | None     # the tag's NDEF text record, if it carries one
+    station_us: int
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class StationLost:
+    station: str
+    port: str
+    reason: str
+    arrived_ns: int
+
+
+InputEvent = StationHello | ButtonEvent | TagEvent | StationLost

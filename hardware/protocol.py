@@ -1,0 +1,164 @@
+"""The station wire protocol, version 1: one frame per line of printable ASCII.
+
+    KIND FIELD FIELD ... *CRC\\n
+
+``CRC`` is the CRC-32 (``binascii.crc32``, present on MicroPython and CPython) of
+everything before `` *``, as eight lower-case hex digits. A person can watch a station
+with any serial terminal, and after garbage the decoder finds the next frame at the next
+newline. Fields never contain spaces: free text (a tag's NDEF text) is percent-encoded.
+
+Station → host::
+
+    HELLO <protocol> <station-id> <firmware> <capabilities>   e.g. buttons=6,reader=pn532,led=rgb
+    BTN <seq> <button 0-5> <D|U> <station-µs>
+    TAG <seq> <uid-hex> <station-µs> <ndef-text or ->
+    PONG <n> <station-µs>
+
+Host → station::
+
+    WHO                       ask for HELLO
+    LED <rrggbb> <flash-ms>   steady colour (flash-ms 0) or a flash that returns to it
+    BUZZ <hz> <ms>
+    PING <n>
+
+``seq`` counts a station's events modulo 65536 so the host sees lost frames.
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import NamedTuple
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 200          # bytes including the newline; longer lines are dropped whole
+SEQ_MODULO = 1 << 16
+STATION_TICKS_MODULO = 1 << 30   # MicroPython's ticks_us wraps here
+
+
+class FrameError(ValueError):
+    """A line that is not a valid frame."""
+
+
+class Frame(NamedTuple):
+    kind: str
+    fields: tuple[str, ...]
+
+
+def encode_frame(kind: str, *fields: object) -> bytes:
+    parts = [kind, *(str(f) for f in fields)]
+    for part in parts:
+        if not part or any(not 0x21 <= ord(ch) <= 0x7E for ch in part) or "*" in part:
+            raise ValueError(f"frame field {part!r} must be printable ASCII without spaces or '*'")
+    body = " ".join(parts).encode("ascii")
+    line = body + b" *" + b"%08x" % (binascii.crc32(body) & 0xFFFFFFFF) + b"\n"
+    if len(line) > MAX_FRAME:
+        raise ValueError(f"frame of {len(line)} bytes is longer than {MAX_FRAME}")
+    return line
+
+
+def decode_line(line: bytes) -> Frame:
+    """One line without its newline (a trailing CR is tolerated) → Frame, or FrameError."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    body, sep, crc = line.rpartition(b" *")
+    if not sep or len(crc) != 8:
+        raise FrameError("no checksum")
+    try:
+        expected = int(crc, 16)
+    except ValueError:
+        raise FrameError("checksum is not hex") from None
+    if binascii.crc32(body) & 0xFFFFFFFF != expected:
+        raise FrameError("checksum mismatch")
+    try:
+        text = body.decode("ascii")
+    except UnicodeDecodeError:
+        raise FrameError("not ASCII") from None
+    parts = text.split(" ")
+    if not parts[0] or any(not p for p in parts):
+        raise FrameError("empty field")
+    return Frame(parts[0], tuple(parts[1:]))
+
+
+class FrameDecoder:
+    """Bytes in, frames out. Never raises on bad input: bad lines are counted and dropped,
+    a line longer than MAX_FRAME is discarded up to its newline, so the buffer is bounded."""
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+        self._skipping = False
+        self.frames = 0
+        self.bad_frames = 0
+
+    def feed(self, data: bytes) -> list[Frame]:
+        frames: list[Frame] = []
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while True:
+            end = buffer.find(b"\n", start)
+            if end < 0:
+                break
+            if self._skipping:
+                self._skipping = False
+            elif end - start > 0:
+                if end - start + 1 > self.max_frame:
+                    self.bad_frames += 1
+                else:
+                    try:
+                        frames.append(decode_line(bytes(buffer[start:end])))
+                        self.frames += 1
+                    except FrameError:
+                        self.bad_frames += 1
+            start = end + 1
+        del buffer[:start]
+        if len(buffer) >= self.max_frame:
+            # an overlong line: drop what we have and skip to its newline
+            buffer.clear()
+            if not self._skipping:
+                self.bad_frames += 1
+            self._skipping = True
+        return frames
+
+
+# --- text fields ---------------------------------------------------------------------------
+
+def encode_text(text: str | None) -> str:
+    """Percent-encode UTF-8 so free text fits one field; ``None`` and "" become ``-``."""
+    if not text:
+        return "-"
+    out = []
+    for byte in text.encode("utf-8"):
+        if 0x21 <= byte <= 0x7E and byte not in (0x25, 0x2A, 0x2D):   # % * -
+            out.append(chr(byte))
+        else:
+            out.append("%%%02X" % byte)
+    return "".join(out)
+
+
+def decode_text(field: str) -> str | None:
+    if field == "-":
+        return None
+    raw = bytearray()
+    i = 0
+    while i < len(field):
+        ch = field[i]
+        if ch == "%":
+            try:
+                raw.append(int(field[i + 1:i + 3], 16))
+            except ValueError:
+                raise FrameError("bad percent escape") from None
+            i += 3
+        else:
+            raw.append(ord(ch))
+            i += 1
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FrameError("text is not UTF-8") from None
+
+
+def ticks_diff(later: int, earlier: int) -> int:
+    """Difference of two station tick counts across the 2^30 wrap (as MicroPython's)."""
+    half = STATION_TICKS_MODULO // 2
+    return ((later - earlier + half) % STATION_TICKS_MODULO) - half
