@@ -5,7 +5,10 @@ StationLink as USB stations), the table, the bots and the screen."""
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import sys
+import time
 import random
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from controller.bots import BotDriver
 from controller.cards import tag_text, virtual_uid
 from controller.eventlog import EventLog, default_data_dir
 from controller.games import find_game
+from controller.play import make_screen, open_links
 from controller.runner import TableRunner, Wake
 from controller.table import Table
 
@@ -28,13 +32,12 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
              data_dir: str | Path | None = None, resume: bool = False, lang: str = "en",
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False, timeout: float | None = None,
-             on_runner: Any = None) -> dict[str, Any]:
+             on_runner: Any = None, no_screen: bool = False, durable: bool = True) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...)."""
-    from hardware.link import StationLink
     from hardware.sim import SimulatedStation
 
     rules = find_game(game)
-    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db")
+    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db", durable=durable)
     saved = None
     if resume:
         candidates = [g for g in store.unfinished(rules.name) if g.config.get("demo")]
@@ -53,11 +56,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             sim = SimulatedStation(f"sim-{i + 1}").start()
             stack.callback(sim.close)
             sims.append(sim)
-        links = {}
-        for sim in sims:
-            link = StationLink(sim.port, events).open()
-            stack.callback(link.close)
-            links[link.station_id] = link
+        links = open_links([sim.port for sim in sims], events, stack)
         stations = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:
@@ -65,13 +64,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         else:
             table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
 
-        screen = None
-        if headless or screenshot or not _no_display_wanted():
-            from display.app import Screen, has_screen
-            show_window = not headless and has_screen()
-            screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen,
-                            max_fps=60 if show_window else 10)
-            stack.callback(screen.close)
+        screen = None if no_screen else make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         watching = screen is not None and screen.interactive
         if think is None:
             think = 0.8 if watching else 0.0
@@ -85,6 +78,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             _shoot_at(runner, screen, screenshot, screenshot_at)
         if on_runner is not None:
             on_runner(runner)
+        if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):
+            _report_first_frame(runner)
         runner.run(timeout=timeout)
         if screen is not None:
             screen.flush()
@@ -98,11 +93,6 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         result = table.result()
         result["game_id"] = table.game_id
         return result
-
-
-def _no_display_wanted() -> bool:
-    from display.app import has_screen
-    return not has_screen()
 
 
 def _keyboard(table: Table, station: Any, game: str):
@@ -132,8 +122,22 @@ def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> No
     runner.handle = handle  # type: ignore[method-assign]
 
 
+def _report_first_frame(runner: TableRunner) -> None:
+    """For `spieltisch bench`: the monotonic time of the first frame, on stderr."""
+    screen = runner.screen
+    if screen is None:
+        return
+    original = screen.show
+
+    def show(snapshot: Any) -> None:
+        original(snapshot)
+        if not getattr(show, "done", False):
+            show.done = True  # type: ignore[attr-defined]
+            print(f"first-frame {time.monotonic():.6f}", file=sys.stderr, flush=True)
+    screen.show = show
+
+
 def _linger(runner: TableRunner, screen: Any, seconds: float) -> None:
-    import time
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if any(ui[0] == "quit" for ui in screen.poll()):

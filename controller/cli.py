@@ -1,0 +1,132 @@
+"""The ``spieltisch`` command.
+
+    spieltisch demo partout [--players N] [--seed S] [--headless]   bots play a whole game
+    spieltisch play partout --port DEV --port DEV ...                a real table
+    spieltisch cards learn partout --port DEV                        teach the table a deck
+    spieltisch results                                               finished games
+    spieltisch bench [--json]                                        speed and memory figures
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from controller.games import GAMES, IllegalAction, find_game
+from controller.games.texts import LANGUAGES
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spieltisch", description="The referee of a real card table.")
+    parser.add_argument("--data-dir", type=Path, help="where the event log lives (default ~/.local/share/spieltisch)")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="bots play a whole game through simulated stations")
+    _game_arguments(demo)
+    demo.add_argument("--headless", action="store_true", help="no window, even when there is a screen")
+    demo.add_argument("--resume", action="store_true", help="go on with the last unfinished demo game")
+    demo.add_argument("--seat", type=int, help="play this seat (1..N) yourself from the keyboard")
+    demo.add_argument("--think", type=float, help="seconds a bot thinks before acting")
+    demo.add_argument("--screenshot", help="save a PNG of the screen (at the end, or at --screenshot-at)")
+    demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
+    demo.add_argument("--fullscreen", action="store_true")
+    demo.add_argument("--timeout", type=float, help="give up after this many seconds")
+
+    play = sub.add_parser("play", help="run a real table with stations on serial ports")
+    _game_arguments(play)
+    play.add_argument("--port", action="append", required=True,
+                      help="a station's serial port, one per seat in clockwise order")
+    play.add_argument("--name", action="append", help="players' names, in seat order")
+    play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
+    play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
+    play.add_argument("--fullscreen", action="store_true")
+
+    cards = sub.add_parser("cards", help="the card registry")
+    cards_sub = cards.add_subparsers(dest="cards_command", required=True)
+    learn = cards_sub.add_parser("learn", help="tap every card of a deck once so the table knows its tags")
+    learn.add_argument("game")
+    learn.add_argument("--port", required=True)
+    listing = cards_sub.add_parser("list", help="the tags the table knows")
+    listing.add_argument("game")
+
+    sub.add_parser("results", help="finished games and their scores")
+
+    bench = sub.add_parser("bench", help="speed and memory figures (a table; --json for machines)")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if args.data_dir:
+        import os
+        os.environ["SPIELTISCH_DATA"] = str(args.data_dir)
+    try:
+        return COMMANDS[args.command](args)
+    except (IllegalAction, KeyError) as exc:
+        print(f"spieltisch: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 2
+
+
+def _game_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the screen")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.demo import run_demo
+    rules = find_game(args.game)
+    rules.new_game({"players": args.players}, 0)            # refuses a wrong player count early
+    seat = None
+    if args.seat is not None:
+        if not 1 <= args.seat <= args.players:
+            print(f"spieltisch: --seat must be from 1 to {args.players}", file=sys.stderr)
+            return 2
+        seat = args.seat - 1
+    result = run_demo(rules.name, players=args.players, seed=args.seed, headless=args.headless,
+                      resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
+                      screenshot=args.screenshot, screenshot_at=args.screenshot_at,
+                      fullscreen=args.fullscreen, timeout=args.timeout)
+    print(json.dumps(result, ensure_ascii=False), flush=True)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from controller.play import run_table
+    result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
+                       virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
+                       fullscreen=args.fullscreen)
+    print(json.dumps(result, ensure_ascii=False), flush=True)
+    return 0
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from controller.play import learn_cards, list_cards
+    if args.cards_command == "learn":
+        return learn_cards(args.game, args.port)
+    return list_cards(args.game)
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from controller.eventlog import EventLog
+    with EventLog() as store:
+        for row in store.results():
+            print(json.dumps(row, ensure_ascii=False))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from controller import bench
+    return bench.main(as_json=args.json, quick=args.quick)
+
+
+COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "results": cmd_results, "bench": cmd_bench}
+
+if __name__ == "__main__":
+    sys.exit(main())

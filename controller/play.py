@@ -1,0 +1,109 @@
+"""A real table: stations on serial ports, people holding real cards. Also the card
+registry commands. Composition root: it may wire hardware, the table and the display."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import sys
+from typing import Any
+
+from controller.eventlog import EventLog
+from controller.games import find_game
+from controller.runner import TableRunner
+from controller.table import Table
+
+
+def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack) -> dict[str, Any]:
+    """Open every station (HELLO handshake); station id → link, in port order."""
+    from hardware.link import StationLink
+    links: dict[str, Any] = {}
+    for port in ports:
+        link = StationLink(port, events).open()
+        stack.callback(link.close)
+        if link.station_id in links:
+            raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
+        links[link.station_id] = link
+    return links
+
+
+def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False) -> Any:
+    from display.app import Screen, has_screen
+    show_window = not headless and has_screen()
+    screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10)
+    stack.callback(screen.close)
+    return screen
+
+
+def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
+              seed: int | None, new: bool, lang: str, fullscreen: bool) -> dict[str, Any]:
+    import random
+    rules = find_game(game)
+    if len(ports) != players:
+        raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
+    config = {"players": players, "mode": "virtual" if virtual else "physical"}
+    rules.new_game(config, 0)
+    events: queue.Queue = queue.Queue()
+    with contextlib.ExitStack() as stack:
+        store = EventLog()
+        stack.callback(store.close)
+        links = open_links(ports, events, stack)
+        stations = list(links)
+        saved = next((g for g in store.unfinished(rules.name) if not g.config.get("demo")), None)
+        if saved is not None and new:
+            store.abandon(saved.id)
+            saved = None
+        names = (names + [""] * players)[:players]
+        if saved is not None:
+            print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)
+            table = Table.resume(rules, saved, store, stations=stations, names=names)
+        else:
+            table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
+                          stations=stations, names=names, log_store=store)
+        screen = make_screen(stack, lang=lang, headless=False, fullscreen=fullscreen)
+        runner = TableRunner(table, events, links, screen=screen)
+        runner.run()
+        return table.result()
+
+
+def learn_cards(game: str, port: str) -> int:
+    """Ask for every card of the deck in turn and store the tag that is tapped for it."""
+    from controller.games.texts import card_name
+    from hardware.events import TagEvent
+    rules = find_game(game)
+    deck = sorted(getattr(sys.modules[type(rules).__module__], "ALL_CARDS", {}))
+    if not deck:
+        print(f"spieltisch: {game} has no cards to learn", file=sys.stderr)
+        return 2
+    events: queue.Queue = queue.Queue()
+    with contextlib.ExitStack() as stack, EventLog() as store:
+        links = open_links([port], events, stack)
+        link = next(iter(links.values()))
+        seen: dict[str, str] = {}
+        for card in deck:
+            print(f"Tap: {card_name('en', card)} … ", end="", flush=True)
+            while True:
+                event = events.get()
+                if isinstance(event, TagEvent):
+                    if event.uid in seen:
+                        print(f"\n  that tag is already {card_name('en', seen[event.uid])}; tap {card_name('en', card)}",
+                              end=" ", flush=True)
+                        link.led("ff0000", 300)
+                        continue
+                    store.register_card(event.uid, rules.name, card)
+                    seen[event.uid] = card
+                    link.led("00c000", 200)
+                    print(event.uid)
+                    break
+                if type(event).__name__ == "StationLost":
+                    print("\nspieltisch: the station was unplugged", file=sys.stderr)
+                    return 1
+    print(f"{len(deck)} cards of {game} learned.")
+    return 0
+
+
+def list_cards(game: str) -> int:
+    with EventLog() as store:
+        for uid, card in sorted(store.cards(game).items(), key=lambda kv: kv[1]):
+            print(f"{uid}  {card}")
+    return 0

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import os
+import queue
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from controller.cards import tag_text, virtual_uid  # noqa: E402
+from controller.eventlog import EventLog  # noqa: E402
+from controller.games import find_game  # noqa: E402
+from controller.table import Table  # noqa: E402
+from hardware.link import StationLink  # noqa: E402
+from hardware.sim import SimulatedStation  # noqa: E402
+
+
+class Harness:
+    """A table with simulated stations behind real StationLinks. Tests act like people
+    (``press``, ``tap``) and ``settle`` hands the table every event up to the station's
+    last frame, waiting on the queue, never sleeping."""
+
+    def __init__(self, players: int, mode: str, data_dir: Path, seed: int = 1) -> None:
+        self.events: queue.Queue = queue.Queue()
+        self.sims = [SimulatedStation(f"sim-{i + 1}").start() for i in range(players)]
+        self.links = [StationLink(s.port, self.events).open() for s in self.sims]
+        self.store = EventLog(data_dir / "spieltisch.db")
+        self.rules = find_game("partout")
+        self.table = Table(self.rules, config={"players": players, "mode": mode}, seed=seed,
+                           stations=[s.station_id for s in self.sims],
+                           names=["Anna", "Ben", "Clara", "David", "Eva", "Felix"][:players],
+                           log_store=self.store)
+        while not self.events.empty():          # the HELLOs
+            self.table.handle(self.events.get_nowait())
+        self.send(self.table.initial_feedback())
+
+    def send(self, commands) -> None:
+        by_id = {link.station_id: link for link in self.links}
+        for c in commands:
+            by_id[c.station].send(c.kind, *c.args)
+
+    def settle(self, seat: int, timeout: float = 3.0) -> None:
+        sim = self.sims[seat]
+        while self.table.processed.get(sim.station_id) != sim.last_seq:
+            self.send(self.table.handle(self.events.get(timeout=timeout)))
+
+    def press(self, seat: int, *buttons: int) -> None:
+        for b in buttons:
+            self.sims[seat].press(b)
+        self.settle(seat)
+
+    def tap(self, seat: int, card: str, *, text: bool = True, uid: str | None = None) -> None:
+        uid = uid or virtual_uid("partout", card)
+        self.sims[seat].tap(uid, tag_text("partout", card) if text else None)
+        self.settle(seat)
+
+    @property
+    def state(self):
+        return self.table.state
+
+    def close(self) -> None:
+        for link in self.links:
+            link.close()
+        for sim in self.sims:
+            sim.close()
+        self.store.close()
+
+
+@pytest.fixture
+def make_table(tmp_path):
+    made = []
+
+    def make(players: int = 4, mode: str = "physical", seed: int = 1) -> Harness:
+        h = Harness(players, mode, tmp_path, seed)
+        made.append(h)
+        return h
+    yield make
+    for h in made:
+        h.close()

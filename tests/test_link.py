@@ -1,0 +1,91 @@
+"""StationLink over simulated stations: handshake, events, sequence gaps, garbage, unplug."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent
+from hardware.link import StationError, StationLink
+from hardware.protocol import encode_frame
+from hardware.sim import SimulatedStation
+
+
+@pytest.fixture
+def station():
+    sim = SimulatedStation("abc123").start()
+    events = queue.Queue()
+    link = StationLink(sim.port, events).open()
+    yield sim, link, events
+    link.close()
+    sim.close()
+
+
+def test_hello_then_events_with_arrival_times(station):
+    sim, link, events = station
+    hello = events.get(timeout=2)
+    assert isinstance(hello, StationHello) and hello.station == "abc123" and hello.capabilities["buttons"] == "6"
+    sim.press(2)
+    down, up = events.get(timeout=2), events.get(timeout=2)
+    assert isinstance(down, ButtonEvent) and down.button == 2 and down.pressed and not up.pressed
+    assert down.arrived_ns > hello.arrived_ns
+    sim.tap("04a1b2c3d4e5f6", "partout:queen")
+    tag = events.get(timeout=2)
+    assert isinstance(tag, TagEvent) and tag.uid == "04A1B2C3D4E5F6" and tag.text == "partout:queen"
+
+
+def test_garbage_is_dropped_and_the_next_frame_found(station):
+    sim, link, events = station
+    events.get(timeout=2)
+    sim.send_raw(b"\x00\xff\x03 line noise *12345678\n" + b"z" * 500 + b"\n")
+    sim.press(1, release=False)
+    event = events.get(timeout=2)
+    assert isinstance(event, ButtonEvent) and event.button == 1
+    assert link.decoder.bad_frames == 2
+
+
+def test_sequence_gap_is_counted(station):
+    sim, link, events = station
+    events.get(timeout=2)
+    sim.press(0, release=False)
+    events.get(timeout=2)
+    sim.send_raw(encode_frame("BTN", sim.last_seq + 4, 0, "D", 1))
+    events.get(timeout=2)
+    assert link.gaps == 3
+
+
+def test_commands_reach_the_station(station):
+    sim, link, events = station
+    link.led("ff0000", 300)
+    link.buzz(220, 150)
+    assert sim.wait_for(lambda s: ("BUZZ", ("220", "150")) in s.commands)
+    assert ("LED", ("ff0000", "300")) in sim.commands
+
+
+def test_unplug_is_one_lost_event(station):
+    sim, link, events = station
+    events.get(timeout=2)
+    sim.unplug()
+    lost = events.get(timeout=3)
+    assert isinstance(lost, StationLost) and lost.station == "abc123"
+    assert link.send("LED", "00ff00", 0) is False
+    with pytest.raises(queue.Empty):
+        events.get(timeout=0.3)
+
+
+def test_silent_port_is_refused():
+    import os, tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        with pytest.raises(StationError, match="no HELLO"):
+            StationLink(os.ttyname(slave), queue.Queue()).open(hello_timeout=0.5)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_missing_port_is_refused():
+    with pytest.raises(StationError, match="cannot open"):
+        StationLink("/dev/does-not-exist", queue.Queue()).open()

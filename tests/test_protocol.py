@@ -1,0 +1,88 @@
+"""The wire protocol codec: round trips, bad frames, garbage, and fuzzing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hardware.protocol import (
+    MAX_FRAME, Frame, FrameDecoder, FrameError, decode_line, decode_text, encode_frame, encode_text,
+    ticks_diff,
+)
+
+field = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, blacklist_characters="*"),
+                min_size=1, max_size=12)
+frames = st.builds(lambda k, f: Frame(k, tuple(f)), st.sampled_from(["BTN", "TAG", "HELLO", "PONG"]),
+                   st.lists(field, max_size=5))
+
+
+def test_known_vector():
+    # the same bytes the firmware must produce (issue 3 shares these vectors with it)
+    assert encode_frame("BTN", 7, 3, "D", 123456) == b"BTN 7 3 D 123456 *%08x\n" % (
+        __import__("binascii").crc32(b"BTN 7 3 D 123456") & 0xFFFFFFFF)
+    assert decode_line(encode_frame("BTN", 7, 3, "D", 123456)[:-1]) == Frame("BTN", ("7", "3", "D", "123456"))
+
+
+@given(frames)
+def test_encode_decode_round_trip(frame):
+    line = encode_frame(frame.kind, *frame.fields)
+    assert FrameDecoder().feed(line) == [frame]
+
+
+@given(st.text(max_size=60))
+def test_text_field_round_trip(text):
+    encoded = encode_text(text)
+    assert " " not in encoded and "*" not in encoded and encoded.isascii()
+    assert decode_text(encoded) == (text or None)
+
+
+@pytest.mark.parametrize("line", [b"BTN 1 2 D 5", b"BTN 1 2 D 5 *0000000g", b"BTN 1 2 D 5 *00000000",
+                                  b"BTN  1 *%08x" % (__import__("binascii").crc32(b"BTN  1"))])
+def test_bad_lines_are_refused(line):
+    with pytest.raises(FrameError):
+        decode_line(line)
+
+
+def test_encoder_refuses_what_would_break_framing():
+    for bad in ("two words", "star*", "", "ü"):
+        with pytest.raises(ValueError):
+            encode_frame("TAG", bad)
+    with pytest.raises(ValueError):
+        encode_frame("TAG", "x" * MAX_FRAME)
+
+
+@settings(max_examples=200)
+@given(garbage=st.binary(max_size=400), good=st.lists(frames, min_size=1, max_size=5),
+       chunk=st.integers(1, 64))
+def test_every_valid_frame_after_garbage_is_found(garbage, good, chunk):
+    decoder = FrameDecoder()
+    data = garbage + b"\n" + b"".join(encode_frame(f.kind, *f.fields) for f in good)
+    found = []
+    for i in range(0, len(data), chunk):
+        found += decoder.feed(data[i:i + chunk])
+    assert found[-len(good):] == good
+
+
+def test_a_million_random_bytes_never_raise_and_stay_bounded():
+    rng = random.Random(1)
+    decoder = FrameDecoder()
+    data = rng.randbytes(1_000_000)
+    for i in range(0, len(data), 4096):
+        decoder.feed(data[i:i + 4096])
+        assert len(decoder._buffer) < MAX_FRAME
+    good = encode_frame("BTN", 1, 2, "D", 3)
+    assert decoder.feed(b"\n" + good) == [Frame("BTN", ("1", "2", "D", "3"))]
+
+
+def test_overlong_line_is_dropped_whole():
+    decoder = FrameDecoder()
+    assert decoder.feed(b"A" * 1000) == []
+    assert decoder.feed(b"still the same line\n" + encode_frame("PONG", 1, 2)) == [Frame("PONG", ("1", "2"))]
+    assert decoder.bad_frames == 1
+
+
+def test_ticks_diff_across_the_wrap():
+    assert ticks_diff(5, (1 << 30) - 5) == 10
+    assert ticks_diff((1 << 30) - 5, 5) == -10
