@@ -64,7 +64,7 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
         pygame.draw.rect(surface, border, rect, width, border_radius=14)
 
 
-def card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: Any = None,
+def card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: str | None = None,
          locked: bool = False, leading: bool = False) -> None:
     """A card face: crest cards by colour and number, specials by their printed name."""
     from controller.games.partout import ALL_CARDS   # the view draws Partout's deck
@@ -79,9 +79,7 @@ def card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, ch
         text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 26, INK, True,
              "midbottom", rect.width - 8)
         if choice is not None:
-            shown = texts.colour_name(lang, choice) if isinstance(choice, str) else (
-                f"#{choice + 1}" if name == "dungeon" else str(choice))
-            text(surface, f"» {shown}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop")
+            text(surface, f"» {choice}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
     else:
         ink = SUIT[c.colour]
         text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")

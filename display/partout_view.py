@@ -120,12 +120,23 @@ class PartoutView:
         for i, play in enumerate(shown):
             rect = pygame.Rect(x + i * (w + gap), y, w, h)
             is_leading = (i == leading) if plays else (play["player"] == winner_seat)
-            draw.card(surface, self.lang, play["card"], rect, choice=play.get("choice"),
+            draw.card(surface, self.lang, play["card"], rect, choice=self._choice_label(play, shown),
                       locked=play.get("locked", False), leading=is_leading)
             draw.text(surface, texts.seat_label(self.lang, play["player"], self.names),
                       (rect.centerx, rect.bottom + 8), 26, MUTED, False, "midtop", w + gap)
         if title:
             draw.text(surface, title, (TABLE_AREA.centerx, y - 44), 32, MUTED, False, "midtop")
+
+    def _choice_label(self, play: dict[str, Any], plays: list[dict[str, Any]]) -> str | None:
+        """What a special card chose, in words: the Dungeon names whose card it locked."""
+        choice = play.get("choice")
+        if choice is None:
+            return None
+        if play["card"] == "dungeon":
+            return texts.seat_label(self.lang, plays[choice]["player"], self.names)
+        if play["card"] == "alchemist":
+            return texts.colour_name(self.lang, choice)
+        return str(choice)
 
     def _centre_prompt(self, surface, snap, view) -> None:
         if snap.finished:
@@ -141,7 +152,7 @@ class PartoutView:
             parts = [self.t("team_progress", team=self._team_name(view, t), bid=b, tricks=k)
                      for t, (b, k) in enumerate(zip(view["team_bids"], view["team_tricks"]))]
             draw.text(surface, "   ".join(parts), (TABLE_AREA.centerx, y + 48), 30, MUTED, False, "midtop",
-                      TABLE_AREA.width - 700)
+                      TABLE_AREA.width - 760)
 
     def _team_name(self, view, team: int) -> str:
         return " & ".join(texts.seat_label(self.lang, p, self.names) for p in view["teams"][team])

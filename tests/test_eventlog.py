@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from controller.eventlog import EventLog, default_data_dir
+
+
+def test_append_undo_load_finish(tmp_path):
+    with EventLog(tmp_path / "t.db") as store:
+        gid = store.start_game("partout", {"players": 4}, 7, ["a", "b", "c", "d"])
+        store.append(gid, {"type": "trump_number", "player": 1, "number": 3})
+        store.append(gid, {"type": "trump_colour", "player": 2, "colour": "red"})
+        store.append_undo(gid)
+        saved = store.load(gid)
+        assert saved.actions == [{"type": "trump_number", "player": 1, "number": 3}]
+        assert store.unfinished("partout")[0].id == gid and not saved.finished
+        store.finish(gid, {"scores": [1, 2]})
+        assert store.unfinished() == []
+    with EventLog(tmp_path / "t.db") as again:       # a fresh process sees the same
+        assert again.load(gid).finished
+        assert again.results()[0]["scores"] == [1, 2]
+
+
+def test_registry_and_station_names(tmp_path):
+    with EventLog(tmp_path / "t.db") as store:
+        store.register_card("04aa", "partout", "king")
+        store.register_card("04AA", "partout", "queen")     # re-learning a tag replaces it
+        assert store.card_for_uid("04aa") == ("partout", "queen")
+        store.name_station("e66138", "Oma")
+        assert store.station_names() == {"e66138": "Oma"}
+
+
+def test_data_dir_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    assert default_data_dir() == tmp_path
+    monkeypatch.delenv("SPIELTISCH_DATA")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "x"))
+    assert default_data_dir() == tmp_path / "x" / "spieltisch"
