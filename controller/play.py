@@ -62,7 +62,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
                           stations=stations, names=names, log_store=store)
         screen = make_screen(stack, lang=lang, headless=False, fullscreen=fullscreen)
         runner = TableRunner(table, events, links, screen=screen)
-        runner.run()
+        # Stay on the final scores until the window is closed (Esc): the table is the scoreboard.
+        runner.run(until_finished=False)
         return table.result()
 
 
@@ -71,7 +72,7 @@ def learn_cards(game: str, port: str) -> int:
     from controller.games.texts import card_name
     from hardware.events import TagEvent
     rules = find_game(game)
-    deck = sorted(getattr(sys.modules[type(rules).__module__], "ALL_CARDS", {}))
+    deck = rules.card_names()
     if not deck:
         print(f"spieltisch: {game} has no cards to learn", file=sys.stderr)
         return 2

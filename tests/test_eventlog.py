@@ -34,3 +34,33 @@ def test_data_dir_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("SPIELTISCH_DATA")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "x"))
     assert default_data_dir() == tmp_path / "x" / "spieltisch"
+
+
+def test_learning_a_deck_registers_every_tapped_tag(tmp_path, monkeypatch, capsys):
+    """`spieltisch cards learn`: a tag tapped twice is refused, every card gets its own tag."""
+    import threading
+    from controller.cli import main
+    from controller.games import find_game
+    from hardware.sim import SimulatedStation
+
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    deck = find_game("partout").card_names()
+    assert len(deck) == 42 and deck[0] == "black1"
+    with SimulatedStation("learner") as station:
+        def tapper():
+            # after the table's greeting: one tag per card, the first one tapped twice;
+            # the frames arrive in order, so the learner sees them as a person taps them
+            station.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            for i, _ in enumerate(deck):
+                station.tap(f"04{i:012X}")
+                if i == 0:
+                    station.tap("04000000000000")          # the same tag again: refused
+        thread = threading.Thread(target=tapper, daemon=True)
+        thread.start()
+        assert main(["cards", "learn", "partout", "--port", station.port]) == 0
+        thread.join(5)
+        assert ("LED", ("ff0000", "300")) in station.commands
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        learned = store.cards("partout")
+    assert sorted(learned.values()) == sorted(deck)
+    assert learned["04000000000000"] == deck[0]

@@ -94,6 +94,10 @@ class GameRules:
     def state_from_json(self, data: Mapping[str, Any]) -> Any:
         raise NotImplementedError
 
+    def card_names(self) -> list[str]:
+        """Every card of the game's full deck, in notation (empty for games without cards)."""
+        return []
+
     def replay(self, config: Mapping[str, Any], seed: int, actions: Iterable[Any]) -> Any:
         """The state reached by applying ``actions`` to a new game."""
         state = self.new_game(config, seed)

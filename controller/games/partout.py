@@ -321,6 +321,9 @@ class Partout(GameRules):
                              (0,) * players, None, ())
         return _start_round(blank, setup, 0)
 
+    def card_names(self) -> list[str]:
+        return sorted(ALL_CARDS, key=_hand_order)
+
     # -- queries ---------------------------------------------------------------------------
     def to_act(self, state: PartoutState) -> int | None:
         return state.to_act
