@@ -341,17 +341,12 @@ class Partout(GameRules):
             return [_interned(Bid, player, b) for b in range(max_bid(state, player) + 1)]
         if phase == "playing":
             actions: list[Action] = []
+            trick_len = len(state.trick)
             for name in playable_cards(state, player):
-                kind = _CHOICE_KIND.get(name)
-                if kind is None:
-                    actions.append(_interned(Play, player, name))
-                else:
-                    choices: Sequence[Choice]
-                    if kind == "target":
-                        choices = range(len(state.trick)) or (None,)
-                    else:
-                        choices = setup.numbers if kind == "number" else COLOURS
-                    actions.extend(_interned(Play, player, name, c) for c in choices)
+                options = _PLAY_OPTIONS.get((player, name, trick_len, setup.players))
+                if options is None:
+                    options = _play_options(player, name, trick_len, setup)
+                actions.extend(options)
             return actions
         return []
 
@@ -535,6 +530,25 @@ _PHASE_ACTION: dict[str, type] = {
 # --- helpers shared by the rules and the table's hints -------------------------------------
 
 _INTERNED: dict[tuple, Any] = {}
+
+
+_PLAY_OPTIONS: dict[tuple[int, str, int, int], tuple[Play, ...]] = {}
+
+
+def _play_options(player: int, name: str, trick_len: int, setup: Setup) -> tuple[Play, ...]:
+    """Every way to play one card: a card's choices depend only on the trick's length and
+    the player count, so the options are built once and shared."""
+    kind = _CHOICE_KIND.get(name)
+    choices: Sequence[Choice]
+    if kind is None:
+        choices = (None,)
+    elif kind == "target":
+        choices = range(trick_len) or (None,)
+    else:
+        choices = setup.numbers if kind == "number" else COLOURS
+    options = tuple(_interned(Play, player, name, c) for c in choices)
+    _PLAY_OPTIONS[(player, name, trick_len, setup.players)] = options
+    return options
 
 
 def _interned(cls: type, *args: Any) -> Any:
