@@ -36,7 +36,8 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
 
 
 def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
-              seed: int | None, new: bool, lang: str, fullscreen: bool) -> dict[str, Any]:
+              seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
+              timeout: float | None = None) -> dict[str, Any]:
     import random
     rules = find_game(game)
     if len(ports) != players:
@@ -60,10 +61,11 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         else:
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store)
-        screen = make_screen(stack, lang=lang, headless=False, fullscreen=fullscreen)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         runner = TableRunner(table, events, links, screen=screen)
-        # Stay on the final scores until the window is closed (Esc): the table is the scoreboard.
-        runner.run(until_finished=False)
+        # With a window, stay on the final scores until it is closed (Esc): the table is
+        # the scoreboard. Without one, nobody is looking: stop at the end.
+        runner.run(until_finished=not screen.interactive, timeout=timeout)
         return table.result()
 
 
