@@ -3,7 +3,6 @@ the issue names changing nothing but the message and a red flash."""
 
 from __future__ import annotations
 
-import pytest
 
 from controller.inputs.base import BACK, MINUS, OK, PLUS
 from controller.table import BUZZ_REFUSED, LED_REFUSED, LED_YOUR_TURN
