@@ -60,8 +60,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> list[float]:
     as people make them: each accepted action timed from the arrival of its last frame's
     bytes (taken by the reader thread) to the moment it is committed to the event log."""
     import queue as queue_module
-    from controller.bots import PartoutBot
-    from controller.cards import tag_text, virtual_uid
+    from controller.bots import PartoutBot, perform
     from controller.eventlog import EventLog
     from controller.table import Table
     from hardware.link import StationLink
@@ -83,10 +82,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> list[float]:
                     seat = table.state.to_act
                     action = bot.choose(rules, table.state, seat, random.Random(len(table.actions)))
                     for step in table.adapter.inputs_for(table.state, seat, action):
-                        if step.kind == "tap":
-                            sims[seat].tap(virtual_uid("partout", step.arg), tag_text("partout", step.arg))
-                        else:
-                            sims[seat].press(step.arg, release=False)
+                        perform(sims[seat], "partout", step, release=False)
                         before = len(table.actions)
                         while True:
                             event = events.get(timeout=5)

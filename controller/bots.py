@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from typing import Any, Callable
 
-from controller.cards import tag_text, virtual_uid
+from controller.cards import tap_virtual_card
 from controller.games.core import GameRules
 from controller.games import partout as partout_rules
 from controller.inputs import InputAdapter
@@ -54,6 +54,14 @@ class PartoutBot(RandomBot):
 
 
 BOTS: dict[str, Callable[[], RandomBot]] = {"partout": PartoutBot}
+
+
+def perform(station: Any, game: str, step: Any, *, release: bool = True) -> int:
+    """Do one step of an action at a simulated station, as a hand would; returns the seq
+    of the last frame it sent."""
+    if step.kind == "tap":
+        return tap_virtual_card(station, game, step.arg)
+    return station.press(step.arg, release=release)
 
 
 class BotDriver:
@@ -107,11 +115,7 @@ class BotDriver:
             for i, step in enumerate(steps):
                 if self._closed:
                     return
-                if step.kind == "tap":
-                    seq = station.tap(virtual_uid(self.rules.name, step.arg), tag_text(self.rules.name, step.arg))
-                else:
-                    seq = station.press(step.arg)
-                self._last_sent[seat] = seq
+                self._last_sent[seat] = perform(station, self.rules.name, step)
                 if self.step and i + 1 < len(steps):
                     time.sleep(self.step)
         except Exception:

@@ -5,6 +5,7 @@ registry (``spieltisch cards learn``). Simulated decks carry both."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from controller.eventlog import EventLog
 from controller.games.core import IllegalAction
@@ -32,6 +33,11 @@ class CardResolver:
 
 def tag_text(game: str, card: str) -> str:
     return f"{game}:{card}"
+
+
+def tap_virtual_card(station: Any, game: str, card: str) -> int:
+    """Tap a simulated card (its UID and NDEF text) on a simulated station; returns the frame's seq."""
+    return station.tap(virtual_uid(game, card), tag_text(game, card))
 
 
 def virtual_uid(game: str, card: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.bots import BotDriver
-from controller.cards import tag_text, virtual_uid
+from controller.cards import tap_virtual_card
 from controller.eventlog import EventLog, default_data_dir
 from controller.games import find_game
 from controller.play import make_screen, open_links
@@ -104,7 +104,7 @@ def _keyboard(table: Table, station: Any, game: str):
             hands = getattr(table.state, "hands", None)
             if hands is not None and ui[1] < len(hands[seat]):
                 card = hands[seat][ui[1]]
-                station.tap(virtual_uid(game, card), tag_text(game, card))
+                tap_virtual_card(station, game, card)
     return press
 
 

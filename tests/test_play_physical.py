@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from controller.cards import tag_text, virtual_uid
+from controller.bots import perform
 from controller.games import find_game
 from controller.games.partout import Play
 from controller.inputs import adapter_for
@@ -54,10 +54,7 @@ class People:
                 station = self.stations[seat]
                 beeps = station.commands.count(BEEP)
                 for step in self.adapter.inputs_for(self.state, seat, action):
-                    if step.kind == "tap":
-                        station.tap(virtual_uid("partout", step.arg), tag_text("partout", step.arg))
-                    else:
-                        station.press(step.arg)
+                    perform(station, "partout", step)
                 assert station.wait_for(lambda s: s.commands.count(BEEP) > beeps, timeout=5), action
                 self.state = RULES.apply(self.state, action)
                 if isinstance(action, Play):
