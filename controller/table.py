@@ -12,7 +12,7 @@ A refused input changes nothing but the message shown and a red flash at its sta
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from controller.cards import CardResolver
@@ -251,7 +251,10 @@ class Table:
         self._snapshot = None
 
     def snapshot(self) -> Snapshot:
-        if self._snapshot is not None and self._snapshot.processed == self.processed:
+        if self._snapshot is not None:
+            # every change clears the cache, so only the processed counters can differ
+            if self._snapshot.processed != self.processed:
+                self._snapshot = replace(self._snapshot, processed=dict(self.processed))
             return self._snapshot
         state = self.state
         seats = tuple(
