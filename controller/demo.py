@@ -31,13 +31,13 @@ def demo_config(game: str, players: int) -> dict[str, Any]:
 def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None, headless: bool = True,
              data_dir: str | Path | None = None, resume: bool = False, lang: str = "en",
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
-             screenshot_at: int | None = None, fullscreen: bool = False, timeout: float | None = None,
-             on_runner: Any = None, no_screen: bool = False, durable: bool = True) -> dict[str, Any]:
+             screenshot_at: int | None = None, fullscreen: bool = False,
+             timeout: float | None = None) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...)."""
     from hardware.sim import SimulatedStation
 
     rules = find_game(game)
-    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db", durable=durable)
+    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db")
     saved = None
     if resume:
         candidates = [g for g in store.unfinished(rules.name) if g.config.get("demo")]
@@ -64,8 +64,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         else:
             table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
 
-        screen = None if no_screen else make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        watching = screen is not None and screen.interactive
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        watching = screen.interactive
         if think is None:
             think = 0.8 if watching else 0.0
         bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
@@ -74,22 +74,17 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         stack.callback(bots.close)
         keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
         runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard)
-        if screenshot and screen is not None:
+        if screenshot:
             _shoot_at(runner, screen, screenshot, screenshot_at)
-        if on_runner is not None:
-            on_runner(runner)
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):
             _report_first_frame(runner)
         runner.run(timeout=timeout)
-        if screen is not None:
-            screen.flush()
-            screen.show(table.snapshot())
-            screen.flush()
-            if screenshot and screenshot_at is None:
-                screen.render(table.snapshot())
-                screen.save(screenshot)
-            if watching and not runner.stopped:
-                _linger(runner, screen, seconds=8.0)
+        screen.flush()             # the last frame, if the frame-rate limit held it back
+        if screenshot and screenshot_at is None:
+            screen.render(table.snapshot())
+            screen.save(screenshot)
+        if watching and not runner.stopped:
+            _linger(runner, screen, seconds=8.0)
         result = table.result()
         result["game_id"] = table.game_id
         return result
@@ -125,8 +120,6 @@ def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> No
 def _report_first_frame(runner: TableRunner) -> None:
     """For `spieltisch bench`: the monotonic time of the first frame, on stderr."""
     screen = runner.screen
-    if screen is None:
-        return
     original = screen.show
 
     def show(snapshot: Any) -> None:
