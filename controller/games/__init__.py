@@ -24,8 +24,10 @@ def find_game(name: str) -> GameRules:
     return GAMES[key]
 
 
-from controller.games import partout as _partout  # noqa: E402  (registers itself below)
+from controller.games import crazykick as _crazykick  # noqa: E402  (registered below)
+from controller.games import partout as _partout  # noqa: E402
 
 register(_partout.RULES)
+register(_crazykick.RULES)
 
 __all__ = ["GAMES", "GameRules", "IllegalAction", "Outcome", "find_game", "register"]

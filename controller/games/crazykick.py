@@ -1,0 +1,504 @@
+"""Crazy Kick (Fußball-Ligretto): two teams play at once; the top card of the centre pile
+says who has the ball, to whom he can pass and who can take it from him.
+
+>>> deck = load_deck("schmidt")
+>>> tim = next(c for c in deck if c.player == "Tim" and "Stefan" in c.passes)
+>>> stefan = next(c for c in deck if c.player == "Stefan" and "Jonas" in c.tackles)
+>>> can_play(tim, None), can_play(stefan, tim)           # a keeper kicks off; Tim → Stefan
+(True, True)
+>>> can_play(stefan, None)                                # only a keeper starts an attack
+False
+
+Everything lives in the table (the game is played on the button boxes): each player's
+hand (face down), their face-up piles and the centre pile. Every player acts at any
+time; the order of simultaneous presses is decided before the actions get here (the
+arbiter), so this core stays a plain deterministic state machine. Shuffles draw from
+``random.Random`` seeded by the game's seed and a counter kept in the state, so a game
+replays exactly from its seed and actions.
+
+Decisions where the rule books are silent are in ``docs/crazy-kick.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence
+
+from controller.games.core import GameRules, IllegalAction, Outcome, load_data
+
+DATA = load_data("crazykick")
+EDITIONS = tuple(DATA["editions"])
+GOALS_TO_WIN = int(DATA["goals_to_win"])
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+# -- the cards ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: int                    # index in its edition's deck
+    team: str                  # "red", "black" or "white"
+    team_index: int            # 0 or 1, the order of the edition's teams
+    player: str                # the footballer in the centre of the card, who has the ball
+    number: int                # his shirt number; 1 is a goalkeeper
+    goal: bool                 # a goal card: shows only the scorer
+    passes: tuple[str, ...]    # team-mates he can pass to (top corners)
+    tackles: tuple[str, ...]   # opponents who can take the ball from him (bottom corners)
+
+    @property
+    def keeper(self) -> bool:
+        return self.number == 1 and not self.goal
+
+    def __str__(self) -> str:
+        if self.goal:
+            return f"{self.player} ({self.number}) GOAL"
+        return f"{self.player} ({self.number}) → {'/'.join(self.passes)} ✕ {'/'.join(self.tackles)}"
+
+
+def can_play(card: Card, top: Card | None) -> bool:
+    """Whether ``card`` may go on the centre pile whose top card is ``top``.
+
+    ``None`` is an empty centre: only a goalkeeper starts an attack. A footballer named
+    in a top corner of the top card gets a pass (same team), one named in a bottom
+    corner takes the ball (the other team); a goal card needs its scorer on the ball.
+    """
+    if top is None:
+        return card.keeper
+    if top.goal:
+        return False
+    if card.goal:
+        return card.player == top.player
+    if card.team == top.team:
+        return card.player in top.passes
+    return card.player in top.tackles
+
+
+class Deck(Sequence[Card]):
+    """An edition's cards (a sequence of :class:`Card`) and what the game derives from them."""
+
+    def __init__(self, edition: str, data: Mapping[str, Any]) -> None:
+        self.edition = edition
+        self.title: str = data["title"]
+        self.team_names: tuple[str, ...] = tuple(t["name"] for t in data["teams"])
+        self.team_colours: tuple[str, ...] = tuple(t["colour"] for t in data["teams"])
+        self.numbers = {p["name"]: p["number"] for t in data["teams"] for p in t["players"]}
+        team_index = {name: i for i, name in enumerate(self.team_names)}
+        self.cards: tuple[Card, ...] = tuple(
+            Card(i, c["team"], team_index[c["team"]], c["player"], self.numbers[c["player"]],
+                 bool(c.get("goal")), tuple(c.get("passes", ())), tuple(c.get("tackles", ())))
+            for i, c in enumerate(data["cards"]))
+        # what may follow each card, and what starts an attack: asked on every press
+        self.follows: tuple[frozenset[int], ...] = tuple(
+            frozenset(c.id for c in self.cards if can_play(c, top)) for top in self.cards)
+        self.kickoff: frozenset[int] = frozenset(c.id for c in self.cards if can_play(c, None))
+        self.by_team: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c.id for c in self.cards if c.team_index == t) for t in range(len(self.team_names)))
+
+    def __getitem__(self, index):          # type: ignore[override]
+        return self.cards[index]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __repr__(self) -> str:
+        return f"<Deck {self.edition}: {len(self.cards)} cards>"
+
+
+@lru_cache(maxsize=None)
+def load_deck(edition: str = "schmidt") -> Deck:
+    """The cards of an edition: ``"schmidt"`` (red vs black, 75 a team) or ``"dlp"``
+    (red vs white, 60 a team)."""
+    key = edition.strip().lower()
+    if key not in DATA["editions"]:
+        raise IllegalAction("ck_unknown_edition", text=edition, editions=", ".join(EDITIONS))
+    return Deck(key, DATA["editions"][key])
+
+
+def starting_piles(players: int) -> tuple[int, int]:
+    """Piles per player of team 0 and team 1 (seats alternate between the teams, so with
+    3, 5 or 7 players team 0 is the larger one)."""
+    return tuple(DATA["starting_piles"].get(str(players), DATA["starting_piles"]["even"]))  # type: ignore[return-value]
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Turn the next hand card face up onto one of your piles."""
+    player: int
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Put the top card of one of your piles on the centre pile."""
+    player: int
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """Your hand is empty: take your piles back into your hand, shuffled."""
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class BallOut:
+    """Agree that the ball is out (only while no card anywhere can be played)."""
+    player: int
+
+
+ACTION_TYPES = {"flip": Flip, "play": Play, "reshuffle": Reshuffle, "ball_out": BallOut}
+_TYPE_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
+
+
+class Event(NamedTuple):
+    """The last thing that happened, for the screen: kind is kickoff, pass, tackle, goal
+    or ball_out."""
+    kind: str
+    player: int
+    card: int
+
+
+class CrazyKickState(NamedTuple):
+    edition: str
+    seed: int
+    goals_to_win: int
+    team_of: tuple[int, ...]                     # seat → team index
+    pile_count: tuple[int, ...]                  # seat → number of piles
+    hands: tuple[tuple[int, ...], ...]           # seat → face-down hand, next card first
+    piles: tuple[tuple[tuple[int, ...], ...], ...]   # seat → piles, each bottom → top
+    centre: tuple[int, ...]                      # the play pile, bottom → top; empty between attacks
+    scores: tuple[int, int]
+    goals: tuple[tuple[int, ...], tuple[int, ...]]   # goal cards set aside, per team
+    shuffles: int                                # how many shuffles so far (seeds the next)
+    stuck: bool                                  # no card anywhere can be played: the ball is out
+    votes: frozenset                             # seats that agreed the ball is out
+    last: Event | None
+    attacks: int                                 # attacks started so far
+    plays: int                                   # cards played to the centre so far
+    winner: int | None
+
+    @property
+    def top(self) -> int | None:
+        return self.centre[-1] if self.centre else None
+
+
+# -- the rules ------------------------------------------------------------------------------------
+
+class CrazyKick(GameRules):
+    name = "crazy-kick"
+    title = "Crazy Kick"
+    realtime = True
+
+    def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
+        players = int(config.get("players", 4))
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise IllegalAction("ck_player_count", players=players)
+        if config.get("mode", "virtual") != "virtual":
+            raise IllegalAction("ck_virtual_only", mode=config.get("mode"))
+        deck = load_deck(str(config.get("edition", "schmidt")))
+        goals = int(config.get("goals", GOALS_TO_WIN))
+        if goals < 1:
+            raise IllegalAction("ck_goals_out_of_range", goals=goals)
+        team_of = tuple(seat % 2 for seat in range(players))
+        piles_by_team = starting_piles(players)
+        state = CrazyKickState(
+            edition=deck.edition, seed=int(seed), goals_to_win=goals, team_of=team_of,
+            pile_count=tuple(piles_by_team[t] for t in team_of),
+            hands=tuple(() for _ in team_of),
+            piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
+            centre=(), scores=(0, 0), goals=((), ()), shuffles=0, stuck=False, votes=frozenset(),
+            last=None, attacks=0, plays=0, winner=None)
+        return _deal(deck, state, deck.by_team)
+
+    def to_act(self, state: CrazyKickState) -> int | None:
+        """Nobody waits for anybody in Crazy Kick: there is no seat to act."""
+        return None
+
+    def legal_actions(self, state: CrazyKickState, player: int) -> list[Any]:
+        if state.winner is not None:
+            return []
+        deck = load_deck(state.edition)
+        if state.stuck:
+            return [] if player in state.votes else [BallOut(player)]
+        actions: list[Any] = []
+        hand, piles = state.hands[player], state.piles[player]
+        if hand:
+            empty = [k for k, pile in enumerate(piles) if not pile]
+            actions += [Flip(player, k) for k in (empty or range(len(piles)))]
+        elif any(piles):
+            actions.append(Reshuffle(player))
+        follows = deck.follows[state.top] if state.centre else deck.kickoff
+        actions += [Play(player, k) for k, pile in enumerate(piles) if pile and pile[-1] in follows]
+        return actions
+
+    def apply(self, state: CrazyKickState, action: Any) -> CrazyKickState:
+        if state.winner is not None:
+            raise IllegalAction("game_over")
+        player = getattr(action, "player", None)
+        if not isinstance(player, int) or not 0 <= player < len(state.team_of):
+            raise IllegalAction("no_such_seat", seat=player)
+        deck = load_deck(state.edition)
+        if type(action) is Flip:
+            return self._flip(deck, state, player, action.pile)
+        if type(action) is Play:
+            return self._play(deck, state, player, action.pile)
+        if type(action) is Reshuffle:
+            return self._reshuffle(state, player)
+        if type(action) is BallOut:
+            return self._ball_out(deck, state, player)
+        raise IllegalAction("unknown_action", text=type(action).__name__)
+
+    # -- the four things a player can do -------------------------------------------------------------
+    def _pile(self, state: CrazyKickState, player: int, pile: int) -> tuple[int, ...]:
+        if not isinstance(pile, int) or not 0 <= pile < state.pile_count[player]:
+            raise IllegalAction("ck_no_such_pile", pile=pile + 1 if isinstance(pile, int) else pile,
+                                piles=state.pile_count[player])
+        return state.piles[player][pile]
+
+    def _flip(self, deck: Deck, state: CrazyKickState, player: int, pile: int) -> CrazyKickState:
+        target = self._pile(state, player, pile)
+        hand = state.hands[player]
+        if not hand:
+            raise IllegalAction("ck_hand_empty" if any(state.piles[player]) else "ck_no_cards")
+        if target and not all(state.piles[player]):
+            empty = next(k for k, p in enumerate(state.piles[player]) if not p)
+            raise IllegalAction("ck_fill_empty_pile", pile=empty + 1)
+        card = hand[0]
+        hands = _replace(state.hands, player, hand[1:])
+        if not state.centre and card in deck.kickoff:
+            # the first goalkeeper shown goes straight to the centre and starts the attack
+            return state._replace(hands=hands, centre=(card,), last=Event("kickoff", player, card),
+                                  attacks=state.attacks + 1, plays=state.plays + 1,
+                                  stuck=False)
+        piles = _replace(state.piles, player, _replace(state.piles[player], pile, target + (card,)))
+        return state._replace(hands=hands, piles=piles)
+
+    def _play(self, deck: Deck, state: CrazyKickState, player: int, pile: int) -> CrazyKickState:
+        source = self._pile(state, player, pile)
+        if state.stuck:
+            raise IllegalAction("ck_ball_is_out")
+        if not source:
+            raise IllegalAction("ck_pile_empty", pile=pile + 1)
+        card_id = source[-1]
+        card = deck[card_id]
+        top = deck[state.centre[-1]] if state.centre else None
+        if not can_play(card, top):
+            raise _refusal(deck, state, player, card, top)
+        piles = _replace(state.piles, player, _replace(state.piles[player], pile, source[:-1]))
+        plays = state.plays + 1
+        if top is None:
+            return state._replace(piles=piles, centre=(card_id,), last=Event("kickoff", player, card_id),
+                                  attacks=state.attacks + 1, plays=plays)
+        if card.goal:
+            return self._goal(deck, state._replace(piles=piles, plays=plays), player, card)
+        kind = "pass" if card.team == top.team else "tackle"
+        state = state._replace(piles=piles, centre=state.centre + (card_id,), plays=plays,
+                               last=Event(kind, player, card_id))
+        return state._replace(stuck=_stuck(deck, state))
+
+    def _goal(self, deck: Deck, state: CrazyKickState, player: int, card: Card) -> CrazyKickState:
+        team = card.team_index
+        scores = _replace(state.scores, team, state.scores[team] + 1)
+        goals = _replace(state.goals, team, state.goals[team] + (card.id,))
+        state = state._replace(scores=scores, goals=goals, last=Event("goal", player, card.id),
+                               stuck=False, votes=frozenset())
+        if scores[team] >= state.goals_to_win:
+            return state._replace(winner=team)
+        # every card but the goal goes back to its team, and the team deals again
+        owned: list[list[int]] = [[], []]
+        for seat, t in enumerate(state.team_of):
+            owned[t].extend(state.hands[seat])
+            for pile in state.piles[seat]:
+                owned[t].extend(pile)
+        for c in state.centre:
+            owned[deck[c].team_index].append(c)
+        return _deal(deck, state._replace(centre=()), owned)
+
+    def _reshuffle(self, state: CrazyKickState, player: int) -> CrazyKickState:
+        if state.hands[player]:
+            raise IllegalAction("ck_hand_not_empty", cards=len(state.hands[player]))
+        cards = [c for pile in state.piles[player] for c in pile]
+        if not cards:
+            raise IllegalAction("ck_no_cards")
+        rng = _rng(state)
+        rng.shuffle(cards)
+        return state._replace(hands=_replace(state.hands, player, tuple(cards)),
+                              piles=_replace(state.piles, player, tuple(() for _ in state.piles[player])),
+                              shuffles=state.shuffles + 1)
+
+    def _ball_out(self, deck: Deck, state: CrazyKickState, player: int) -> CrazyKickState:
+        if not state.stuck:
+            raise IllegalAction("ck_ball_not_out")
+        if player in state.votes:
+            raise IllegalAction("ck_already_agreed")
+        votes = state.votes | {player}
+        if len(votes) < len(state.team_of):
+            return state._replace(votes=votes)
+        # everybody agrees: all centre cards but the top go back to their teams' hands
+        rng = _rng(state)
+        hands = [list(h) for h in state.hands]
+        for team in (0, 1):
+            returned = [c for c in state.centre[:-1] if deck[c].team_index == team]
+            rng.shuffle(returned)
+            mates = [s for s, t in enumerate(state.team_of) if t == team]
+            for i, c in enumerate(returned):
+                hands[mates[i % len(mates)]].append(c)
+            for seat in mates:
+                rng.shuffle(hands[seat])
+        state = state._replace(hands=tuple(tuple(h) for h in hands), centre=state.centre[-1:],
+                               shuffles=state.shuffles + 1, votes=frozenset(),
+                               last=Event("ball_out", player, state.centre[-1]))
+        return state._replace(stuck=_stuck(deck, state))
+
+    # -- the end ------------------------------------------------------------------------------------
+    def outcome(self, state: CrazyKickState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome(state.scores, (state.winner,))
+
+    # -- what everybody sees ------------------------------------------------------------------------
+    def public_view(self, state: CrazyKickState) -> dict[str, Any]:
+        deck = load_deck(state.edition)
+        show = _card_json(state.edition)
+        players = len(state.team_of)
+        return {
+            "edition": state.edition,
+            "edition_title": deck.title,
+            "players": players,
+            "team_of": list(state.team_of),
+            "teams": [[s for s in range(players) if state.team_of[s] == t] for t in (0, 1)],
+            "team_names": list(deck.team_names),
+            "team_colours": list(deck.team_colours),
+            "scores": list(state.scores),
+            "goals_to_win": state.goals_to_win,
+            "goals": [[deck[c].player for c in team] for team in state.goals],
+            "centre": show[state.top] if state.centre else None,
+            "covered": show[state.centre[-2]] if len(state.centre) > 1 else None,
+            "centre_count": len(state.centre),
+            "ball": deck[state.top].team_index if state.centre else None,
+            "hands": [len(h) for h in state.hands],
+            "piles": [[{"count": len(p), "top": show[p[-1]] if p else None} for p in seat]
+                      for seat in state.piles],
+            "stuck": state.stuck,
+            "votes": sorted(state.votes),
+            "last": {"kind": state.last.kind, "seat": state.last.player, "card": show[state.last.card]}
+                    if state.last else None,
+            "attacks": state.attacks,
+            "plays": state.plays,
+            "winner": state.winner,
+        }
+
+    # -- JSON ---------------------------------------------------------------------------------------
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": _TYPE_NAMES[type(action)], "player": action.player}
+        if hasattr(action, "pile"):
+            data["pile"] = action.pile
+        return data
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Any:
+        cls = ACTION_TYPES.get(str(data.get("type")))
+        if cls is None:
+            raise IllegalAction("unknown_action", text=str(data.get("type")))
+        if cls in (Flip, Play):
+            return cls(int(data["player"]), int(data["pile"]))
+        return cls(int(data["player"]))
+
+    def state_to_json(self, state: CrazyKickState) -> dict[str, Any]:
+        data = state._asdict()
+        data["votes"] = sorted(state.votes)
+        data["last"] = list(state.last) if state.last else None
+        return _lists(data)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> CrazyKickState:
+        return CrazyKickState(
+            edition=data["edition"], seed=data["seed"], goals_to_win=data["goals_to_win"],
+            team_of=tuple(data["team_of"]), pile_count=tuple(data["pile_count"]),
+            hands=tuple(tuple(h) for h in data["hands"]),
+            piles=tuple(tuple(tuple(p) for p in seat) for seat in data["piles"]),
+            centre=tuple(data["centre"]), scores=tuple(data["scores"]),  # type: ignore[arg-type]
+            goals=tuple(tuple(g) for g in data["goals"]),  # type: ignore[arg-type]
+            shuffles=data["shuffles"], stuck=data["stuck"], votes=frozenset(data["votes"]),
+            last=Event(*data["last"]) if data["last"] else None, attacks=data["attacks"],
+            plays=data["plays"], winner=data["winner"])
+
+    def card_names(self) -> list[str]:
+        return []          # no tags: the cards live in the table
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def _rng(state: CrazyKickState) -> random.Random:
+    return random.Random(f"crazy-kick:{state.seed}:{state.shuffles}")
+
+
+def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[int]]) -> CrazyKickState:
+    """Each team shuffles its cards and deals them round the team-mates; piles start empty."""
+    rng = _rng(state)
+    hands: list[list[int]] = [[] for _ in state.team_of]
+    for team, cards in enumerate(cards_by_team):
+        cards = list(cards)
+        rng.shuffle(cards)
+        mates = [s for s, t in enumerate(state.team_of) if t == team]
+        for i, c in enumerate(cards):
+            hands[mates[i % len(mates)]].append(c)
+    return state._replace(hands=tuple(tuple(h) for h in hands),
+                          piles=tuple(tuple(() for _ in seat) for seat in state.piles),
+                          centre=(), shuffles=state.shuffles + 1, stuck=False, votes=frozenset())
+
+
+def _stuck(deck: Deck, state: CrazyKickState) -> bool:
+    """No card any player holds, in hand or in a pile, can go on the top card. (A card
+    under a pile comes back through a reshuffle, so it still counts.)"""
+    if not state.centre:
+        return False
+    follows = deck.follows[state.centre[-1]]
+    if not follows:
+        return True
+    for hand in state.hands:
+        if not follows.isdisjoint(hand):
+            return False
+    for seat in state.piles:
+        for pile in seat:
+            if not follows.isdisjoint(pile):
+                return False
+    return True
+
+
+def _refusal(deck: Deck, state: CrazyKickState, player: int, card: Card, top: Card | None) -> IllegalAction:
+    if top is None:
+        return IllegalAction("ck_kickoff_needs_keeper", name=card.player)
+    if len(state.centre) > 1 and can_play(card, deck[state.centre[-2]]) and state.last is not None:
+        # it fitted the card just covered: somebody else was faster
+        return IllegalAction("ck_too_late", name=card.player, winner=state.last.player, top=top.player)
+    if card.goal:
+        return IllegalAction("ck_goal_needs_ball", name=card.player, top=top.player)
+    return IllegalAction("ck_does_not_fit", name=card.player, top=top.player)
+
+
+@lru_cache(maxsize=None)
+def _card_json(edition: str) -> tuple[dict[str, Any], ...]:
+    return tuple({"id": c.id, "team": c.team, "team_index": c.team_index, "player": c.player,
+                  "number": c.number, "goal": c.goal, "passes": list(c.passes), "tackles": list(c.tackles)}
+                 for c in load_deck(edition))
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
+
+
+RULES = CrazyKick()
