@@ -2,7 +2,7 @@
 
 The texts live in ``<lang>.json`` beside this file; code refers to them by key.
 Parameters named like a seat (``player``, ``expected``, ``seat``) are shown as the
-seat's name, ``card`` as the card's name, ``colour`` as the colour's name, so the
+seat's name, ``card`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
 rules core can say "not_your_turn" with seat numbers and each screen says it in
 its own language.
 """
@@ -72,6 +72,6 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
         return seat_label(lang, value, seat_names)
     if name == "card":
         return card_name(lang, str(value))
-    if name == "colour":
+    if name in ("colour", "team"):
         return colour_name(lang, str(value))
     return value
