@@ -1,6 +1,7 @@
 """The ``spieltisch`` command.
 
     spieltisch demo partout [--players N] [--seed S] [--headless]   bots play a whole game
+    spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
     spieltisch play partout --port DEV --port DEV ...                a real table
     spieltisch cards learn partout --port DEV                        teach the table a deck
     spieltisch results                                               finished games
@@ -35,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
     demo.add_argument("--fullscreen", action="store_true")
     demo.add_argument("--timeout", type=float, help="give up after this many seconds")
+    demo.add_argument("--edition", choices=("schmidt", "dlp"), help="Crazy Kick: which deck (default schmidt)")
+    demo.add_argument("--reaction", default="250-600",
+                      help="Crazy Kick: the bots' reaction time in ms, LOW-HIGH (default 250-600)")
 
     play = sub.add_parser("play", help="run a real table with stations on serial ports")
     _game_arguments(play)
@@ -89,10 +93,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"spieltisch: --seat must be from 1 to {args.players}", file=sys.stderr)
             return 2
         seat = args.seat - 1
+    from controller.kickbots import Reaction
+    try:
+        reaction = Reaction.parse(args.reaction)
+    except ValueError as exc:
+        print(f"spieltisch: {exc}", file=sys.stderr)
+        return 2
     result = run_demo(rules.name, players=args.players, seed=args.seed, headless=args.headless,
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
-                      fullscreen=args.fullscreen, timeout=args.timeout)
+                      fullscreen=args.fullscreen, timeout=args.timeout, edition=args.edition,
+                      reaction=reaction)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

@@ -17,6 +17,8 @@ from controller.bots import BotDriver
 from controller.cards import tap_virtual_card
 from controller.eventlog import EventLog, default_data_dir
 from controller.games import find_game
+from controller.kickbots import Reaction
+from controller.realtime import KickBotDriver, RealtimeRunner, SimulatedTime
 from controller.play import make_screen, open_links
 from controller.runner import TableRunner, Wake
 from controller.table import Table
@@ -24,15 +26,19 @@ from controller.table import Table
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 
 
-def demo_config(game: str, players: int) -> dict[str, Any]:
-    return {"players": players, "mode": "virtual", "demo": True}
+def demo_config(game: str, players: int, edition: str | None = None) -> dict[str, Any]:
+    config: dict[str, Any] = {"players": players, "mode": "virtual", "demo": True}
+    if edition is not None:
+        config["edition"] = edition
+    return config
 
 
 def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None, headless: bool = True,
              data_dir: str | Path | None = None, resume: bool = False, lang: str = "en",
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False,
-             timeout: float | None = None) -> dict[str, Any]:
+             timeout: float | None = None, edition: str | None = None,
+             reaction: Any = None) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...)."""
     from hardware.sim import SimulatedStation
 
@@ -46,17 +52,24 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         players, seed = int(saved.config["players"]), saved.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
-    config = saved.config if saved is not None else demo_config(rules.name, players)
+    config = saved.config if saved is not None else demo_config(rules.name, players, edition)
+    rules.new_game(config, seed)          # a wrong player count or edition is refused before any window opens
+    realtime = getattr(rules, "realtime", False)
 
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        watching = screen.interactive
+        # a real-time game without a screen runs on simulated time: nobody waits for reactions
+        simulated = SimulatedTime() if realtime and not watching else None
         sims = []
         for i in range(players):
-            sim = SimulatedStation(f"sim-{i + 1}").start()
+            sim = (SimulatedStation(f"sim-{i + 1}") if simulated is None else
+                   SimulatedStation(f"sim-{i + 1}", clock=simulated)).start()
             stack.callback(sim.close)
             sims.append(sim)
-        links = open_links([sim.port for sim in sims], events, stack)
+        links = open_links([sim.port for sim in sims], events, stack, clock=simulated)
         stations = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:
@@ -64,16 +77,21 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         else:
             table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
 
-        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        watching = screen.interactive
-        if think is None:
-            think = 0.8 if watching else 0.0
         bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
-        bots = BotDriver(rules, table.adapter, bot_seats, seed=seed, think=think, step=think / 4,
-                         wake=lambda: events.put(Wake()))
-        stack.callback(bots.close)
         keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
-        runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard)
+        runner: TableRunner
+        if realtime:
+            kickbots = KickBotDriver(table.adapter, bot_seats, seed=seed, reaction=reaction or Reaction())
+            stack.callback(kickbots.close)
+            runner = RealtimeRunner(table, events, links, screen=screen, bots=kickbots, keyboard=keyboard,
+                                    simulated=simulated)
+        else:
+            if think is None:
+                think = 0.8 if watching else 0.0
+            bots = BotDriver(rules, table.adapter, bot_seats, seed=seed, think=think, step=think / 4,
+                             wake=lambda: events.put(Wake()))
+            stack.callback(bots.close)
+            runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard)
         if screenshot:
             _shoot_at(runner, screen, screenshot, screenshot_at)
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):

@@ -14,12 +14,14 @@ from controller.runner import TableRunner
 from controller.table import Table
 
 
-def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack) -> dict[str, Any]:
+def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
+               clock: Any = None) -> dict[str, Any]:
     """Open every station (HELLO handshake); station id → link, in port order."""
     from hardware.link import StationLink
     links: dict[str, Any] = {}
     for port in ports:
-        link = StationLink(port, events).open()
+        link = (StationLink(port, events) if clock is None else
+                StationLink(port, events, clock=clock, auto_ping=False)).open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
@@ -42,7 +44,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     rules = find_game(game)
     if len(ports) != players:
         raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
-    config = {"players": players, "mode": "virtual" if virtual else "physical"}
+    realtime = getattr(rules, "realtime", False)
+    config = {"players": players, "mode": "virtual" if virtual or realtime else "physical"}
     rules.new_game(config, 0)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
@@ -62,7 +65,11 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        runner = TableRunner(table, events, links, screen=screen)
+        if realtime:
+            from controller.realtime import RealtimeRunner
+            runner: TableRunner = RealtimeRunner(table, events, links, screen=screen)
+        else:
+            runner = TableRunner(table, events, links, screen=screen)
         # With a window, stay on the final scores until it is closed (Esc): the table is
         # the scoreboard. Without one, nobody is looking: stop at the end.
         runner.run(until_finished=not screen.interactive, timeout=timeout)

@@ -57,7 +57,7 @@ class Screen:
     def _view(self, game: str) -> Any:
         if game not in self._views:
             from display.views import view_for
-            self._views[game] = view_for(game, self.lang)
+            self._views[game] = view_for(game, self.lang, live=not self.headless)
         return self._views[game]
 
     def show(self, snapshot: Any) -> None:
@@ -72,7 +72,12 @@ class Screen:
         self.present()
 
     def wants_redraw(self) -> bool:
-        return self._pending is not None and time.monotonic() - self._last_draw >= self.min_interval
+        """A held-back frame is due, or a view is animating (a goal celebration)."""
+        if time.monotonic() - self._last_draw < self.min_interval:
+            return False
+        if self._pending is not None:
+            return True
+        return any(getattr(view, "animating", lambda: False)() for view in self._views.values())
 
     def flush(self) -> None:
         if self._pending is not None:

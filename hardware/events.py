@@ -3,7 +3,8 @@
 Every event names the station by its unique id (from its HELLO) and carries
 ``arrived_ns``, the host's ``time.monotonic_ns()`` taken as the bytes came in, before
 any decoding. Presses also carry ``pressed_ns``, the press time on the host clock: the
-arrival time until clock sync maps the station's own stamp (``station_us``).
+station's own stamp (``station_us``) mapped by the link's clock sync, or the arrival
+time before the first sync exchange.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from typing import Callable
 
 import serial
 
+from hardware.clocksync import ClockSync
 from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent
 from hardware.protocol import (
     PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame,
@@ -35,8 +36,10 @@ class StationError(RuntimeError):
 
 
 class StationLink:
+    PING_INTERVAL_NS = 40_000_000      # 25 exchanges a second: sync error p99 ≈ 0.3 ms (spieltisch bench)
+
     def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
-                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True) -> None:
         self.port = port
         self.events = events
         self.baudrate = baudrate
@@ -47,6 +50,11 @@ class StationLink:
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
         self.last_seen_ns: int | None = None
+        self.sync = ClockSync()           # this station's clock → the host's
+        self.auto_ping = auto_ping        # the reader thread pings; a simulated-time runner pings itself
+        self._pings: dict[int, int] = {}  # PING number → host time sent
+        self._ping_number = 0
+        self._last_ping_ns = 0
         self._serial: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -66,7 +74,7 @@ class StationLink:
     # -- lifecycle ----------------------------------------------------------------------------
     def open(self, hello_timeout: float = 3.0) -> "StationLink":
         try:
-            self._serial = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.1,
+            self._serial = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.02,
                                                  write_timeout=0.2, exclusive=True)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise StationError(f"cannot open station port {self.port}: {exc}") from exc
@@ -79,6 +87,10 @@ class StationLink:
         if not self._hello.is_set():
             self.close()
             raise StationError(f"no HELLO from {self.port} within {hello_timeout:.1f} s")
+        if self.auto_ping:
+            for _ in range(5):                # a first sync before the first press
+                self.ping()
+                time.sleep(0.005)
         return self
 
     def close(self) -> None:
@@ -126,6 +138,20 @@ class StationLink:
     def buzz(self, hz: int, ms: int) -> bool:
         return self.send("BUZZ", int(hz), int(ms))
 
+    def ping(self) -> bool:
+        """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
+        number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
+        now = self.clock()
+        self._last_ping_ns = now
+        if len(self._pings) > 64:         # answers that never came: forget them
+            self._pings.clear()
+        self._pings[number] = now
+        return self.send("PING", number)
+
+    @property
+    def pending_pongs(self) -> int:
+        return len(self._pings)
+
     # -- the reader thread ----------------------------------------------------------------------
     def _read_loop(self) -> None:
         ser = self._serial
@@ -133,6 +159,9 @@ class StationLink:
         try:
             while not self._stop.is_set():
                 data = ser.read(ser.in_waiting or 1)
+                if self.auto_ping and self._hello.is_set() and \
+                        self.clock() - self._last_ping_ns >= self.PING_INTERVAL_NS:
+                    self.ping()
                 if not data:
                     continue
                 now = self.clock()        # arrival first, before any decoding
@@ -174,13 +203,21 @@ class StationLink:
             button = int(f[1])
             if not 0 <= button < 6 or f[2] not in ("D", "U"):
                 raise ValueError("button")
-            return ButtonEvent(self.station_id, seq, button, f[2] == "D", int(f[3]), now, now)
+            ticks = int(f[3])
+            pressed = self.sync.to_host_ns(ticks)
+            return ButtonEvent(self.station_id, seq, button, f[2] == "D", ticks, now,
+                               now if pressed is None else pressed)
         if kind == "TAG":
             seq = self._check_seq(int(f[0]))
             uid = f[1].upper()
             int(uid, 16)
             return TagEvent(self.station_id, seq, uid, decode_text(f[3]) if len(f) > 3 else None, int(f[2]), now)
-        return None                    # PONG and unknown kinds: not for the table (yet)
+        if kind == "PONG":
+            sent = self._pings.pop(int(f[0]), None)
+            if sent is not None:
+                self.sync.add(sent, int(f[1]), now)
+            return None
+        return None                    # unknown kinds: a newer firmware's, ignored
 
     def _check_seq(self, seq: int) -> int:
         if self._last_seq is not None:

@@ -29,13 +29,31 @@ from hardware.protocol import (
 FIRMWARE = "sim-1.0"
 
 
+class StationClock:
+    """A station's ``ticks_us`` as a function of host time: its own offset and a crystal
+    that runs ``drift_ppm`` fast or slow, wrapping at 2^30 like MicroPython's.
+
+    >>> clock = StationClock(offset_us=5, drift_ppm=100)
+    >>> clock.ticks(1_000_000_000)          # one host second later: 100 µs more
+    1000105
+    """
+
+    def __init__(self, offset_us: int = 0, drift_ppm: float = 0.0) -> None:
+        self.offset_us = offset_us
+        self.drift_ppm = drift_ppm
+
+    def ticks(self, host_ns: int) -> int:
+        return (int(host_ns * (1 + self.drift_ppm * 1e-6) // 1000) + self.offset_us) % STATION_TICKS_MODULO
+
+
 class SimulatedStation:
     def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
-                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None) -> None:
         self.station_id = station_id
         self.buttons = buttons
         self.reader = reader
-        self.clock = clock
+        self.clock = clock                                       # the host's clock (or a simulated one)
+        self.station_clock = station_clock or StationClock()     # the Pico's crystal
         self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
         self.led = "000000"                                      # steady colour now
         self.last_seq = -1
@@ -109,7 +127,7 @@ class SimulatedStation:
 
     # -- inside -------------------------------------------------------------------------------
     def _ticks(self) -> int:
-        return (self.clock() // 1000) % STATION_TICKS_MODULO
+        return self.station_clock.ticks(self.clock())
 
     def _event(self, kind: str, *fields: object) -> int:
         with self._write_lock:
@@ -151,6 +169,7 @@ class SimulatedStation:
             self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
         elif kind == "PING":
             self._write(encode_frame("PONG", fields[0], self._ticks()))
+            return                        # clock sync, 25 a second: not kept in ``commands``
         with self._changed:
             self.commands.append((kind, fields))
             if kind == "LED" and fields and fields[1:2] == ("0",):

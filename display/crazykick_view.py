@@ -1,0 +1,241 @@
+"""Crazy Kick on the shared screen: every player's piles around the edge, the centre
+card large with its pass and tackle names, whose ball it is, the score, a goal
+celebration with a whistle, the ball-out call and the final whistle.
+
+The view keeps only animation state (when the last goal was seen); it never changes
+the game."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import pygame
+
+from controller.games import texts
+from display import draw
+from display.draw import GOLD, INK, MUTED, RED
+from display.sound import Whistle
+
+TABLE_AREA = pygame.Rect(0, 100, 1920, 980)
+SEAT_SIZE = (440, 220)
+CENTRE_CARD = (250, 340)
+PILE_AREA = 226                 # the left part of a seat panel; the soft keys take the right
+KEY_SIZE = (62, 32)
+CELEBRATION_S = 2.5
+
+
+def seat_rects(players: int) -> list[pygame.Rect]:
+    """Seats clockwise around the edge, seat 1 at the bottom centre."""
+    cx, cy = TABLE_AREA.centerx, TABLE_AREA.centery
+    rx = (TABLE_AREA.width - SEAT_SIZE[0]) / 2 - 10
+    ry = (TABLE_AREA.height - SEAT_SIZE[1]) / 2 - 4
+    rects = []
+    for i in range(players):
+        angle = math.pi / 2 + 2 * math.pi * i / players
+        rect = pygame.Rect(0, 0, *SEAT_SIZE)
+        rect.center = (round(cx + rx * math.cos(angle)), round(cy + ry * math.sin(angle)))
+        rects.append(rect.clamp(TABLE_AREA))
+    return rects
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+class CrazyKickView:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
+        self.lang = lang
+        self.live = live                     # a screen people watch: celebrate goals, whistle
+        self.names: list[str] = []
+        self.whistle = Whistle() if live else None
+        self._scores: tuple[int, ...] | None = None
+        self._goal_at = 0.0
+        self._goal_text = ""
+        self._final_blown = False
+
+    def t(self, key: str, **params: Any) -> str:
+        return texts.render(self.lang, key, params, self.names)
+
+    def animating(self) -> bool:
+        return self.live and time.monotonic() - self._goal_at < CELEBRATION_S + 0.1
+
+    def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        view = snap.view
+        self.names = [s.name for s in snap.seats]
+        self._notice(view)
+        self._header(surface, snap, view)
+        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
+            self._seat(surface, snap, view, seat, rect)
+        self._centre(surface, view)
+        self._message(surface, snap)
+        if view["stuck"] and not snap.finished:
+            self._banner(surface, self.t("ck_ball_out_banner"), RED, 44)
+        if self.animating() and not snap.finished:
+            self._celebration(surface)
+        if snap.finished and view["winner"] is not None:
+            self._banner(surface, self.t("ck_winner_banner", team=view["team_names"][view["winner"]]), GOLD, 60,
+                         " : ".join(str(s) for s in view["scores"]))
+
+    # -- what happened since the last frame -----------------------------------------------------------
+    def _notice(self, view: dict[str, Any]) -> None:
+        scores = tuple(view["scores"])
+        if self._scores is not None and scores != self._scores and sum(scores) > sum(self._scores):
+            last = view["last"]
+            self._goal_at = time.monotonic()
+            if last and last["kind"] == "goal":
+                self._goal_text = self.t("ck_event_goal", name=last["card"]["player"], team=last["card"]["team"])
+            if self.whistle is not None and view["winner"] is None:
+                self.whistle.goal()
+        if view["winner"] is not None and not self._final_blown:
+            self._final_blown = True
+            if self.whistle is not None and self._scores is not None:
+                self.whistle.final()
+        self._scores = scores
+
+    # -- parts ----------------------------------------------------------------------------------------
+    def _header(self, surface, snap, view) -> None:
+        draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
+        draw.text(surface, view["edition_title"], (30, 76), 22, MUTED)
+        cx = TABLE_AREA.centerx
+        for team in (0, 1):
+            colour = rgb(view["team_colours"][team])
+            name = texts.colour_name(self.lang, view["team_names"][team])
+            box = pygame.Rect(0, 0, 330, 76)
+            box.midright = (cx - 70, 50) if team == 0 else (cx + 400, 50)
+            if team == 1:
+                box.midleft = (cx + 70, 50)
+            draw.panel(surface, box, GOLD if view["ball"] == team else None, 4, colour)
+            ink = (20, 20, 20) if sum(colour) > 500 else INK
+            draw.text(surface, name, (box.left + 18, box.centery), 40, ink, True, "midleft", 200)
+            scorers = ", ".join(view["goals"][team])
+            if scorers:
+                draw.text(surface, scorers, (box.centerx, box.bottom + 2), 20, MUTED, False, "midtop", 420)
+        draw.text(surface, f"{view['scores'][0]} : {view['scores'][1]}", (cx, 50), 80, INK, True, "center")
+        draw.text(surface, self.t("ck_first_to", goals=view["goals_to_win"]), (1900, 24), 28, MUTED, False, "topright")
+        if view["attacks"]:
+            draw.text(surface, self.t("ck_attack_n", n=view["attacks"], plays=view["centre_count"]),
+                      (1900, 60), 28, MUTED, False, "topright")
+
+    def _seat(self, surface, snap, view, seat, rect) -> None:
+        i = seat.seat
+        team = view["team_of"][i]
+        m = snap.message
+        refused = seat.refused_at is not None and m is not None and m.refusal and m.seat == i and \
+            m.revision == seat.refused_at
+        last = view["last"]
+        on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
+        draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
+        pygame.draw.rect(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34),
+                         border_radius=4)
+        pygame.draw.rect(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, border_radius=4)
+        draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 8), 38, INK,
+                  True, max_width=210)
+        draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 14), 28,
+                  MUTED, False, "topright")
+        if not seat.connected and seat.station:
+            draw.text(surface, self.t("station_offline"), (rect.right - 120, rect.top + 14), 26, RED, True, "topright")
+        piles = view["piles"][i]
+        gap = 6
+        w = min(74, (PILE_AREA - 14 - gap * (len(piles) - 1)) // len(piles))
+        h = 104
+        target = seat.pending.get("flip_target") if seat.pending else None
+        for k, pile in enumerate(piles):
+            card_rect = pygame.Rect(rect.left + 14 + k * (w + gap), rect.top + 50, w, h)
+            self._small_card(surface, view, pile["top"], card_rect)
+            draw.text(surface, f"{k + 1}·{pile['count']}", (card_rect.centerx, card_rect.bottom + 2), 20,
+                      GOLD if k == target else MUTED, k == target, "midtop")
+        keys_w = 3 * KEY_SIZE[0] + 2 * 6
+        draw.soft_keys(surface, self.lang, seat.soft_keys, (rect.right - keys_w - 12, rect.top + 54), KEY_SIZE)
+        line = rect.top + 180
+        if refused:
+            body = texts.render(self.lang, m.key, m.params, self.names)
+            draw.text(surface, body, (rect.left + 14, line), 24, RED, True, max_width=rect.width - 28)
+        elif seat.prompt is not None:
+            key, params = seat.prompt
+            draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 14, line), 26, GOLD,
+                      True, max_width=rect.width - 28)
+
+    def _small_card(self, surface, view, card, rect) -> None:
+        if card is None:
+            pygame.draw.rect(surface, (40, 80, 56), rect, 2, border_radius=8)
+            return
+        self._face(surface, view, card, rect, small=True, corners=rect.width >= 64)
+
+    def _face(self, surface, view, card, rect, small: bool = False, corners: bool = True) -> None:
+        colour = rgb(view["team_colours"][card["team_index"]])
+        other = rgb(view["team_colours"][1 - card["team_index"]])
+        pygame.draw.rect(surface, draw.CARD_FACE, rect, border_radius=10 if small else 16)
+        pygame.draw.rect(surface, colour, rect, 5 if small else 10, border_radius=10 if small else 16)
+        dark = (20, 20, 20)
+        if card["goal"]:
+            draw.text(surface, self.t("ck_goal_card"), (rect.centerx, rect.centery - rect.height // 8),
+                      int(rect.height * 0.22), RED, True, "center", rect.width - 10)
+            draw.text(surface, card["player"], (rect.centerx, rect.centery + rect.height // 6),
+                      int(rect.height * 0.14), dark, True, "center", rect.width - 10)
+            return
+        draw.text(surface, str(card["number"]), (rect.centerx, rect.centery - rect.height // 10),
+                  int(rect.height * 0.3), colour if sum(colour) < 600 else dark, True, "center")
+        draw.text(surface, card["player"], (rect.centerx, rect.centery + rect.height // 7),
+                  int(rect.height * 0.15), dark, True, "center", rect.width - 10)
+        if not corners:
+            return
+        corner = max(16, int(rect.height * (0.15 if small else 0.08)))
+        pad = 6 if small else 16
+        passes, tackles = card["passes"], card["tackles"]
+        for j, name in enumerate(passes[:2]):
+            pos = (rect.left + pad, rect.top + pad) if j == 0 else (rect.right - pad, rect.top + pad)
+            draw.text(surface, name, pos, corner, colour if sum(colour) < 600 else dark, True,
+                      "topleft" if j == 0 else "topright", rect.width // 2 - pad)
+        for j, name in enumerate(tackles[:2]):
+            pos = (rect.left + pad, rect.bottom - pad) if j == 0 else (rect.right - pad, rect.bottom - pad)
+            draw.text(surface, name, pos, corner, other if sum(other) < 600 else dark, True,
+                      "bottomleft" if j == 0 else "bottomright", rect.width // 2 - pad)
+
+    def _centre(self, surface, view) -> None:
+        rect = pygame.Rect(0, 0, *CENTRE_CARD)
+        rect.center = (TABLE_AREA.centerx + 13, TABLE_AREA.centery)
+        card = view["centre"]
+        if card is None:
+            draw.wrapped(surface, self.t("ck_waiting_kickoff"), pygame.Rect(rect.left - 100, rect.centery - 40,
+                                                                          rect.width + 200, 120), 40, INK)
+            return
+        if view["covered"] is not None:
+            under = rect.move(-26, -12)
+            pygame.draw.rect(surface, (200, 196, 186), under, border_radius=16)
+            pygame.draw.rect(surface, (90, 90, 90), under, 2, border_radius=16)
+        self._face(surface, view, card, rect)
+        team = view["team_names"][card["team_index"]]
+        headline = self.t("ck_ball_with", team=team)
+        last = view["last"]
+        if last is not None and last["kind"] != "goal":
+            key = {"kickoff": "ck_event_kickoff", "pass": "ck_event_pass", "tackle": "ck_event_tackle",
+                   "ball_out": "ck_event_ball_out"}[last["kind"]]
+            headline += " · " + self.t(key, seat=last["seat"], name=last["card"]["player"])
+        draw.text(surface, headline, (rect.centerx - 13, rect.top - 18), 30, GOLD, True, "midbottom", 620)
+        passes = ", ".join(card["passes"]) or "–"
+        tackles = ", ".join(card["tackles"]) or "–"
+        draw.text(surface, f"{self.t('ck_passes')}: {passes}", (rect.centerx - 13, rect.bottom + 6), 26, INK,
+                  False, "midtop", 620)
+        draw.text(surface, f"{self.t('ck_tackles')}: {tackles}", (rect.centerx - 13, rect.bottom + 34), 26, MUTED,
+                  False, "midtop", 620)
+
+    def _message(self, surface, snap) -> None:
+        """Table-wide news (a station unplugged, the end); a seat's refusal is shown at its seat."""
+        m = snap.message
+        if m is None or m.seat is not None or snap.finished:
+            return
+        draw.text(surface, texts.render(self.lang, m.key, m.params, self.names), (TABLE_AREA.centerx, 112), 26,
+                  RED if m.refusal else MUTED, True, "midtop", 900)
+
+    def _celebration(self, surface) -> None:
+        self._banner(surface, self._goal_text or self.t("ck_goal_card"), GOLD, 72)
+
+    def _banner(self, surface, words: str, colour, size: int, second: str | None = None) -> None:
+        banner = pygame.Rect(0, 0, 1150, 190 if second else 140)
+        banner.center = (TABLE_AREA.centerx, TABLE_AREA.centery + 10)
+        draw.panel(surface, banner, colour, 6)
+        draw.text(surface, words, (banner.centerx, banner.top + 30), size, colour, True, "midtop", banner.width - 40)
+        if second:
+            draw.text(surface, second, (banner.centerx, banner.top + 110), 56, INK, True, "midtop")
