@@ -40,7 +40,10 @@ class Reaction:
     def parse(cls, text: str) -> "Reaction":
         """``"250-600"`` → a reaction between 250 and 600 ms."""
         low, _, high = text.partition("-")
-        low_ms, high_ms = float(low), float(high or low)
+        try:
+            low_ms, high_ms = float(low), float(high or low)
+        except ValueError:
+            low_ms = high_ms = -1.0
         if not 0 < low_ms <= high_ms:
             raise ValueError(f"reaction {text!r}: write LOW-HIGH in milliseconds, e.g. 250-600")
         return cls(play_low=low_ms, play_high=high_ms)

@@ -103,7 +103,8 @@ class ClockSync:
 
     @property
     def drift_ppm(self) -> float:
-        return (self._slope / 1000.0 - 1.0) * 1e6
+        """How fast the station's crystal runs against the host's (positive: fast)."""
+        return (1000.0 / self._slope - 1.0) * 1e6
 
     @property
     def offset_ns(self) -> int | None:

@@ -1,0 +1,321 @@
+"""Crazy Kick's rules core: the decks, can_play, the rule book's example attack, every
+refusal, goals, reshuffles, the ball out, and whole bot matches."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.games import IllegalAction, find_game
+from controller.games.crazykick import (
+    RULES, BallOut, Flip, Play, Reshuffle, can_play, load_deck, starting_piles,
+)
+from controller.kickbots import Reaction, simulate_match
+
+
+def card(deck, player, passes=(), tackles=(), goal=False):
+    for c in deck:
+        if c.player == player and c.goal == goal and set(passes) <= set(c.passes) and set(tackles) <= set(c.tackles):
+            return c
+    raise LookupError(player)
+
+
+def arrange(state, piles_by_seat, centre=()):
+    """Put given cards on seats' piles (bottom → top) and the centre; take them out of hands."""
+    used = {c for seat in piles_by_seat.values() for pile in seat for c in pile} | set(centre)
+    hands = tuple(tuple(c for c in h if c not in used) for h in state.hands)
+    piles = list(state.piles)
+    for seat, seat_piles in piles_by_seat.items():
+        piles[seat] = tuple(tuple(p) for p in seat_piles) + tuple(() for _ in range(state.pile_count[seat] - len(seat_piles)))
+    state = state._replace(hands=hands, piles=tuple(piles), centre=tuple(centre))
+    from controller.games.crazykick import _stuck
+    return state._replace(stuck=_stuck(load_deck(state.edition), state))
+
+
+def every_card(state):
+    cards = [c for h in state.hands for c in h] + [c for seat in state.piles for p in seat for c in p]
+    return cards + list(state.centre) + [c for g in state.goals for c in g]
+
+
+# -- the decks ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edition, per_team, teams, keepers", [
+    ("schmidt", 75, ("red", "black"), {"Tim", "Patrick"}),
+    ("dlp", 60, ("red", "white"), {"Alex", "Omar"}),
+])
+def test_deck_matches_the_box(edition, per_team, teams, keepers):
+    deck = load_deck(edition)
+    assert Counter(c.team for c in deck) == {teams[0]: per_team, teams[1]: per_team}
+    assert Counter(c.team for c in deck if c.goal) == {teams[0]: 8, teams[1]: 8}
+    for team in teams:
+        assert len({c.player for c in deck if c.team == team}) == 11
+    assert {c.player for c in deck if c.number == 1} == keepers
+    team_of = {c.player: c.team for c in deck}
+    for c in deck:
+        if c.goal:
+            assert not c.passes and not c.tackles and c.number >= 6
+            continue
+        assert 1 <= len(c.passes) <= 2 and 1 <= len(c.tackles) <= 2, c
+        assert all(team_of[n] == c.team for n in c.passes) and all(team_of[n] != c.team for n in c.tackles)
+        assert c.player not in c.passes
+
+
+@pytest.mark.parametrize("edition", ["schmidt", "dlp"])
+def test_no_card_is_a_dead_end(edition):
+    deck = load_deck(edition)
+    for top, follows in zip(deck, deck.follows):
+        if not top.goal:
+            assert len(follows) >= 5, top
+
+
+def test_unknown_edition_is_refused():
+    with pytest.raises(IllegalAction) as err:
+        load_deck("panini")
+    assert err.value.key == "ck_unknown_edition" and "schmidt" in str(err.value)
+
+
+# -- can_play -----------------------------------------------------------------------------------
+
+def test_can_play_passes_tackles_goals_and_kickoff():
+    deck = load_deck("schmidt")
+    tim = card(deck, "Tim", passes=["Stefan"])
+    stefan = card(deck, "Stefan", tackles=["Jonas"])
+    jonas = card(deck, "Jonas", passes=["Dennis"])
+    assert can_play(tim, None) and not can_play(stefan, None)
+    assert can_play(stefan, tim)                                  # a pass
+    assert can_play(jonas, stefan)                                # a tackle
+    assert not can_play(tim, stefan)                              # Stefan does not pass back to Tim
+    paul_goal = card(deck, "Paul", goal=True)
+    paul = card(deck, "Paul", passes=[])
+    assert can_play(paul_goal, paul) and not can_play(paul_goal, jonas)
+    assert not can_play(stefan, paul_goal)                        # nothing follows a goal
+
+
+def test_the_rule_books_example_attack_is_playable():
+    """Tim kicks off; Stefan; Jonas takes it; Dennis; Luca; Dieter tackles; Max; Paul scores."""
+    deck = load_deck("schmidt")
+    chain = [card(deck, "Tim", passes=["Stefan"]), card(deck, "Stefan", tackles=["Jonas"]),
+             card(deck, "Jonas", passes=["Dennis"]), card(deck, "Dennis", passes=["Luca"]),
+             card(deck, "Luca", tackles=["Dieter"]), card(deck, "Dieter", passes=["Max"]),
+             card(deck, "Max", passes=["Paul"]), card(deck, "Paul"), card(deck, "Paul", goal=True)]
+    assert [c.team for c in chain] == ["red", "red", "black", "black", "black", "red", "red", "red", "red"]
+    state = RULES.new_game({"players": 2}, seed=1)
+    red = [c.id for c in chain if c.team == "red"]
+    black = [c.id for c in chain if c.team == "black"]
+    # seat 0 plays red, seat 1 black: each card on its own pile, played in the example's order
+    state = arrange(state, {0: [[red[0]], [red[1]], [red[2]]], 1: [[black[0]], [black[1]], [black[2]]]})
+    kinds = []
+    for seat, pile in [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (0, 2)]:
+        state = RULES.apply(state, Play(seat, pile))
+        kinds.append(state.last.kind)
+    assert kinds == ["kickoff", "pass", "tackle", "pass", "pass", "tackle"]
+    for c in red[3:]:                      # Max, Paul, Paul's goal
+        state = arrange(state, {0: [[c]] + [list(p) for p in state.piles[0][1:]]}, centre=state.centre)
+        state = RULES.apply(state, Play(0, 0))
+    assert state.last.kind == "goal" and state.scores == (1, 0)
+    assert deck[state.goals[0][0]].player == "Paul"
+    assert state.centre == () and all(not any(p) for p in state.piles)   # a new attack: all cards back
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players, piles", [(2, (3, 3)), (3, (2, 4)), (4, (3, 3)), (5, (2, 3)), (6, (3, 3)),
+                                             (7, (2, 3)), (8, (3, 3))])
+def test_teams_piles_and_deal(players, piles):
+    state = RULES.new_game({"players": players}, seed=5)
+    assert starting_piles(players) == piles
+    sizes = Counter(state.team_of)
+    assert abs(sizes[0] - sizes[1]) <= 1 and sizes[0] >= sizes[1]
+    for seat, team in enumerate(state.team_of):
+        assert state.pile_count[seat] == piles[team]
+    deck = load_deck("schmidt")
+    for team in (0, 1):                  # each team's cards, split about evenly between team-mates
+        counts = [len(state.hands[s]) for s in range(players) if state.team_of[s] == team]
+        assert sum(counts) == 75 and max(counts) - min(counts) <= 1
+        assert all(deck[c].team_index == team for s in range(players) if state.team_of[s] == team
+                   for c in state.hands[s])
+    assert sorted(every_card(state)) == list(range(150))
+
+
+@pytest.mark.parametrize("config, key", [({"players": 1}, "ck_player_count"), ({"players": 9}, "ck_player_count"),
+                                         ({"players": 4, "mode": "physical"}, "ck_virtual_only"),
+                                         ({"players": 4, "goals": 0}, "ck_goals_out_of_range"),
+                                         ({"players": 4, "edition": "x"}, "ck_unknown_edition")])
+def test_bad_configs_are_refused(config, key):
+    with pytest.raises(IllegalAction) as err:
+        RULES.new_game(config, 1)
+    assert err.value.key == key
+
+
+# -- flips, plays and their refusals --------------------------------------------------------------
+
+def refused(state, action, key):
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(state, action)
+    assert err.value.key == key, err.value.key
+    return err.value
+
+
+def non_keeper_hand(state, seat):
+    deck = load_deck(state.edition)
+    hand = sorted(state.hands[seat], key=lambda c: deck[c].keeper)
+    return state._replace(hands=tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands)))
+
+
+def test_flip_lays_the_piles_first_then_any_pile():
+    state = non_keeper_hand(RULES.new_game({"players": 2}, seed=2), 0)
+    state = RULES.apply(state, Flip(0, 0))
+    assert len(state.piles[0][0]) == 1
+    refused(state, Flip(0, 0), "ck_fill_empty_pile")
+    state = RULES.apply(RULES.apply(state, Flip(0, 1)), Flip(0, 2))
+    state = RULES.apply(state, Flip(0, 0))
+    assert [len(p) for p in state.piles[0]] == [2, 1, 1]
+    refused(state, Flip(0, 3), "ck_no_such_pile")
+
+
+def test_the_first_keeper_flipped_kicks_off():
+    deck = load_deck("schmidt")
+    state = RULES.new_game({"players": 2}, seed=2)
+    keeper = next(c for c in state.hands[1] if deck[c].keeper)
+    hand = (keeper,) + tuple(c for c in state.hands[1] if c != keeper)
+    state = state._replace(hands=(state.hands[0], hand))
+    state = RULES.apply(state, Flip(1, 0))
+    assert state.centre == (keeper,) and state.last.kind == "kickoff" and state.attacks == 1
+    assert not any(state.piles[1])
+
+
+def test_plays_that_do_not_fit_are_refused_and_change_nothing():
+    deck = load_deck("schmidt")
+    tim = card(deck, "Tim", passes=["Stefan"])
+    stefan = card(deck, "Stefan", tackles=["Jonas"])
+    luca = next(c for c in deck if c.player == "Luca" and not c.goal)
+    paul_goal = card(deck, "Paul", goal=True)
+    state = arrange(RULES.new_game({"players": 2}, seed=3), {0: [[stefan.id], [paul_goal.id], []], 1: [[luca.id]]})
+    refused(state, Play(0, 0), "ck_kickoff_needs_keeper")
+    state = arrange(state, {0: [[stefan.id], [paul_goal.id], []], 1: [[luca.id]]}, centre=[tim.id])
+    before = state
+    err = refused(state, Play(1, 0), "ck_does_not_fit")
+    assert "Luca" in str(err) and "Tim" in str(err)
+    refused(state, Play(0, 1), "ck_goal_needs_ball")
+    refused(state, Play(0, 2), "ck_pile_empty")
+    refused(state, Play(0, 5), "ck_no_such_pile")
+    refused(state, Play(7, 0), "no_such_seat")
+    refused(state, BallOut(0), "ck_ball_not_out")
+    assert state == before
+
+
+def test_a_press_that_lost_the_race_is_told_so():
+    """Two players hold a card that fits Tim; the first one played wins, the second is too late."""
+    deck = load_deck("schmidt")
+    tim = card(deck, "Tim", passes=["Stefan", "Mario"])
+    stefans = [c.id for c in deck if c.player == "Stefan" and not c.goal][:1]
+    marios = [c.id for c in deck if c.player == "Mario" and not c.goal
+              and not can_play(c, deck[stefans[0]])][:1]
+    state = arrange(RULES.new_game({"players": 4}, seed=3), {0: [stefans], 2: [marios]}, centre=[tim.id])
+    state = RULES.apply(state, Play(0, 0))
+    err = refused(state, Play(2, 0), "ck_too_late")
+    assert err.params["winner"] == 0 and "Seat 1 was faster" in str(err)
+
+
+def test_an_empty_hand_reshuffles_its_piles():
+    state = non_keeper_hand(RULES.new_game({"players": 8}, seed=4), 0)
+    for k in range(len(state.hands[0])):
+        state = RULES.apply(state, Flip(0, k % 3))
+    held = sorted(c for p in state.piles[0] for c in p)
+    refused(state, Flip(0, 0), "ck_hand_empty")
+    state2 = RULES.apply(state, Reshuffle(0))
+    assert sorted(state2.hands[0]) == held and not any(state2.piles[0])
+    refused(state2, Reshuffle(0), "ck_hand_not_empty")
+    empty = state2._replace(hands=tuple(() if s == 0 else h for s, h in enumerate(state2.hands)))
+    refused(empty, Reshuffle(0), "ck_no_cards")
+    refused(empty, Flip(0, 0), "ck_no_cards")
+
+
+# -- the ball out ---------------------------------------------------------------------------------
+
+def stuck_state():
+    """The cards that could follow the top are all in the centre already."""
+    deck = load_deck("schmidt")
+    state = RULES.new_game({"players": 2}, seed=6)
+    top = card(deck, "Tim", passes=["Stefan"])
+    follows = sorted(deck.follows[top.id])
+    return arrange(state, {}, centre=[*follows[:-1], follows[-1], top.id]), top
+
+
+def test_ball_out_needs_everybody_and_returns_all_but_the_top():
+    state, top = stuck_state()
+    assert state.stuck
+    refused(state, Play(0, 0), "ck_ball_is_out")
+    assert RULES.legal_actions(state, 0) == [BallOut(0)]
+    state = RULES.apply(state, BallOut(0))
+    refused(state, BallOut(0), "ck_already_agreed")
+    assert state.stuck and state.votes == {0}
+    total = len(every_card(state))
+    state = RULES.apply(state, BallOut(1))
+    assert state.centre == (top.id,) and not state.stuck and state.last.kind == "ball_out"
+    assert len(every_card(state)) == total
+    deck = load_deck("schmidt")
+    for seat in (0, 1):
+        assert all(deck[c].team_index == state.team_of[seat] for c in state.hands[seat])
+
+
+# -- goals, the end, replay -------------------------------------------------------------------------
+
+def test_first_to_the_goals_wins_and_the_game_ends():
+    stats = simulate_match({"players": 4, "goals": 2}, seed=9)
+    assert stats.result["finished"] and max(stats.result["scores"]) == 2
+    assert len(stats.attack_plays) == sum(stats.result["scores"])
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+@pytest.mark.parametrize("edition", ["schmidt", "dlp"])
+def test_whole_bot_matches_finish_with_five_goals(players, edition):
+    stats = simulate_match({"players": players, "edition": edition}, seed=players)
+    assert stats.result["finished"] and max(stats.result["scores"]) == 5
+
+
+def test_same_seed_same_match_and_replay_reaches_the_same_state():
+    a = simulate_match({"players": 4}, seed=11)
+    b = simulate_match({"players": 4}, seed=11)
+    assert a.result == b.result and a.match_seconds == b.match_seconds
+
+
+def test_json_round_trip_and_replay():
+    rules = find_game("crazy-kick")
+    state = rules.new_game({"players": 3}, seed=12)
+    actions = []
+    for step in range(200):
+        seat = step % 3
+        legal = rules.legal_actions(state, seat)
+        if legal:
+            action = legal[step % len(legal)]
+            state = rules.apply(state, action)
+            actions.append(rules.action_from_json(rules.action_to_json(action)))
+    assert rules.state_from_json(rules.state_to_json(state)) == state
+    assert rules.replay({"players": 3}, 12, actions) == state
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 8), choices=st.lists(st.integers(0, 1000), max_size=400))
+def test_no_card_appears_twice_and_goals_add_up(seed, players, choices):
+    state = RULES.new_game({"players": players, "edition": "dlp" if seed % 2 else "schmidt"}, seed)
+    size = len(load_deck(state.edition))
+    for i, choice in enumerate(choices):
+        seat = choice % players
+        legal = RULES.legal_actions(state, seat)
+        if not legal:
+            continue
+        state = RULES.apply(state, legal[(choice // players) % len(legal)])
+        cards = every_card(state)
+        assert len(cards) == len(set(cards)) == size
+        assert list(state.scores) == [len(g) for g in state.goals]
+        if state.winner is not None:
+            break
+
+
+def test_reaction_times_parse():
+    assert Reaction.parse("300-500").play_high == 500
+    with pytest.raises(ValueError):
+        Reaction.parse("600-100")

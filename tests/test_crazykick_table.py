@@ -1,0 +1,217 @@
+"""Crazy Kick at the table: buttons → actions, the arbiter's fairness, clock sync, and
+whole matches through simulated stations."""
+
+from __future__ import annotations
+
+import queue
+import random
+import subprocess
+import sys
+
+import pytest
+
+from controller.arbiter import Arbiter
+from controller.games import IllegalAction
+from controller.games.crazykick import RULES, BallOut, Flip, Play, Reshuffle, load_deck
+from controller.inputs.crazykick import CrazyKickInput
+from controller.realtime import RealtimeRunner
+from controller.table import LED_REFUSED, Table
+from hardware.clocksync import ClockSync
+from hardware.events import ButtonEvent
+from hardware.protocol import STATION_TICKS_MODULO
+from hardware.sim import StationClock
+from tests.test_crazykick_rules import arrange, card, stuck_state
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+# -- buttons ----------------------------------------------------------------------------------------
+
+def test_three_piles_top_row_plays_bottom_row_flips():
+    adapter = CrazyKickInput(RULES)
+    state = RULES.new_game({"players": 4}, seed=1)
+    assert [adapter.button(state, 0, b) for b in range(6)] == [Play(0, 0), Play(0, 1), Play(0, 2),
+                                                                Flip(0, 0), Flip(0, 1), Flip(0, 2)]
+    keys = adapter.soft_keys(state, 0)
+    assert [k.key for k in keys] == ["ck_key_play"] * 3 + ["ck_key_flip"] * 3
+
+
+def test_two_piles_use_the_first_buttons_and_refuse_the_third():
+    adapter = CrazyKickInput(RULES)
+    state = RULES.new_game({"players": 5}, seed=1)       # team 0 (3 players) lays 2 piles
+    assert state.pile_count[0] == 2
+    assert adapter.button(state, 0, 1) == Play(0, 1) and adapter.button(state, 0, 4) == Flip(0, 1)
+    with pytest.raises(IllegalAction) as err:
+        adapter.button(state, 0, 2)
+    assert err.value.key == "ck_button_unused"
+    assert adapter.soft_keys(state, 0)[2] is None and adapter.soft_keys(state, 0)[5] is None
+
+
+def test_four_piles_choose_the_flip_pile_with_the_last_button():
+    adapter = CrazyKickInput(RULES)
+    state = RULES.new_game({"players": 3}, seed=1)       # seat 1 plays alone with 4 piles
+    assert state.pile_count[1] == 4
+    assert [adapter.button(state, 1, b) for b in range(4)] == [Play(1, k) for k in range(4)]
+    assert adapter.button(state, 1, 4) == Flip(1, 0)
+    assert adapter.button(state, 1, 5) is None and adapter.pending(state, 1) == {"flip_target": 1}
+    assert adapter.button(state, 1, 4) == Flip(1, 1)
+    steps = adapter.inputs_for(state, 1, Flip(1, 3))
+    assert [s.arg for s in steps] == [5, 5, 4]
+
+
+def test_empty_hand_and_ball_out_change_what_buttons_mean():
+    adapter = CrazyKickInput(RULES)
+    state = RULES.new_game({"players": 2}, seed=1)
+    empty = state._replace(hands=((),) + state.hands[1:],
+                           piles=(((state.hands[0][0],), (), ()),) + state.piles[1:])
+    assert adapter.button(empty, 0, 3) == Reshuffle(0)
+    assert adapter.soft_keys(empty, 0)[3].key == "ck_key_reshuffle"
+    stuck, _ = stuck_state()
+    assert adapter.button(stuck, 1, 2) == BallOut(1)
+    assert adapter.prompt(stuck, 1) == ("ck_prompt_ball_out", {})
+    with pytest.raises(IllegalAction):
+        adapter.card(state, 0, "whatever")
+
+
+# -- the arbiter ------------------------------------------------------------------------------------
+
+def test_arbiter_orders_by_press_time_not_arrival():
+    arbiter = Arbiter(min_window_ns=4_000_000)
+    arbiter.push("B", station="b", pressed_ns=2_000_000, arrived_ns=2_200_000)
+    arbiter.push("A", station="a", pressed_ns=1_000_000, arrived_ns=4_500_000)   # pressed first, USB late
+    assert arbiter.due(4_600_000) == []
+    assert arbiter.due(10_000_000) == ["A", "B"]
+
+
+def test_arbiter_window_follows_the_measured_delay_within_bounds():
+    arbiter = Arbiter(min_window_ns=1_000_000, max_window_ns=5_000_000, tie_ns=200_000)
+    for i in range(50):
+        arbiter.push(i, station="s", pressed_ns=i * 10_000_000, arrived_ns=i * 10_000_000 + 3_000_000)
+    assert arbiter.window_ns == 3_200_000
+    arbiter.push("slow", station="t", pressed_ns=0, arrived_ns=16_000_000)   # an FTDI at 16 ms
+    assert arbiter.window_ns == 5_000_000
+
+
+def test_arbiter_does_not_believe_impossible_stamps():
+    arbiter = Arbiter(max_lead_ns=50_000_000)
+    arbiter.push("future", station="a", pressed_ns=9_000_000_000, arrived_ns=1_000_000_000)
+    arbiter.push("ancient", station="b", pressed_ns=0, arrived_ns=1_000_000_000)
+    assert arbiter.due(2_000_000_000) == ["ancient", "future"]     # clamped to 50 ms lead and to arrival
+
+
+def test_ties_take_turns():
+    arbiter = Arbiter(tie_ns=200_000, min_window_ns=1_000_000)
+    winners = []
+    for round_ in range(4):
+        t = round_ * 100_000_000
+        arbiter.push("a", station="a", pressed_ns=t, arrived_ns=t + 10)
+        arbiter.push("b", station="b", pressed_ns=t + 50_000, arrived_ns=t + 60_000)
+        winners.append(arbiter.due(t + 50_000_000)[0])
+    assert winners == ["a", "b", "a", "b"] and arbiter.ties == 4
+
+
+def test_arbiter_orders_eight_stations_with_jitter_and_drift():
+    """The bench's scenario, small: presses 1 ms apart, 0-4 ms delays, ±200 ppm."""
+    from controller.bench import ordering_accuracy
+    figures = ordering_accuracy(bursts=60, seed=3)
+    assert figures["arbiter"] >= 0.995 > figures["arrival"]
+
+
+# -- clock sync -------------------------------------------------------------------------------------
+
+def exchange(sync, clock, t, down, up):
+    sync.add(t, clock.ticks(t + down), t + down + up)
+
+
+def test_sync_finds_offset_and_drift():
+    clock = StationClock(offset_us=123_456_789, drift_ppm=150)
+    sync = ClockSync()
+    rng = random.Random(1)
+    t = 10**12
+    for _ in range(400):
+        exchange(sync, clock, t, rng.randrange(4_000_000), rng.randrange(4_000_000))
+        t += 40_000_000
+    assert abs(sync.drift_ppm - 150) < 30
+    press = t + 300_000_000
+    assert abs(sync.to_host_ns(clock.ticks(press)) - press) < 500_000
+
+
+def test_sync_prefers_the_fastest_exchange():
+    clock = StationClock(offset_us=5)
+    sync = ClockSync()
+    t = 10**12
+    exchange(sync, clock, t, 3_900_000, 100_000)          # slow and lopsided: midpoint 1.9 ms off
+    exchange(sync, clock, t + 10_000_000, 50_000, 50_000)  # fast: midpoint right
+    assert abs(sync.to_host_ns(clock.ticks(t + 20_000_000)) - (t + 20_000_000)) < 60_000
+    assert sync.round_trip_ns == 100_000
+
+
+def test_sync_survives_the_ticks_wrap():
+    clock = StationClock(offset_us=STATION_TICKS_MODULO - 2_000_000)     # wraps 2 s from now
+    sync = ClockSync()
+    t = 0
+    for _ in range(200):                                   # 8 s of exchanges across the wrap
+        exchange(sync, clock, t, 100_000, 100_000)
+        t += 40_000_000
+    press = t + 10_000_000
+    assert clock.ticks(press) < clock.ticks(0)             # the station's counter did wrap
+    assert abs(sync.to_host_ns(clock.ticks(press)) - press) < 200_000
+
+
+# -- the table with the arbiter -----------------------------------------------------------------------
+
+class FakeLink:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, kind, *args):
+        self.sent.append((kind, args))
+        return True
+
+
+def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashes_red():
+    deck = load_deck("schmidt")
+    tim = card(deck, "Tim", passes=["Stefan", "Mario"])
+    stefan = next(c for c in deck if c.player == "Stefan" and not c.goal)
+    mario = next(c for c in deck if c.player == "Mario" and not c.goal and not (set(stefan.passes) & {"Mario"}))
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    table.state = arrange(table.state, {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
+    links = {s: FakeLink() for s in table.stations}
+    runner = RealtimeRunner(table, queue.Queue(), links)
+    # seat 3 (s3) pressed first at t=1 ms but its frame arrives at 4 ms; seat 1 pressed at 2 ms, arrived 2.1 ms
+    runner.accept(ButtonEvent("s1", 0, 0, True, 0, 2_100_000, 2_000_000))
+    runner.accept(ButtonEvent("s3", 0, 0, True, 0, 4_000_000, 1_000_000))
+    runner.clock = lambda: 20_000_000
+    runner.release()
+    assert table.state.centre[-1] == mario.id and table.state.last.player == 2
+    assert ("LED", (LED_REFUSED, 300)) in links["s1"].sent
+    assert table.message.key == "ck_too_late" and table.message.seat == 0
+
+
+# -- whole matches through simulated stations ---------------------------------------------------------
+
+def test_headless_demo_plays_a_whole_match_on_simulated_time(tmp_path):
+    from controller.demo import run_demo
+    first = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
+    assert first["finished"] and max(first["scores"]) == 5 and first["actions"] > 100
+    again = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
+    for key in ("scores", "winner", "actions"):
+        assert first[key] == again[key]
+
+
+def test_cli_demo_ends_with_the_json_result_line(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "--data-dir", str(tmp_path), "demo",
+                          "crazy-kick", "--players", "6", "--seed", "4", "--headless", "--edition", "dlp"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    import json
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["game"] == "crazy-kick" and result["finished"] and result["config"]["edition"] == "dlp"
+
+
+def test_cli_refuses_a_bad_reaction_time(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "--data-dir", str(tmp_path), "demo",
+                          "crazy-kick", "--headless", "--reaction", "fast"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=60, env={"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 2 and "LOW-HIGH" in out.stderr
