@@ -7,7 +7,6 @@ the game."""
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -27,17 +26,8 @@ CELEBRATION_S = 2.5
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
-    """Seats clockwise around the edge, seat 1 at the bottom centre."""
-    cx, cy = TABLE_AREA.centerx, TABLE_AREA.centery
-    rx = (TABLE_AREA.width - SEAT_SIZE[0]) / 2 - 10
-    ry = (TABLE_AREA.height - SEAT_SIZE[1]) / 2 - 4
-    rects = []
-    for i in range(players):
-        angle = math.pi / 2 + 2 * math.pi * i / players
-        rect = pygame.Rect(0, 0, *SEAT_SIZE)
-        rect.center = (round(cx + rx * math.cos(angle)), round(cy + ry * math.sin(angle)))
-        rects.append(rect.clamp(TABLE_AREA))
-    return rects
+    """Seats clockwise around the table, seat 1 at the bottom centre."""
+    return draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 4))
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -161,7 +151,7 @@ class CrazyKickView:
         if card is None:
             pygame.draw.rect(surface, (40, 80, 56), rect, 2, border_radius=8)
             return
-        self._face(surface, view, card, rect, small=True, corners=rect.width >= 64)
+        self._face(surface, view, card, rect, small=True, corners=rect.width >= 72)
 
     def _face(self, surface, view, card, rect, small: bool = False, corners: bool = True) -> None:
         colour = rgb(view["team_colours"][card["team_index"]])

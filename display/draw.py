@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -21,6 +22,20 @@ SPECIAL_FACE = (58, 36, 88)
 SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
 SPECIAL_MARK = {"king": "K", "queen": "Q", "jester": "J", "dungeon": "D", "mathematician": "M", "alchemist": "A"}
+
+
+def seat_ring(players: int, area: pygame.Rect, size: tuple[int, int], inset: tuple[int, int] = (10, 10)) -> list[pygame.Rect]:
+    """Seat panels clockwise around an ellipse inside ``area``, seat 1 at the bottom centre."""
+    cx, cy = area.centerx, area.centery
+    rx = (area.width - size[0]) / 2 - inset[0]
+    ry = (area.height - size[1]) / 2 - inset[1]
+    rects = []
+    for i in range(players):
+        angle = math.pi / 2 + 2 * math.pi * i / players    # clockwise on screen (y points down)
+        rect = pygame.Rect(0, 0, *size)
+        rect.center = (round(cx + rx * math.cos(angle)), round(cy + ry * math.sin(angle)))
+        rects.append(rect.clamp(area))
+    return rects
 
 
 @lru_cache(maxsize=64)

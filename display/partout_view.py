@@ -4,7 +4,6 @@ table by round; the table's prompt and the last refusal."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pygame
@@ -21,19 +20,8 @@ CARD_SIZE = (128, 184)
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
-    """Seats clockwise around an ellipse, seat 1 at the bottom centre."""
-    cx, cy = TABLE_AREA.centerx, TABLE_AREA.centery
-    rx = (TABLE_AREA.width - SEAT_SIZE[0]) / 2 - 10
-    ry = (TABLE_AREA.height - SEAT_SIZE[1]) / 2 - 10
-    rects = []
-    for i in range(players):
-        angle = math.pi / 2 + 2 * math.pi * i / players    # clockwise on screen (y points down)
-        x = cx + rx * math.cos(angle)
-        y = cy + ry * math.sin(angle)
-        rect = pygame.Rect(0, 0, *SEAT_SIZE)
-        rect.center = (round(x), round(y))
-        rects.append(rect.clamp(TABLE_AREA))
-    return rects
+    """Seats clockwise around the table, seat 1 at the bottom centre."""
+    return draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 10))
 
 
 class PartoutView:
