@@ -26,6 +26,7 @@ favouring one seat (see docs/crazy-kick.md).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 from collections import defaultdict, deque
@@ -36,7 +37,6 @@ class Held(NamedTuple):
     pressed_ns: int
     order: int                 # arrival order, the last tie-break
     station: str
-    arrived_ns: int
     item: Any
 
 
@@ -49,7 +49,8 @@ class Arbiter:
         self.max_lead_ns = max_lead_ns            # a stamp further back than this is not believed
         self._held: list[Held] = []
         self._order = itertools.count()
-        self._delays: dict[str, deque[int]] = defaultdict(lambda: deque(maxlen=200))
+        self._delays: dict[str, deque[int]] = defaultdict(deque)       # per station, the last 200
+        self._sorted: dict[str, list[int]] = defaultdict(list)         # the same, in order
         self._p99: dict[str, int] = {}            # per station: 99th percentile of press → arrival
         self.tie_wins: dict[str, int] = defaultdict(int)
         self.ties = 0
@@ -71,14 +72,16 @@ class Arbiter:
             pressed_ns = arrived_ns
         pressed_ns = max(arrived_ns - self.max_lead_ns, min(pressed_ns, arrived_ns))
         delay = arrived_ns - pressed_ns
-        delays = self._delays[station]
+        delays, ordered = self._delays[station], self._sorted[station]
         delays.append(delay)
-        ordered = sorted(delays)
+        bisect.insort(ordered, delay)
+        if len(delays) > 200:
+            del ordered[bisect.bisect_left(ordered, delays.popleft())]
         self._p99[station] = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         self._window = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
         if pressed_ns < self._released_up_to:
             self.late += 1
-        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, arrived_ns, item))
+        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item))
 
     def next_deadline(self) -> int | None:
         """When the earliest held press becomes due (host ns), or None."""

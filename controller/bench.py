@@ -169,20 +169,18 @@ def _synced_station(rng: random.Random, seconds: float = 10.0):
     from hardware.sim import StationClock
     clock = StationClock(rng.randrange(1 << 30), rng.uniform(-200, 200))
     sync = ClockSync()
-    t = 1_000_000_000
-    for _ in range(int(seconds * 1e9 / PING_NS)):
-        down, up = rng.uniform(0, LINK_DELAY_NS), rng.uniform(0, LINK_DELAY_NS)
-        sync.add(t, clock.ticks(int(t + down)), int(t + down + up))
-        t += PING_NS
-    return clock, sync, t
+    end = _keep_syncing(rng, clock, sync, 1_000_000_000, 1_000_000_000 + int(seconds * 1e9))
+    return clock, sync, end
 
 
-def _keep_syncing(rng, clock, sync, start: int, end: int) -> None:
+def _keep_syncing(rng, clock, sync, start: int, end: int) -> int:
+    """Exchanges every PING_NS from ``start`` until ``end``; returns the time after the last."""
     t = start
     while t < end:
         down, up = rng.uniform(0, LINK_DELAY_NS), rng.uniform(0, LINK_DELAY_NS)
         sync.add(t, clock.ticks(int(t + down)), int(t + down + up))
         t += PING_NS
+    return t
 
 
 def clock_sync_errors_ms(stations: int = 40, presses: int = 50, seed: int = 1) -> list[float]:

@@ -54,7 +54,6 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         seed = random.SystemRandom().randrange(1 << 31)
     config = saved.config if saved is not None else demo_config(rules.name, players, edition)
     rules.new_game(config, seed)          # a wrong player count or edition is refused before any window opens
-    realtime = getattr(rules, "realtime", False)
 
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
@@ -62,11 +61,10 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         watching = screen.interactive
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
-        simulated = SimulatedTime() if realtime and not watching else None
+        simulated = SimulatedTime() if rules.realtime and not watching else None
         sims = []
         for i in range(players):
-            sim = (SimulatedStation(f"sim-{i + 1}") if simulated is None else
-                   SimulatedStation(f"sim-{i + 1}", clock=simulated)).start()
+            sim = SimulatedStation(f"sim-{i + 1}", clock=simulated or time.monotonic_ns).start()
             stack.callback(sim.close)
             sims.append(sim)
         links = open_links([sim.port for sim in sims], events, stack, clock=simulated)
@@ -80,7 +78,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
         keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
         runner: TableRunner
-        if realtime:
+        if rules.realtime:
             kickbots = KickBotDriver(table.adapter, bot_seats, seed=seed, reaction=reaction or Reaction())
             stack.callback(kickbots.close)
             runner = RealtimeRunner(table, events, links, screen=screen, bots=kickbots, keyboard=keyboard,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import sys
+import time
 from typing import Any
 
 from controller.eventlog import EventLog
@@ -20,8 +21,8 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
     from hardware.link import StationLink
     links: dict[str, Any] = {}
     for port in ports:
-        link = (StationLink(port, events) if clock is None else
-                StationLink(port, events, clock=clock, auto_ping=False)).open()
+        # on simulated time the runner pings, so the pings keep to that clock
+        link = StationLink(port, events, clock=clock or time.monotonic_ns, auto_ping=clock is None).open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
@@ -44,8 +45,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     rules = find_game(game)
     if len(ports) != players:
         raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
-    realtime = getattr(rules, "realtime", False)
-    config = {"players": players, "mode": "virtual" if virtual or realtime else "physical"}
+    config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical"}
     rules.new_game(config, 0)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
@@ -65,7 +65,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        if realtime:
+        if rules.realtime:
             from controller.realtime import RealtimeRunner
             runner: TableRunner = RealtimeRunner(table, events, links, screen=screen)
         else:

@@ -51,14 +51,13 @@ class KickBotDriver:
         self.plans: dict[int, Plan | None] = {seat: None for seat in stations}
         self._sent: dict[int, int] = {}               # seat → seq of the last frame it sent
         self._state: Any = None
-        self._snapshot: Any = None
 
     def observe(self, snapshot: Any, state: Any, now_ns: int) -> None:
         if snapshot.finished:
             self.plans = {seat: None for seat in self.plans}
             return
         changed = state is not self._state
-        self._state, self._snapshot = state, snapshot
+        self._state = state
         now_ms = now_ns / 1e6
         for seat, bot in self.bots.items():
             station = self.stations[seat]
@@ -106,10 +105,9 @@ class RealtimeRunner(TableRunner):
         self.simulated = simulated
         self.arbiter = arbiter or Arbiter()
         self.ping_interval_ns = ping_interval_ns     # simulated time: the runner pings the stations
-        self.decision_delays_ns: list[int] = []      # release − arrival, per press (simulated or real)
         self._next_ping = 0
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
-        self._seen: dict[str, int] = {}
+        self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -143,10 +141,6 @@ class RealtimeRunner(TableRunner):
 
     # -- events in ----------------------------------------------------------------------------------
     def accept(self, event: Any) -> None:
-        station = getattr(event, "station", None)
-        seq = getattr(event, "seq", None)
-        if station is not None and seq is not None:
-            self._seen[station] = seq
         if type(event).__name__ == "ButtonEvent":
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
                               arrived_ns=event.arrived_ns)
@@ -156,8 +150,6 @@ class RealtimeRunner(TableRunner):
     def release(self) -> None:
         now = self.clock()
         for event in self.arbiter.due(now):
-            if event.pressed:
-                self.decision_delays_ns.append(max(0, now - event.arrived_ns))
             self.handle(event)
 
     def _collect_real(self) -> list[Any]:
@@ -165,17 +157,7 @@ class RealtimeRunner(TableRunner):
         poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.05
         wake = [t for t in (self.arbiter.next_deadline(),
                             self.kickbots.next_due_ns() if self.kickbots else None) if t is not None]
-        wait = max(0.0, min([poll] + [(t - now) / 1e9 for t in wake]))
-        batch = []
-        try:
-            batch.append(self.events.get(timeout=wait))
-        except queue.Empty:
-            pass
-        while True:
-            try:
-                batch.append(self.events.get_nowait())
-            except queue.Empty:
-                return batch
+        return self._take(max(0.0, min([poll] + [(t - now) / 1e9 for t in wake])))
 
     # -- simulated time ------------------------------------------------------------------------------
     def _collect_simulated(self) -> list[Any]:
@@ -214,13 +196,6 @@ class RealtimeRunner(TableRunner):
                  if t is not None]
         self.simulated.advance_to(min(times))
 
-    def _publish(self, idle: bool = False) -> None:
-        snapshot = self.table.snapshot()
-        changed = snapshot.revision != self._last_revision
-        if self.kickbots is not None:
+    def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
+        if self.kickbots is not None:             # they look at every turn of the loop: plans fall due
             self.kickbots.observe(snapshot, self.table.state, self.clock())
-        if self.screen is not None and (changed or self.screen.wants_redraw()):
-            self.screen.show(snapshot)
-            if self.first_frame_ns is None:
-                self.first_frame_ns = self.clock()
-        self._last_revision = snapshot.revision

@@ -54,15 +54,7 @@ class TableRunner:
                 break
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"the game did not finish within {timeout} s")
-            try:
-                batch = [self.events.get(timeout=poll)]
-            except queue.Empty:
-                batch = []
-            while True:
-                try:
-                    batch.append(self.events.get_nowait())
-                except queue.Empty:
-                    break
+            batch = self._take(poll)
             for event in batch:
                 self.handle(event)
             if self.screen is not None:
@@ -71,6 +63,19 @@ class TableRunner:
             self._publish(idle=not batch)
         self._publish()
         return self.table.result()
+
+    def _take(self, timeout: float) -> list[Any]:
+        """Wait up to ``timeout`` s for an event, then take everything else already waiting."""
+        batch = []
+        try:
+            batch.append(self.events.get(timeout=timeout))
+        except queue.Empty:
+            pass
+        while True:
+            try:
+                batch.append(self.events.get_nowait())
+            except queue.Empty:
+                return batch
 
     def handle(self, event: Any) -> None:
         before = len(self.table.actions)
@@ -89,12 +94,14 @@ class TableRunner:
         elif self.keyboard is not None:
             self.keyboard(ui)
 
+    def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
+        if (changed or idle) and self.bots is not None:
+            self.bots.observe(snapshot, self.table.state)
+
     def _publish(self, idle: bool = False) -> None:
         snapshot = self.table.snapshot()
         changed = snapshot.revision != self._last_revision
-        if changed or idle:
-            if self.bots is not None:
-                self.bots.observe(snapshot, self.table.state)
+        self._let_bots_see(snapshot, changed, idle)
         if self.screen is not None and (changed or self.screen.wants_redraw()):
             self.screen.show(snapshot)
             if self.first_frame_ns is None:

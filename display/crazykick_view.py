@@ -93,8 +93,9 @@ class CrazyKickView:
             colour = rgb(view["team_colours"][team])
             name = texts.colour_name(self.lang, view["team_names"][team])
             box = pygame.Rect(0, 0, 330, 76)
-            box.midright = (cx - 70, 50) if team == 0 else (cx + 400, 50)
-            if team == 1:
+            if team == 0:
+                box.midright = (cx - 70, 50)
+            else:
                 box.midleft = (cx + 70, 50)
             draw.panel(surface, box, GOLD if view["ball"] == team else None, 4, colour)
             ink = (20, 20, 20) if sum(colour) > 500 else INK

@@ -118,9 +118,3 @@ class ClockSync:
     def round_trip_ns(self) -> int | None:
         """The fastest round trip in the window: how well this station is synchronised."""
         return min((p.rtt_ns for p in self.points), default=None)
-
-    @property
-    def error_bound_ns(self) -> int | None:
-        """Half the fastest round trip: no trusted point is off by more than this."""
-        rtt = self.round_trip_ns
-        return None if rtt is None else rtt // 2

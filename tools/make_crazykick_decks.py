@@ -95,7 +95,6 @@ def make_edition(key: str, spec: dict) -> dict:
     rng = random.Random(f"crazykick-deck:{key}")
     teams = spec["teams"]
     numbers = {name: number for _, _, roster in teams for name, number in roster}
-    team_of = {name: t for t, (_, _, roster) in enumerate(teams) for name, _ in roster}
     assert len(numbers) == 22, "names must be unique within an edition"
     used = {name: 0 for name in numbers}
     cards: list[dict] = []

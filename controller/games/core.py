@@ -61,6 +61,7 @@ class GameRules:
 
     name: str = ""
     title: str = ""
+    realtime: bool = False     # everybody acts at once: presses go through the arbiter
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> Any:
         raise NotImplementedError
