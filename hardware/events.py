@@ -44,6 +44,15 @@ class TagEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class TagGone:
+    """The card was taken off the reader."""
+    station: str
+    seq: int
+    uid: str
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class StationLost:
     station: str
     port: str
@@ -51,4 +60,4 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = StationHello | ButtonEvent | TagEvent | StationLost
+InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost

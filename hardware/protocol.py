@@ -12,6 +12,7 @@ Station → host::
     HELLO <protocol> <station-id> <firmware> <capabilities>   e.g. buttons=6,reader=pn532,led=rgb
     BTN <seq> <button 0-5> <D|U> <station-µs>
     TAG <seq> <uid-hex> <station-µs> <ndef-text or ->
+    GONE <seq> <uid-hex> <station-µs>                         the card was taken off the reader
     PONG <n> <station-µs>
 
 Host → station::
@@ -22,6 +23,9 @@ Host → station::
     PING <n>
 
 ``seq`` counts a station's events modulo 65536 so the host sees lost frames.
+
+The station's half is ``firmware/wire.py`` (MicroPython); both halves are held to the
+same vectors, ``tests/vectors/wire.json``.
 """
 
 from __future__ import annotations
@@ -69,10 +73,9 @@ def decode_line(line: bytes) -> Frame:
         raise FrameError("checksum is not hex") from None
     if binascii.crc32(body) & 0xFFFFFFFF != expected:
         raise FrameError("checksum mismatch")
-    try:
-        text = body.decode("ascii")
-    except UnicodeDecodeError:
-        raise FrameError("not ASCII") from None
+    if any(not 0x20 <= byte <= 0x7E for byte in body):
+        raise FrameError("not printable ASCII")
+    text = body.decode("ascii")
     parts = text.split(" ")
     if not parts[0] or any(not p for p in parts):
         raise FrameError("empty field")

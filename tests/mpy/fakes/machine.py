@@ -1,0 +1,70 @@
+# A fake of the Pico's `machine` module for the firmware checks under MicroPython in
+# WebAssembly: it records what the firmware does with pins, PWM and buses, and lets the
+# checks set levels and fire IRQs. Only used by tests/mpy/check_firmware.py.
+
+levels = {}          # pin id -> level; buttons idle high (pull-up)
+irq_enabled = [True]
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+    all = {}
+
+    def __init__(self, pin_id, mode=None, pull=None):
+        self.id = pin_id
+        self.handler = None
+        Pin.all[pin_id] = self
+
+    def value(self):
+        return levels.get(self.id, 1)
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        self.handler = handler
+        self.hard = hard
+
+    def fire(self, level):
+        """The check's finger: a new level and the IRQ a real edge would raise."""
+        levels[self.id] = level
+        if self.handler is not None:
+            self.handler(self)
+
+
+class PWM:
+    def __init__(self, pin):
+        self.pin = pin
+        self.hz = 0
+        self.duty = 0
+
+    def freq(self, hz):
+        self.hz = hz
+
+    def duty_u16(self, duty):
+        self.duty = duty
+
+
+class I2C:
+    def __init__(self, *args, **kwargs):
+        self.written = []
+
+    def writeto(self, address, data):
+        raise OSError(19)        # no reader wired: ENODEV, as a Pico says
+
+    def readfrom(self, address, n):
+        raise OSError(19)
+
+
+def unique_id():
+    return b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"
+
+
+def disable_irq():
+    irq_enabled[0] = False
+    return 1
+
+
+def enable_irq(state):
+    irq_enabled[0] = True

