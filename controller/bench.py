@@ -88,7 +88,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> list[float]:
         store = EventLog(os.path.join(data_dir, "bench.db"), durable=durable)
         sims = [SimulatedStation(f"bench-{i}").start() for i in range(4)]
         events: queue_module.Queue = queue_module.Queue()
-        links = [StationLink(sim.port, events).open() for sim in sims]
+        links = [StationLink(sim.port, events, flood_limit=False).open() for sim in sims]
         try:
             for game in range(games):
                 table = Table(rules, config={"players": 4}, seed=game, stations=[s.station_id for s in sims],

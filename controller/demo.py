@@ -67,7 +67,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             sim = SimulatedStation(f"sim-{i + 1}", clock=simulated or time.monotonic_ns).start()
             stack.callback(sim.close)
             sims.append(sim)
-        links = open_links([sim.port for sim in sims], events, stack, clock=simulated)
+        links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
         stations = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:

@@ -16,13 +16,17 @@ from controller.table import Table
 
 
 def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
-               clock: Any = None) -> dict[str, Any]:
-    """Open every station (HELLO handshake); station id → link, in port order."""
-    from hardware.link import StationLink
+               clock: Any = None, bots: bool = False) -> dict[str, Any]:
+    """Open every station (HELLO handshake); station id → link, in port order. A port is
+    opened by its /dev/serial/by-id/ name when it has one, so a replug finds it again.
+    ``bots``: the stations are our simulated ones, pressed at machine speed, so their
+    links are not held to a person's event rate."""
+    from hardware.link import StationLink, stable_path
     links: dict[str, Any] = {}
     for port in ports:
         # on simulated time the runner pings, so the pings keep to that clock
-        link = StationLink(port, events, clock=clock or time.monotonic_ns, auto_ping=clock is None).open()
+        link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
+                           flood_limit=not bots).open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
@@ -40,7 +44,8 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
 
 def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
-              timeout: float | None = None) -> dict[str, Any]:
+              timeout: float | None = None, flood_limit: bool = True) -> dict[str, Any]:
+    """``flood_limit=False`` only for tests whose people press at machine speed."""
     import random
     rules = find_game(game)
     if len(ports) != players:
@@ -51,7 +56,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     with contextlib.ExitStack() as stack:
         store = EventLog()
         stack.callback(store.close)
-        links = open_links(ports, events, stack)
+        links = open_links(ports, events, stack, bots=not flood_limit)
         stations = list(links)
         saved = next((g for g in store.unfinished(rules.name) if not g.config.get("demo")), None)
         if saved is not None and new:

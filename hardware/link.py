@@ -10,6 +10,17 @@ table's queue; the table sends LED and buzzer commands back.
 The port is any pyserial URL: a device path, ``/dev/serial/by-id/...``, or the
 pseudo-terminal of a simulated station, so simulation and real stations share this code.
 Nothing here touches game state: the reader thread only puts events on the queue.
+
+The reader thread is also the station's supervisor. When the port fails (unplugged) or
+the station stops answering pings, it puts a :class:`StationLost` on the queue, then
+reopens the same path with backoff; when the station says HELLO again, a new
+:class:`StationHello` tells the table it is back. Open stations by their
+``/dev/serial/by-id/`` path (:func:`stable_path`): a replugged Pico may come back as
+another ``ttyACM`` number, never under another by-id name.
+
+A station that floods (a stuck loop sending frames) is held to a byte budget and an
+event budget: beyond them its reader sleeps and its events are dropped and counted, so
+it cannot take the CPU or the queue from the others.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from typing import Callable
 import serial
 
 from hardware.clocksync import ClockSync
-from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent
+from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent, TagGone
 from hardware.protocol import (
     PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame,
 )
@@ -35,56 +46,101 @@ class StationError(RuntimeError):
     """A station that cannot be opened or does not answer."""
 
 
+class TokenBucket:
+    """``rate`` per second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float, now_ns: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = now_ns
+
+    def take(self, amount: float, now_ns: int) -> float:
+        """Spend ``amount``; returns the deficit (0 when there was enough)."""
+        self.tokens = min(self.burst, self.tokens + (now_ns - self.at) * 1e-9 * self.rate)
+        self.at = now_ns
+        self.tokens -= amount
+        return max(0.0, -self.tokens)
+
+
+def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
+    """The ``/dev/serial/by-id/`` name of a device path, if it has one: it survives replugs."""
+    import os
+    real = os.path.realpath(port)
+    try:
+        for name in sorted(os.listdir(by_id_dir)):
+            candidate = os.path.join(by_id_dir, name)
+            if os.path.realpath(candidate) == real:
+                return candidate
+    except OSError:
+        pass
+    return port
+
+
 class StationLink:
     PING_INTERVAL_NS = 40_000_000      # 25 exchanges a second: sync error p99 ≈ 0.43 ms (spieltisch bench)
+    SILENCE_NS = 2_000_000_000         # no byte for this long despite pings: the station hangs
+    WHO_INTERVAL_NS = 250_000_000
+    BACKOFF_S = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)   # reopen attempts after a loss, then every 2 s
+    EVENT_RATE, EVENT_BURST = 100, 60   # events a second: far above two hands on six buttons
+    BYTE_RATE, BYTE_BURST = 64_000, 16_384   # bytes a second; a station sends ≈ 1 kB/s
 
     def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
-                 clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
+                 reconnect: bool = True, flood_limit: bool = True) -> None:
         self.port = port
         self.events = events
         self.baudrate = baudrate
         self.clock = clock
+        self.reconnect = reconnect
+        self.flood_limit = flood_limit    # off only for our own bots, which press at machine speed
         self.station_id: str | None = None
         self.firmware: str | None = None
         self.capabilities: dict[str, str] = {}
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
+        self.flood_dropped = 0        # events dropped because the station flooded
+        self.reconnects = 0
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
         self.auto_ping = auto_ping        # the reader thread pings; a simulated-time runner pings itself
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0
         self._last_ping_ns = 0
+        self._last_who_ns: int | None = None   # on the real clock: the handshake is not sync
         self._serial: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._hello = threading.Event()
         self._write_lock = threading.Lock()
         self._last_seq: int | None = None
-        self._lost_reported = False
+        self._lost = False
+        # budgets on the link's clock: a simulated table's bots press at human rates in its time
+        self._events_bucket = TokenBucket(self.EVENT_RATE, self.EVENT_BURST, clock())
+        self._bytes_bucket = TokenBucket(self.BYTE_RATE, self.BYTE_BURST, clock())
 
     def __repr__(self) -> str:
-        state = "open" if self.is_open else "closed"
+        state = "open" if self.connected else ("reconnecting" if self.is_open else "closed")
         return f"<StationLink {self.port} {self.station_id or '?'} {state}>"
 
     @property
     def is_open(self) -> bool:
+        """The link is working or trying to get its station back."""
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def connected(self) -> bool:
+        return self.is_open and not self._lost and self._hello.is_set()
 
     # -- lifecycle ----------------------------------------------------------------------------
     def open(self, hello_timeout: float = 3.0) -> "StationLink":
         try:
-            self._serial = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.02,
-                                                 write_timeout=0.2, exclusive=True)
+            self._serial = self._open_port()
         except (serial.SerialException, OSError, ValueError) as exc:
             raise StationError(f"cannot open station port {self.port}: {exc}") from exc
-        self._thread = threading.Thread(target=self._read_loop, name=f"station {self.port}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"station {self.port}", daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + hello_timeout
-        while not self._hello.is_set() and time.monotonic() < deadline:
-            self.send("WHO")
-            self._hello.wait(0.25)
-        if not self._hello.is_set():
+        if not self._hello.wait(hello_timeout):
             self.close()
             raise StationError(f"no HELLO from {self.port} within {hello_timeout:.1f} s")
         if self.auto_ping:
@@ -92,6 +148,10 @@ class StationLink:
                 self.ping()
                 time.sleep(0.005)
         return self
+
+    def _open_port(self) -> serial.SerialBase:
+        return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.02,
+                                     write_timeout=0.2, exclusive=True)
 
     def close(self) -> None:
         """Idempotent; joins the reader thread with a bound."""
@@ -104,12 +164,15 @@ class StationLink:
                 pass
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1.0)
+        self._close_port()
+
+    def _close_port(self) -> None:
+        ser, self._serial = self._serial, None
         if ser is not None:
             try:
                 ser.close()
             except (OSError, serial.SerialException):
                 pass
-        self._serial = None
 
     def __enter__(self) -> "StationLink":
         return self.open() if not self.is_open else self
@@ -119,9 +182,9 @@ class StationLink:
 
     # -- commands out ---------------------------------------------------------------------------
     def send(self, kind: str, *fields: object) -> bool:
-        """Send one command; False (and the station is reported lost) when the write fails."""
+        """Send one command; False when the station is not there (the loss is reported)."""
         ser = self._serial
-        if ser is None:
+        if ser is None or self._lost:
             return False
         data = encode_frame(kind, *fields)
         try:
@@ -152,22 +215,66 @@ class StationLink:
     def pending_pongs(self) -> int:
         return len(self._pings)
 
-    # -- the reader thread ----------------------------------------------------------------------
-    def _read_loop(self) -> None:
+    # -- the reader thread: read while connected, reopen when lost --------------------------------
+    def _run(self) -> None:
+        attempt = 0
+        while not self._stop.is_set():
+            if self._serial is not None:
+                self._read_until_lost()
+                attempt = 0
+            self._close_port()
+            if self._stop.is_set() or not self.reconnect:
+                return
+            delay = self.BACKOFF_S[min(attempt, len(self.BACKOFF_S) - 1)]
+            attempt += 1
+            if self._stop.wait(delay):
+                return
+            try:
+                ser = self._open_port()
+            except (serial.SerialException, OSError, ValueError):
+                continue
+            self._fresh_connection()
+            self._serial = ser
+            self.reconnects += 1
+            log.info("station %s: port %s open again, waiting for HELLO", self.station_id, self.port)
+
+    def _fresh_connection(self) -> None:
+        """A replugged station has rebooted: a new clock, new sequence numbers."""
+        self.decoder = FrameDecoder()
+        self.sync = ClockSync()
+        self._pings.clear()
+        self._last_seq = None
+        self._last_who_ns = None
+        self._hello.clear()
+        self._lost = False
+
+    def _read_until_lost(self) -> None:
         ser = self._serial
         assert ser is not None
         try:
-            while not self._stop.is_set():
+            while not self._stop.is_set() and not self._lost:
                 data = ser.read(ser.in_waiting or 1)
-                if self.auto_ping and self._hello.is_set() and \
-                        self.clock() - self._last_ping_ns >= self.PING_INTERVAL_NS:
-                    self.ping()
+                now = self.clock()        # arrival first, before any decoding
+                if self._hello.is_set():
+                    if self.auto_ping and now - self._last_ping_ns >= self.PING_INTERVAL_NS:
+                        self.ping()
+                    if self.auto_ping and self.last_seen_ns is not None and \
+                            now - self.last_seen_ns > self.SILENCE_NS:
+                        self._report_lost("the station stopped answering")
+                        return
+                else:
+                    real = time.monotonic_ns()
+                    if self._last_who_ns is None or real - self._last_who_ns >= self.WHO_INTERVAL_NS:
+                        self._last_who_ns = real
+                        self.send("WHO")
                 if not data:
                     continue
-                now = self.clock()        # arrival first, before any decoding
                 self.last_seen_ns = now
                 for frame in self.decoder.feed(data):
                     self._handle(frame, now)
+                deficit = self.flood_limit and self._bytes_bucket.take(len(data), now)
+                if deficit:               # flooding: let the kernel buffer fill instead of the CPU
+                    time.sleep(min(0.05, deficit / self.BYTE_RATE))
         except (serial.SerialException, OSError, TypeError) as exc:
             # TypeError: pyserial's posix read raises it when the fd is closed under it
             if not self._stop.is_set():
@@ -182,8 +289,14 @@ class StationLink:
         except (FrameError, ValueError, IndexError):
             self.decoder.bad_frames += 1
             return
-        if event is not None:
-            self.events.put(event)
+        if event is None:
+            return
+        if self.flood_limit and not isinstance(event, StationHello) and self._events_bucket.take(1, now):
+            self.flood_dropped += 1
+            if self.flood_dropped in (1, 100, 10_000):
+                log.warning("station %s floods: %d events dropped", self.station_id, self.flood_dropped)
+            return
+        self.events.put(event)
 
     def _to_event(self, frame: Frame, now: int):
         kind, f = frame
@@ -192,11 +305,15 @@ class StationLink:
             if protocol != PROTOCOL_VERSION:
                 raise ValueError(f"protocol {protocol}")
             caps = dict(item.partition("=")[::2] for item in f[3].split(",") if item) if len(f) > 3 else {}
+            if self.station_id is not None and f[1] != self.station_id:
+                log.warning("port %s: station %s answered instead of %s", self.port, f[1], self.station_id)
             self.station_id, self.firmware, self.capabilities = f[1], f[2], caps
             first = not self._hello.is_set()
             self._hello.set()
+            if first and self.auto_ping:
+                self._last_ping_ns = 0    # a first sync exchange at once
             return StationHello(f[1], self.port, protocol, f[2], caps, now) if first else None
-        if self.station_id is None:
+        if self.station_id is None or not self._hello.is_set():
             return None                # nothing counts before the station said who it is
         if kind == "BTN":
             seq = self._check_seq(int(f[0]))
@@ -212,6 +329,11 @@ class StationLink:
             uid = f[1].upper()
             int(uid, 16)
             return TagEvent(self.station_id, seq, uid, decode_text(f[3]) if len(f) > 3 else None, int(f[2]), now)
+        if kind == "GONE":
+            seq = self._check_seq(int(f[0]))
+            uid = f[1].upper()
+            int(uid, 16)
+            return TagGone(self.station_id, seq, uid, now)
         if kind == "PONG":
             sent = self._pings.pop(int(f[0]), None)
             if sent is not None:
@@ -229,8 +351,9 @@ class StationLink:
         return seq
 
     def _report_lost(self, reason: str) -> None:
-        if self._lost_reported:
+        if self._lost:
             return
-        self._lost_reported = True
-        self._stop.set()
+        self._lost = True
+        if not self.reconnect:
+            self._stop.set()
         self.events.put(StationLost(self.station_id or self.port, self.port, reason, self.clock()))

@@ -29,7 +29,8 @@ class Harness:
     def __init__(self, players: int, mode: str, data_dir: Path, seed: int = 1) -> None:
         self.events: queue.Queue = queue.Queue()
         self.sims = [SimulatedStation(f"sim-{i + 1}").start() for i in range(players)]
-        self.links = [StationLink(s.port, self.events).open() for s in self.sims]
+        # whole games at machine speed: not a person's event rate
+        self.links = [StationLink(s.port, self.events, flood_limit=False).open() for s in self.sims]
         self.store = EventLog(data_dir / "spieltisch.db")
         self.rules = find_game("partout")
         self.table = Table(self.rules, config={"players": players, "mode": mode}, seed=seed,
