@@ -66,6 +66,7 @@ class Snapshot:
     processed: dict[str, int] = field(default_factory=dict)   # station → last seq handled
     action_count: int = 0
     finished: bool = False
+    paused_for: tuple[int, ...] = ()    # seats whose station is unplugged: the game waits
 
 
 @dataclass(frozen=True)
@@ -127,14 +128,23 @@ class Table:
             log.info("input from station %s that has no seat", station)
             self._note(Message("station_without_seat", {"station": station}, None, True, self.revision + 1))
             return []
+        if kind == "ButtonEvent" and not event.pressed:
+            return []
+        if self.paused_for and not self.finished:
+            # nothing moves while a seat cannot play: it would not see or answer it
+            return self._refuse(seat, IllegalAction("paused", seat=self.paused_for[0]))
         if kind == "ButtonEvent":
-            if not event.pressed:
-                return []
             return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button))
         if kind == "TagEvent":
             return self._input(seat, lambda: self.adapter.card(
                 self.state, seat, self.resolver.resolve(event.uid, event.text)))
         return []
+
+    @property
+    def paused_for(self) -> tuple[int, ...]:
+        """Seats whose station is unplugged; the game waits for them."""
+        return tuple(seat for seat, station in enumerate(self.stations)
+                     if station and not self.connected.get(station, True))
 
     def seat_of(self, station: str | None) -> int | None:
         try:
@@ -266,7 +276,7 @@ class Table:
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,
                                   dict(self.processed), len(self.actions),
-                                  self.rules.outcome(state) is not None)
+                                  self.rules.outcome(state) is not None, self.paused_for)
         return self._snapshot
 
     @property

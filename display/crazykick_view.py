@@ -67,6 +67,7 @@ class CrazyKickView:
         if snap.finished and view["winner"] is not None:
             self._banner(surface, self.t("ck_winner_banner", team=view["team_names"][view["winner"]]), GOLD, 60,
                          " : ".join(str(s) for s in view["scores"]))
+        draw.pause_banner(surface, self.lang, snap, self.names)
 
     # -- what happened since the last frame -----------------------------------------------------------
     def _notice(self, view: dict[str, Any]) -> None:

@@ -119,3 +119,14 @@ def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: 
         pygame.draw.rect(surface, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
         if active:
             text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, True, "center", w - 6)
+
+
+def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> None:
+    """Across the middle of the screen while a seat's station is unplugged: the game waits."""
+    if not snap.paused_for or snap.finished:
+        return
+    words = texts.render(lang, "paused_banner", {"seat": snap.paused_for[0]}, names)
+    box = pygame.Rect(0, 0, 1300, 150)
+    box.center = (surface.get_width() // 2, surface.get_height() // 2)
+    panel(surface, box, RED, 8)
+    text(surface, words, box.center, 52, RED, True, "center", box.width - 60)

@@ -43,6 +43,7 @@ class PartoutView:
         self._message(surface, snap)
         if snap.finished:
             self._winner(surface, view)
+        draw.pause_banner(surface, self.lang, snap, self.names)
 
     # -- parts ---------------------------------------------------------------------------------------
     def _header(self, surface, snap, view) -> None:

@@ -11,15 +11,26 @@ table opens them through the same :class:`~hardware.link.StationLink` as a USB s
 
 Like gpiozero's mock pins, it simulates the device, not the API: tests drive it like a
 person would (``press``, ``tap``) and read what the table sent it (``commands``, ``led``).
+
+Faults a real table meets are simulated too: ``link_delay_ms=(low, high)`` delays every
+frame each way by a random time (in order, as USB keeps it), ``station_clock`` gives the
+station its own clock offset and drift, ``unplug()`` and ``replug()`` pull the cable and
+put it back (the station reboots: its sequence numbers and clock start again), and with
+``by_id_dir`` the station appears under a stable ``usb-Spieltisch_Station_<id>-if00``
+link there, as ``/dev/serial/by-id/`` gives a real one.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
+import random
 import select
 import threading
 import time
 import tty
+from pathlib import Path
 from typing import Callable
 
 from hardware.protocol import (
@@ -48,31 +59,56 @@ class StationClock:
 
 class SimulatedStation:
     def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
-                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None,
+                 link_delay_ms: tuple[float, float] | None = None, by_id_dir: str | Path | None = None,
+                 seed: int = 0) -> None:
         self.station_id = station_id
         self.buttons = buttons
         self.reader = reader
         self.clock = clock                                       # the host's clock (or a simulated one)
         self.station_clock = station_clock or StationClock()     # the Pico's crystal
+        self.link_delay_ms = link_delay_ms
+        self.by_id = Path(by_id_dir) / f"usb-Spieltisch_Station_{station_id}-if00" if by_id_dir else None
         self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
         self.led = "000000"                                      # steady colour now
         self.last_seq = -1
+        self.frozen = False
+        self.pty = ""
+        self._rng = random.Random(seed)
         self._master: int | None = None
         self._slave: int | None = None
-        self.port = ""
         self._seq = 0
-        self._write_lock = threading.Lock()
+        self._write_lock = threading.RLock()
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._wire: _DelayLine | None = None
 
     def __repr__(self) -> str:
-        return f"<SimulatedStation {self.station_id} {self.port or 'closed'} led={self.led}>"
+        return f"<SimulatedStation {self.station_id} {self.pty or 'unplugged'} led={self.led}>"
+
+    @property
+    def port(self) -> str:
+        """Where the host opens it: the stable by-id link, or the pseudo-terminal."""
+        return str(self.by_id) if self.by_id is not None else self.pty
+
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
 
     def start(self) -> "SimulatedStation":
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)           # no echo, no line editing: bytes as a USB CDC port
-        self.port = os.ttyname(self._slave)
+        os.set_blocking(self._master, False)
+        self.pty = os.ttyname(self._slave)
+        if self.by_id is not None:
+            self.by_id.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.by_id.with_name(self.by_id.name + ".new")
+            tmp.unlink(missing_ok=True)
+            tmp.symlink_to(self.pty)
+            tmp.replace(self.by_id)       # atomically, as udev does
+        if self.link_delay_ms is not None:
+            self._wire = _DelayLine(self.link_delay_ms, self._rng)
         self._stop.clear()
         self._thread = threading.Thread(target=self._serve, name=f"sim {self.station_id}", daemon=True)
         self._thread.start()
@@ -80,18 +116,36 @@ class SimulatedStation:
 
     def close(self) -> None:
         self._stop.set()
-        if self._thread is not None:
+        if self._wire is not None:
+            self._wire.close()
+            self._wire = None
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1.0)
             self._thread = None
-        for fd in (self._master, self._slave):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._master = self._slave = None
+        with self._write_lock:
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            self._master = self._slave = None
+        if self.by_id is not None:
+            self.by_id.unlink(missing_ok=True)
 
-    unplug = close
+    def unplug(self) -> None:
+        """Pull the cable: the host's port fails at once, the by-id link disappears."""
+        self.close()
+
+    def replug(self) -> "SimulatedStation":
+        """Plug it in again: a new port behind the same by-id link, and a rebooted station
+        (sequence numbers from 0, ``ticks_us`` from somewhere else)."""
+        self.close()
+        with self._write_lock:
+            self._seq = 0
+            self.last_seq = -1
+        self.station_clock = StationClock(self._rng.randrange(1 << 30), self.station_clock.drift_ppm)
+        return self.start()
 
     def __enter__(self) -> "SimulatedStation":
         return self.start()
@@ -113,6 +167,27 @@ class SimulatedStation:
         """Hold a tag on the reader: its UID and, if it carries one, its NDEF text."""
         return self._event("TAG", uid.upper(), self._ticks(), encode_text(text))
 
+    def take_away(self, uid: str) -> int:
+        return self._event("GONE", uid.upper(), self._ticks())
+
+    def flood(self, frames: int, button: int = 0) -> int:
+        """A stuck loop: ``frames`` button frames as fast as the port takes them, or until
+        the station is unplugged."""
+        seq = self.last_seq
+        try:
+            for i in range(frames):
+                seq = self._event("BTN", button, "D" if i % 2 == 0 else "U", self._ticks())
+        except RuntimeError:
+            pass
+        return seq
+
+    def freeze(self) -> None:
+        """The firmware hangs with the cable in: nothing answered, nothing sent."""
+        self.frozen = True
+
+    def thaw(self) -> None:
+        self.frozen = False
+
     def send_raw(self, data: bytes) -> None:
         """Write arbitrary bytes, as a broken station or line noise would."""
         self._write(data)
@@ -130,24 +205,32 @@ class SimulatedStation:
         return self.station_clock.ticks(self.clock())
 
     def _event(self, kind: str, *fields: object) -> int:
-        with self._write_lock:
+        with self._write_lock:           # numbered and written in one go: in order on the wire
             seq = self._seq
             self._seq = (self._seq + 1) % SEQ_MODULO
-            self._write_locked(encode_frame(kind, seq, *fields))
             self.last_seq = seq
+            self._write(encode_frame(kind, seq, *fields))
         return seq
 
     def _write(self, data: bytes) -> None:
-        with self._write_lock:
-            self._write_locked(data)
+        if self._wire is not None:
+            self._wire.later(lambda: self._write_now(data))
+        else:
+            self._write_now(data)
 
-    def _write_locked(self, data: bytes) -> None:
-        if self._master is None:
-            raise RuntimeError(f"station {self.station_id} is not plugged in")
-        view = memoryview(data)
-        while view:
-            written = os.write(self._master, view)
-            view = view[written:]
+    def _write_now(self, data: bytes) -> None:
+        with self._write_lock:
+            if self._master is None:
+                raise RuntimeError(f"station {self.station_id} is not plugged in")
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(self._master, view):]
+                except BlockingIOError:
+                    # the host is not reading: wait as a USB device would, but not past an unplug
+                    if self._stop.is_set():
+                        return
+                    select.select([], [self._master], [], 0.05)
 
     def _serve(self) -> None:
         decoder = FrameDecoder()
@@ -158,20 +241,72 @@ class SimulatedStation:
                 continue
             try:
                 data = os.read(master, 4096)
+            except BlockingIOError:
+                continue
             except OSError:
                 return
             for kind, fields in decoder.feed(data):
-                self._on_command(kind, fields)
+                if self._wire is not None:
+                    self._wire.later(lambda k=kind, f=fields: self._on_command(k, f))
+                else:
+                    self._on_command(kind, fields)
 
     def _on_command(self, kind: str, fields: tuple[str, ...]) -> None:
-        if kind == "WHO":
-            caps = f"buttons={self.buttons},reader={self.reader},led=rgb"
-            self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
-        elif kind == "PING":
-            self._write(encode_frame("PONG", fields[0], self._ticks()))
-            return                        # clock sync, 25 a second: not kept in ``commands``
+        if self.frozen:
+            return
+        try:
+            if kind == "WHO":
+                caps = f"buttons={self.buttons},reader={self.reader},led=rgb"
+                self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
+            elif kind == "PING":
+                self._write(encode_frame("PONG", fields[0], self._ticks()))
+                return                        # clock sync, 25 a second: not kept in ``commands``
+        except RuntimeError:                  # unplugged meanwhile
+            return
         with self._changed:
             self.commands.append((kind, fields))
             if kind == "LED" and fields and fields[1:2] == ("0",):
                 self.led = fields[0]
             self._changed.notify_all()
+
+
+class _DelayLine:
+    """A wire that delivers each item a random time later, in order (USB does not reorder)."""
+
+    def __init__(self, delay_ms: tuple[float, float], rng: random.Random) -> None:
+        self.low, self.high = delay_ms
+        self.rng = rng
+        self._heap: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self._last_due = 0.0
+        self._cv = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._deliver, name="sim wire", daemon=True)
+        self._thread.start()
+
+    def later(self, action: Callable[[], None]) -> None:
+        with self._cv:
+            due = max(time.monotonic() + self.rng.uniform(self.low, self.high) / 1000, self._last_due)
+            self._last_due = due
+            heapq.heappush(self._heap, (due, next(self._order), action))
+            self._cv.notify()
+
+    def close(self) -> None:
+        with self._cv:
+            self._closed = True
+            self._cv.notify()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+
+    def _deliver(self) -> None:
+        while True:
+            with self._cv:
+                while not self._closed and (not self._heap or self._heap[0][0] > time.monotonic()):
+                    self._cv.wait(None if not self._heap else self._heap[0][0] - time.monotonic())
+                if self._closed:
+                    return
+                _, _, action = heapq.heappop(self._heap)
+            try:
+                action()
+            except (RuntimeError, OSError):
+                pass

@@ -1,0 +1,199 @@
+"""Real-station faults through the real link: unplug and replug mid-game (the table
+pauses and resumes, nothing accepted is lost), a station that hangs, a station that
+floods, and clock sync over a link with delay, jitter, offset and drift."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import pytest
+
+from controller.eventlog import EventLog
+from controller.games import find_game
+from controller.table import Table
+from hardware.events import ButtonEvent, StationHello, StationLost
+from hardware.link import StationLink, stable_path
+from hardware.sim import SimulatedStation, StationClock
+
+
+def next_event(events, kind, timeout=5.0):
+    """The next event of one kind, skipping the others (pongs never reach the queue)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        event = events.get(timeout=max(0.01, deadline - time.monotonic()))
+        if type(event).__name__ == kind:
+            return event
+
+
+@pytest.fixture
+def by_id(tmp_path):
+    return tmp_path / "by-id"
+
+
+def test_stable_path_finds_the_by_id_name(by_id):
+    with SimulatedStation("s1", by_id_dir=by_id) as sim:
+        assert stable_path(sim.pty, str(by_id)) == sim.port
+        assert stable_path("/dev/not-a-station", str(by_id)) == "/dev/not-a-station"
+
+
+def test_an_unplugged_station_is_reopened_by_its_by_id_path(by_id):
+    events: queue.Queue = queue.Queue()
+    sim = SimulatedStation("s1", by_id_dir=by_id).start()
+    link = StationLink(sim.port, events).open()
+    try:
+        assert isinstance(events.get(timeout=2), StationHello)
+        sim.unplug()
+        lost = next_event(events, "StationLost")
+        assert lost.station == "s1" and not link.connected
+        time.sleep(0.3)                     # unplugged for a while: the link keeps trying
+        sim.replug()
+        back = next_event(events, "StationHello")
+        assert back.station == "s1" and link.connected and link.reconnects >= 1
+        sim.press(4)                        # the rebooted station counts from 0 again: no gap
+        press = next_event(events, "ButtonEvent")
+        assert press.button == 4 and press.seq == 0 and link.gaps == 0
+        assert link.led("00ff00") and sim.wait_for(lambda s: s.led == "00ff00")
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_a_station_that_stops_answering_is_lost_and_found_again(by_id):
+    events: queue.Queue = queue.Queue()
+    sim = SimulatedStation("s1", by_id_dir=by_id).start()
+    link = StationLink(sim.port, events)
+    link.SILENCE_NS = 300_000_000
+    link.open()
+    try:
+        next_event(events, "StationHello")
+        sim.freeze()                        # the firmware hangs, the cable stays in
+        assert "stopped answering" in next_event(events, "StationLost").reason
+        sim.thaw()
+        assert next_event(events, "StationHello").station == "s1"
+    finally:
+        link.close()
+        sim.close()
+
+
+class Table3:
+    """Partout for three at simulated stations behind real links, as `spieltisch play`."""
+
+    def __init__(self, tmp_path, by_id):
+        self.events: queue.Queue = queue.Queue()
+        self.sims = [SimulatedStation(f"s{i}", by_id_dir=by_id).start() for i in range(3)]
+        self.links = {}
+        for sim in self.sims:
+            link = StationLink(sim.port, self.events, flood_limit=False).open()
+            self.links[link.station_id] = link
+        self.store = EventLog(tmp_path / "t.db")
+        self.table = Table(find_game("partout"), config={"players": 3, "mode": "virtual"}, seed=5,
+                           stations=[s.station_id for s in self.sims], log_store=self.store)
+
+    def pump(self, until, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while not until():
+            event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            for c in self.table.handle(event):
+                self.links[c.station].send(c.kind, *c.args)
+
+    def press(self, seat, button):
+        sim = self.sims[seat]
+        seq = sim.press(button)
+        self.pump(lambda: self.table.processed.get(sim.station_id) == seq)
+
+    def close(self):
+        for link in self.links.values():
+            link.close()
+        for sim in self.sims:
+            sim.close()
+        self.store.close()
+
+
+def test_unplug_mid_game_pauses_the_table_and_replug_resumes_it(tmp_path, by_id):
+    t = Table3(tmp_path, by_id)
+    try:
+        t.pump(lambda: all(t.table.connected.values()) and t.events.empty())
+        seat = t.table.rules.to_act(t.table.state)
+        t.press(seat, 4)                       # OK: the bid shown (0) is made
+        assert len(t.table.actions) == 1
+        accepted = list(t.table.actions)
+
+        t.sims[2].unplug()
+        t.pump(lambda: t.table.paused_for == (2,))
+        snap = t.table.snapshot()
+        assert snap.paused_for == (2,) and not snap.seats[2].connected
+
+        other = 0                              # a seat whose station is still there
+        before = t.table.state
+        t.press(other, 4)                      # nothing moves while seat 3 cannot play
+        assert t.table.state is before and t.table.actions == accepted
+        assert t.table.message.key == "paused" and t.table.message.refusal
+        assert t.sims[other].wait_for(lambda s: ("LED", ("ff0000", "300")) in s.commands)
+
+        t.sims[2].replug()
+        t.pump(lambda: t.table.paused_for == ())
+        assert t.table.message.key == "station_back"
+        t.press(t.table.rules.to_act(t.table.state), 4)
+        assert len(t.table.actions) == 2 and t.table.actions[0] == accepted[0]
+        saved = t.store.unfinished("partout")[0]
+        assert len(saved.actions) == 2          # every accepted action is in the log
+    finally:
+        t.close()
+
+
+def test_a_flooding_station_is_held_to_its_budget_and_the_others_still_get_through():
+    events: queue.Queue = queue.Queue()
+    flooder, person = SimulatedStation("stuck").start(), SimulatedStation("person").start()
+    links = [StationLink(s.port, events).open() for s in (flooder, person)]
+    try:
+        while not events.empty():
+            events.get_nowait()
+        started = time.monotonic()
+        worker = threading.Thread(target=flooder.flood, args=(20_000,), daemon=True)
+        worker.start()
+        presses = [person.press(i % 6, release=False) for i in range(20)]
+        got = []
+        deadline = time.monotonic() + 10
+        while len([e for e in got if e.station == "person"]) < 20 and time.monotonic() < deadline:
+            got.append(events.get(timeout=5))
+        flooder.close()                        # the stuck loop ends with the cable
+        worker.join(5)
+        elapsed = time.monotonic() - started
+        from_person = [e.seq for e in got if isinstance(e, ButtonEvent) and e.station == "person"]
+        assert from_person == presses           # every press of the person, in order
+        while not events.empty():
+            got.append(events.get_nowait())
+        from_flooder = [e for e in got if isinstance(e, ButtonEvent) and e.station == "stuck"]
+        budget = StationLink.EVENT_BURST + StationLink.EVENT_RATE * (elapsed + 0.5)
+        assert len(from_flooder) <= budget and links[0].flood_dropped > 0
+    finally:
+        for link in links:
+            link.close()
+        flooder.close()
+        person.close()
+
+
+def test_presses_carry_their_time_over_a_delayed_jittery_link():
+    """0-4 ms each way at random, a station clock far off and 200 ppm fast: after a second
+    of sync, the press time on the host clock is within a millisecond or two."""
+    events: queue.Queue = queue.Queue()
+    sim = SimulatedStation("far", link_delay_ms=(0, 4), station_clock=StationClock(123_456_789, 200), seed=3)
+    sim.start()
+    link = StationLink(sim.port, events).open()
+    try:
+        time.sleep(1.5)
+        errors = []
+        for i in range(10):
+            pressed_at = time.monotonic_ns()
+            sim.press(i % 6, release=False)
+            event = next_event(events, "ButtonEvent")
+            assert event.arrived_ns >= pressed_at
+            errors.append(abs(event.pressed_ns - pressed_at))
+            time.sleep(0.02)
+        errors.sort()
+        assert errors[len(errors) // 2] < 2_000_000, errors
+    finally:
+        link.close()
+        sim.close()
