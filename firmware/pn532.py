@@ -70,10 +70,11 @@ class FrameParser:
                 return out
             body = buf[4:4 + length]
             dcs = buf[4 + length]
-            buf = buf[5 + length:]
             if (sum(body) + dcs) & 0xFF:
-                self.bad += 1
+                self.bad += 1                # not a frame after all: a real one may start inside
+                buf = buf[1:]
                 continue
+            buf = buf[5 + length:]
             if length == 1 and body[0] == 0x7F:
                 out.append(("error",))
             elif body[0] == PN532_TO_HOST and length >= 2:

@@ -56,10 +56,12 @@ class Reply:
 
 class ReplyParser:
     """Bytes from the chip → replies. Never raises; garbage and bad checksums are skipped
-    and counted, and the buffer never holds more than one frame."""
+    and counted, and the buffer never holds more than one frame. ``tfi=0xD4`` parses the
+    other direction (what the simulated chip hears)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tfi: int = 0xD5) -> None:
         self._buffer = bytearray()
+        self.tfi = tfi
         self.bad = 0
 
     def feed(self, data: bytes) -> list[Reply]:
@@ -88,12 +90,14 @@ class ReplyParser:
                 return replies
             else:
                 body, dcs = bytes(buf[4:4 + length]), buf[4 + length]
-                del buf[:5 + length]
                 if (sum(body) + dcs) & 0xFF:
-                    self.bad += 1
-                elif body == b"\x7f":
+                    self.bad += 1                 # not a frame after all: a real one may start inside
+                    del buf[:1]
+                    continue
+                del buf[:5 + length]
+                if body == b"\x7f":
                     replies.append(Reply("error"))
-                elif body[0] == 0xD5 and length >= 2:
+                elif body[0] == self.tfi and length >= 2:
                     replies.append(Reply("frame", body[1:]))
                 else:
                     self.bad += 1
@@ -259,64 +263,88 @@ class PN532Reader:
     def is_open(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    BACKOFF_S = (0.1, 0.2, 0.5, 1.0, 2.0)
+
     def open(self) -> "PN532Reader":
         from hardware.link import StationError
         try:
-            self._serial = serial.serial_for_url(self.port, baudrate=115200, timeout=0.005,
-                                                 write_timeout=0.2, exclusive=True)
-            self.firmware = "pn532-" + PN532(self._serial).begin()
+            self._connect()
         except (serial.SerialException, OSError, ValueError, PN532Error) as exc:
             self.close()
             raise StationError(f"cannot open reader {self.port}: {exc}") from exc
-        self.events.put(StationHello(self.station_id, self.port, 1, self.firmware, dict(self.capabilities),
-                                     self.clock()))
         self._stop.clear()
-        self._thread = threading.Thread(target=self._poll_loop, name=f"pn532 {self.port}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"pn532 {self.port}", daemon=True)
         self._thread.start()
         return self
+
+    def _connect(self) -> None:
+        self._serial = serial.serial_for_url(self.port, baudrate=115200, timeout=0.005,
+                                             write_timeout=0.2, exclusive=True)
+        self.firmware = "pn532-" + PN532(self._serial).begin()
+        self.last_seen_ns = self.clock()
+        self.events.put(StationHello(self.station_id, self.port, 1, self.firmware, dict(self.capabilities),
+                                     self.last_seen_ns))
 
     def close(self) -> None:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1.0)
-        if self._serial is not None:
+        self._close_port()
+
+    def _close_port(self) -> None:
+        ser, self._serial = self._serial, None
+        if ser is not None:
             try:
-                self._serial.close()
+                ser.close()
             except (OSError, serial.SerialException):
                 pass
-        self._serial = None
 
     def send(self, kind: str, *fields: object) -> bool:
         return self.is_open              # no LED or buzzer on a bare reader
 
-    def _poll_loop(self) -> None:
+    def _run(self) -> None:
+        """Poll while the reader answers; when it is lost, say so and reopen it with backoff."""
+        while not self._stop.is_set():
+            try:
+                self._poll()
+            except (serial.SerialException, OSError, TypeError, PN532Error) as exc:
+                if self._stop.is_set():
+                    return
+                self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
+            self._close_port()
+            for attempt in range(1 << 30):
+                if self._stop.wait(self.BACKOFF_S[min(attempt, len(self.BACKOFF_S) - 1)]):
+                    return
+                try:
+                    self._connect()
+                    break
+                except (serial.SerialException, OSError, ValueError, PN532Error):
+                    self._close_port()
+
+    def _poll(self) -> None:
         chip = PN532(self._serial)
         present, misses, silent = None, 0, 0
-        try:
-            while not self._stop.wait(self.poll_interval):
-                try:
-                    uid = chip.read_uid()
-                    silent = 0
-                except PN532Error:
-                    silent += 1
-                    if silent >= self.SILENT_POLLS:
-                        raise
-                    continue
-                now = self.clock()
-                if uid is not None:
-                    self.last_seen_ns = now
-                    misses = 0
-                    if uid != present:
-                        present = uid
-                        self.events.put(TagEvent(self.station_id, self._next_seq(), uid, chip.read_text(), 0, now))
-                elif present is not None:
-                    misses += 1
-                    if misses >= self.GONE_POLLS:
-                        self.events.put(TagGone(self.station_id, self._next_seq(), present, now))
-                        present, misses = None, 0
-        except (serial.SerialException, OSError, TypeError, PN532Error) as exc:
-            if not self._stop.is_set():
-                self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
+        while not self._stop.wait(self.poll_interval):
+            try:
+                uid = chip.read_uid()
+                silent = 0
+            except PN532Error:
+                silent += 1
+                if silent >= self.SILENT_POLLS:
+                    raise
+                continue
+            now = self.clock()
+            self.last_seen_ns = now
+            if uid is not None:
+                misses = 0
+                if uid != present:
+                    present = uid
+                    self.events.put(TagEvent(self.station_id, self._next_seq(), uid, chip.read_text(), 0, now))
+            elif present is not None:
+                misses += 1
+                if misses >= self.GONE_POLLS:
+                    self.events.put(TagGone(self.station_id, self._next_seq(), present, now))
+                    present, misses = None, 0
 
     def _next_seq(self) -> int:
         seq, self._seq = self._seq, (self._seq + 1) % (1 << 16)

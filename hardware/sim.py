@@ -57,35 +57,25 @@ class StationClock:
         return (int(host_ns * (1 + self.drift_ppm * 1e-6) // 1000) + self.offset_us) % STATION_TICKS_MODULO
 
 
-class SimulatedStation:
-    def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
-                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None,
-                 link_delay_ms: tuple[float, float] | None = None, by_id_dir: str | Path | None = None,
-                 seed: int = 0) -> None:
-        self.station_id = station_id
-        self.buttons = buttons
-        self.reader = reader
-        self.clock = clock                                       # the host's clock (or a simulated one)
-        self.station_clock = station_clock or StationClock()     # the Pico's crystal
+class PtyDevice:
+    """A USB serial device on a pseudo-terminal: plug, unplug, replug, a stable by-id link,
+    an optional delay line, and a thread that hands received bytes to ``_received``."""
+
+    BY_ID_NAME = "usb-Device_{name}-if00"
+
+    def __init__(self, name: str, *, link_delay_ms: tuple[float, float] | None = None,
+                 by_id_dir: str | Path | None = None, seed: int = 0) -> None:
+        self.name = name
         self.link_delay_ms = link_delay_ms
-        self.by_id = Path(by_id_dir) / f"usb-Spieltisch_Station_{station_id}-if00" if by_id_dir else None
-        self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
-        self.led = "000000"                                      # steady colour now
-        self.last_seq = -1
-        self.frozen = False
+        self.by_id = Path(by_id_dir) / self.BY_ID_NAME.format(name=name) if by_id_dir else None
         self.pty = ""
         self._rng = random.Random(seed)
         self._master: int | None = None
         self._slave: int | None = None
-        self._seq = 0
         self._write_lock = threading.RLock()
-        self._changed = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._wire: _DelayLine | None = None
-
-    def __repr__(self) -> str:
-        return f"<SimulatedStation {self.station_id} {self.pty or 'unplugged'} led={self.led}>"
 
     @property
     def port(self) -> str:
@@ -96,7 +86,7 @@ class SimulatedStation:
     def plugged(self) -> bool:
         return self._master is not None
 
-    def start(self) -> "SimulatedStation":
+    def start(self):
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)           # no echo, no line editing: bytes as a USB CDC port
         os.set_blocking(self._master, False)
@@ -110,7 +100,7 @@ class SimulatedStation:
         if self.link_delay_ms is not None:
             self._wire = _DelayLine(self.link_delay_ms, self._rng)
         self._stop.clear()
-        self._thread = threading.Thread(target=self._serve, name=f"sim {self.station_id}", daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=f"sim {self.name}", daemon=True)
         self._thread.start()
         return self
 
@@ -137,21 +127,93 @@ class SimulatedStation:
         """Pull the cable: the host's port fails at once, the by-id link disappears."""
         self.close()
 
-    def replug(self) -> "SimulatedStation":
-        """Plug it in again: a new port behind the same by-id link, and a rebooted station
-        (sequence numbers from 0, ``ticks_us`` from somewhere else)."""
+    def replug(self):
+        """Plug it in again: a new port behind the same by-id link, a rebooted device."""
         self.close()
-        with self._write_lock:
-            self._seq = 0
-            self.last_seq = -1
-        self.station_clock = StationClock(self._rng.randrange(1 << 30), self.station_clock.drift_ppm)
+        self._rebooted()
         return self.start()
 
-    def __enter__(self) -> "SimulatedStation":
+    def _rebooted(self) -> None:
+        pass
+
+    def __enter__(self):
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _write(self, data: bytes) -> None:
+        if self._wire is not None:
+            self._wire.later(lambda: self._write_now(data))
+        else:
+            self._write_now(data)
+
+    def _write_now(self, data: bytes) -> None:
+        with self._write_lock:
+            if self._master is None:
+                raise RuntimeError(f"{self.name} is not plugged in")
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(self._master, view):]
+                except BlockingIOError:
+                    # the host is not reading: wait as a USB device would, but not past an unplug
+                    if self._stop.is_set():
+                        return
+                    select.select([], [self._master], [], 0.05)
+
+    def _serve(self) -> None:
+        master = self._master
+        while not self._stop.is_set() and master is not None:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(master, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                return
+            if self._wire is not None:
+                self._wire.later(lambda d=data: self._received(d))
+            else:
+                self._received(data)
+
+    def _received(self, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class SimulatedStation(PtyDevice):
+    BY_ID_NAME = "usb-Spieltisch_Station_{name}-if00"
+
+    def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
+                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None,
+                 link_delay_ms: tuple[float, float] | None = None, by_id_dir: str | Path | None = None,
+                 seed: int = 0) -> None:
+        super().__init__(station_id, link_delay_ms=link_delay_ms, by_id_dir=by_id_dir, seed=seed)
+        self.station_id = station_id
+        self.buttons = buttons
+        self.reader = reader
+        self.clock = clock                                       # the host's clock (or a simulated one)
+        self.station_clock = station_clock or StationClock()     # the Pico's crystal
+        self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
+        self.led = "000000"                                      # steady colour now
+        self.last_seq = -1
+        self.frozen = False
+        self._seq = 0
+        self._decoder = FrameDecoder()
+        self._changed = threading.Condition()
+
+    def __repr__(self) -> str:
+        return f"<SimulatedStation {self.station_id} {self.pty or 'unplugged'} led={self.led}>"
+
+    def _rebooted(self) -> None:
+        """Sequence numbers from 0, ``ticks_us`` from somewhere else, as a rebooted Pico."""
+        with self._write_lock:
+            self._seq = 0
+            self.last_seq = -1
+        self._decoder = FrameDecoder()
+        self.station_clock = StationClock(self._rng.randrange(1 << 30), self.station_clock.drift_ppm)
 
     # -- what a person does -------------------------------------------------------------------
     def press(self, button: int, release: bool = True) -> int:
@@ -212,44 +274,9 @@ class SimulatedStation:
             self._write(encode_frame(kind, seq, *fields))
         return seq
 
-    def _write(self, data: bytes) -> None:
-        if self._wire is not None:
-            self._wire.later(lambda: self._write_now(data))
-        else:
-            self._write_now(data)
-
-    def _write_now(self, data: bytes) -> None:
-        with self._write_lock:
-            if self._master is None:
-                raise RuntimeError(f"station {self.station_id} is not plugged in")
-            view = memoryview(data)
-            while view:
-                try:
-                    view = view[os.write(self._master, view):]
-                except BlockingIOError:
-                    # the host is not reading: wait as a USB device would, but not past an unplug
-                    if self._stop.is_set():
-                        return
-                    select.select([], [self._master], [], 0.05)
-
-    def _serve(self) -> None:
-        decoder = FrameDecoder()
-        master = self._master
-        while not self._stop.is_set() and master is not None:
-            ready, _, _ = select.select([master], [], [], 0.05)
-            if not ready:
-                continue
-            try:
-                data = os.read(master, 4096)
-            except BlockingIOError:
-                continue
-            except OSError:
-                return
-            for kind, fields in decoder.feed(data):
-                if self._wire is not None:
-                    self._wire.later(lambda k=kind, f=fields: self._on_command(k, f))
-                else:
-                    self._on_command(kind, fields)
+    def _received(self, data: bytes) -> None:
+        for kind, fields in self._decoder.feed(data):
+            self._on_command(kind, fields)
 
     def _on_command(self, kind: str, fields: tuple[str, ...]) -> None:
         if self.frozen:

@@ -145,3 +145,30 @@ def test_firmware_logic_passes_under_real_micropython():
     run = subprocess.run([node, str(MPY / "run.mjs")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "micropython 1.27" in run.stdout and "ALL PASSED" in run.stdout
+
+
+# -- the firmware's decoders, fuzzed (under CPython: the same code) ------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=200)
+@given(garbage=st.binary(max_size=400), chunk=st.integers(1, 64))
+def test_the_station_finds_the_command_after_any_garbage(garbage, chunk):
+    decoder = fw_wire.LineDecoder()
+    data = garbage + b"\n" + encode_frame("LED", "00ff00", 0)
+    found = []
+    for i in range(0, len(data), chunk):
+        found += decoder.feed(data[i:i + chunk])
+    assert found and found[-1] == ("LED", ["00ff00", "0"])
+    assert len(decoder.buffer) < fw_wire.MAX_FRAME
+
+
+@settings(max_examples=200)
+@given(garbage=st.binary(max_size=300), chunk=st.integers(1, 40))
+def test_the_station_finds_the_pn532_reply_after_any_garbage(garbage, chunk):
+    parser = fw_pn532.FrameParser()
+    data = garbage + bytes.fromhex("0000ff03fdd54b00e000")
+    items = []
+    for i in range(0, len(data), chunk):
+        items += parser.feed(data[i:i + chunk])
+    assert items and items[-1] == ("frame", b"\x4b\x00")

@@ -1,0 +1,97 @@
+"""A simulated bare PN532 on a USB-serial adapter, in HSU mode, over a pseudo-terminal.
+
+It speaks the chip's bytes: it sleeps until the ``55 55`` wake-up, ACKs every command
+frame and answers GetFirmwareVersion, SAMConfiguration, RFConfiguration,
+InListPassiveTarget (the card on it, or none) and InDataExchange with the NTAG READ of
+four pages (the card's NDEF text). Anything else gets the chip's error frame.
+
+>>> chip = SimulatedPN532("A10K3ZQ1").start()
+>>> chip.place("04A1B2C3D4E5F6", "partout:red5")     # a card on the reader
+>>> chip.remove()
+>>> chip.close()
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hardware.pn532 import (
+    ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, NTAG_READ, RF_CONFIGURATION,
+    SAM_CONFIGURATION, ReplyParser,
+)
+from hardware.sim import PtyDevice
+
+ERROR_FRAME = bytes.fromhex("0000ff01ff7f8100")
+FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])      # PN532, version 1.6, ISO 14443 A/B and 18092
+
+
+def response_frame(data: bytes) -> bytes:
+    body = b"\xd5" + data
+    return b"\x00\x00\xff" + bytes([len(body), -len(body) & 0xFF]) + body + bytes([-sum(body) & 0xFF, 0])
+
+
+def ntag_memory(text: str | None, pages: int = 36) -> bytes:
+    """NTAG213 user memory from page 4 holding one NDEF text record (English)."""
+    memory = b""
+    if text is not None:
+        payload = b"\x02en" + text.encode("utf-8")
+        record = bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
+        memory = bytes([0x03, len(record)]) + record + b"\xfe"
+    return memory.ljust(pages * 4, b"\x00")
+
+
+class SimulatedPN532(PtyDevice):
+    BY_ID_NAME = "usb-FTDI_FT232R_USB_UART_{name}-if00-port0"
+
+    def __init__(self, serial_number: str, *, by_id_dir: str | Path | None = None,
+                 link_delay_ms: tuple[float, float] | None = None) -> None:
+        super().__init__(serial_number, by_id_dir=by_id_dir, link_delay_ms=link_delay_ms)
+        self.awake = False
+        self.card: tuple[str, bytes] | None = None      # UID hex, NTAG memory
+        self.commands: list[int] = []                   # command codes heard, in order
+        self._parser = ReplyParser(tfi=0xD4)
+
+    def place(self, uid: str, text: str | None = None) -> None:
+        self.card = (uid.upper(), ntag_memory(text))
+
+    def remove(self) -> None:
+        self.card = None
+
+    def _rebooted(self) -> None:
+        self.awake = False
+        self._parser = ReplyParser(tfi=0xD4)
+
+    def _received(self, data: bytes) -> None:
+        if not self.awake:
+            if b"\x55\x55" not in data:
+                return                                 # asleep: the chip hears nothing else
+            self.awake = True
+            data = data[data.index(b"\x55\x55") + 2:]
+        for reply in self._parser.feed(data):
+            if reply.kind != "frame":
+                continue
+            self.commands.append(reply.data[0])
+            try:
+                self._write(ACK)
+                self._write(self._answer(reply.data))
+            except RuntimeError:                       # unplugged meanwhile
+                return
+
+    def _answer(self, command: bytes) -> bytes:
+        code = command[0]
+        if code == GET_FIRMWARE_VERSION:
+            return response_frame(bytes([code + 1]) + FIRMWARE)
+        if code in (SAM_CONFIGURATION, RF_CONFIGURATION):
+            return response_frame(bytes([code + 1]))
+        if code == IN_LIST_PASSIVE_TARGET:
+            if self.card is None:
+                return response_frame(bytes([code + 1, 0]))
+            uid = bytes.fromhex(self.card[0])
+            return response_frame(bytes([code + 1, 1, 1, 0x00, 0x44, 0x00, len(uid)]) + uid)
+        if code == IN_DATA_EXCHANGE and len(command) == 4 and command[2] == NTAG_READ:
+            if self.card is None:
+                return response_frame(bytes([code + 1, 0x01]))     # timeout: the card went
+            start = (command[3] - 4) * 4
+            block = self.card[1][start:start + 16].ljust(16, b"\x00") if start >= 0 else bytes(16)
+            return response_frame(bytes([code + 1, 0x00]) + block)
+        return ERROR_FRAME
