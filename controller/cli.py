@@ -4,6 +4,7 @@
     spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
     spieltisch play partout --port DEV --port DEV ...                a real table
     spieltisch cards learn partout --port DEV                        teach the table a deck
+    spieltisch stations [--port DEV ...] [--json]                    what is plugged in
     spieltisch results                                               finished games
     spieltisch bench [--json]                                        speed and memory figures
 """
@@ -43,11 +44,20 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="run a real table with stations on serial ports")
     _game_arguments(play)
     play.add_argument("--port", action="append", required=True,
-                      help="a station's serial port, one per seat in clockwise order")
+                      help="a station's serial port, one per seat in clockwise order; "
+                           "pn532:DEV for a bare PN532 reader (tap only, no buttons)")
     play.add_argument("--name", action="append", help="players' names, in seat order")
     play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     play.add_argument("--fullscreen", action="store_true")
+    play.add_argument("--panel", action="store_true",
+                      help="use the host panel on the Pi's GPIO (menu and undo buttons, status LED, buzzer)")
+    play.add_argument("--panel-pins", default="5,6,13,12",
+                      help="BCM pins of the panel: MENU,UNDO,LED,BUZZER (default 5,6,13,12)")
+
+    stations = sub.add_parser("stations", help="list the stations and readers that are plugged in")
+    stations.add_argument("--port", action="append", help="look only at these ports")
+    stations.add_argument("--json", action="store_true", help="one JSON object per line")
 
     cards = sub.add_parser("cards", help="the card registry")
     cards_sub = cards.add_subparsers(dest="cards_command", required=True)
@@ -69,9 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.data_dir:
         import os
         os.environ["SPIELTISCH_DATA"] = str(args.data_dir)
+    from hardware.link import StationError
     try:
         return COMMANDS[args.command](args)
-    except (IllegalAction, KeyError) as exc:
+    except (IllegalAction, KeyError, StationError) as exc:
         print(f"spieltisch: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2
 
@@ -110,9 +121,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.play import run_table
+    panel_pins = None
+    if args.panel:
+        try:
+            panel_pins = tuple(int(p) for p in args.panel_pins.split(","))
+            if len(panel_pins) != 4:
+                raise ValueError
+        except ValueError:
+            print(f"spieltisch: --panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got "
+                  f"{args.panel_pins!r}", file=sys.stderr)
+            return 2
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
-                       fullscreen=args.fullscreen)
+                       fullscreen=args.fullscreen, panel_pins=panel_pins)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 
@@ -132,12 +153,18 @@ def cmd_results(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stations(args: argparse.Namespace) -> int:
+    from controller.stations import list_stations
+    return list_stations(args.port, as_json=args.json)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller import bench
     return bench.main(as_json=args.json, quick=args.quick)
 
 
-COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "results": cmd_results, "bench": cmd_bench}
+COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "results": cmd_results,
+            "stations": cmd_stations, "bench": cmd_bench}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,13 +25,31 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
     links: dict[str, Any] = {}
     for port in ports:
         # on simulated time the runner pings, so the pings keep to that clock
-        link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
-                           flood_limit=not bots).open()
+        if port.startswith("pn532:"):             # a bare reader on a USB-serial adapter
+            from hardware.pn532 import PN532Reader
+            link = PN532Reader(stable_path(port[len("pn532:"):]), events).open()
+        else:
+            link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
+                               flood_limit=not bots).open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
         links[link.station_id] = link
     return links
+
+
+def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: contextlib.ExitStack,
+               pin_factory: Any = None) -> Any:
+    """The Pi's own menu/undo buttons, status LED and buzzer (gpiozero)."""
+    from gpiozero.exc import GPIOZeroError
+    from hardware.panel import HostPanel
+    try:
+        panel = HostPanel(events, pins, pin_factory=pin_factory)
+    except (GPIOZeroError, OSError, RuntimeError) as exc:
+        raise SystemExit(f"spieltisch: the host panel cannot use GPIO pins {pins}: {exc}. "
+                         "Leave out --panel on a machine without GPIO.") from exc
+    stack.callback(panel.close)
+    return panel
 
 
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False) -> Any:
@@ -44,7 +62,8 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
 
 def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
-              timeout: float | None = None, flood_limit: bool = True) -> dict[str, Any]:
+              timeout: float | None = None, flood_limit: bool = True,
+              panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None) -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed."""
     import random
     rules = find_game(game)
@@ -70,11 +89,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
             from controller.realtime import RealtimeRunner
-            runner: TableRunner = RealtimeRunner(table, events, links, screen=screen)
+            runner: TableRunner = RealtimeRunner(table, events, links, screen=screen, panel=panel)
         else:
-            runner = TableRunner(table, events, links, screen=screen)
+            runner = TableRunner(table, events, links, screen=screen, panel=panel)
         # With a window, stay on the final scores until it is closed (Esc): the table is
         # the scoreboard. Without one, nobody is looking: stop at the end.
         runner.run(until_finished=not screen.interactive, timeout=timeout)

@@ -98,9 +98,10 @@ class RealtimeRunner(TableRunner):
                  screen: Any = None, bots: KickBotDriver | None = None,
                  keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
-                 arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000) -> None:
+                 arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000,
+                 panel: Any = None) -> None:
         super().__init__(table, events, links, screen=screen, bots=None, keyboard=keyboard,
-                         clock=simulated or clock)
+                         clock=simulated or clock, panel=panel)
         self.kickbots = bots
         self.simulated = simulated
         self.arbiter = arbiter or Arbiter()

@@ -23,13 +23,14 @@ class Wake:
 class TableRunner:
     def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, panel: Any = None) -> None:
         self.table = table
         self.events = events
         self.links = links                 # station id → StationLink
         self.screen = screen
         self.bots = bots
         self.keyboard = keyboard           # takes the screen's key inputs
+        self.panel = panel                 # the Pi's own buttons and lights, if any
         self.clock = clock
         self.latencies_ns: list[int] = []  # frame arrival → action durably committed
         self.first_frame_ns: int | None = None
@@ -80,6 +81,11 @@ class TableRunner:
     def handle(self, event: Any) -> None:
         before = len(self.table.actions)
         commands = self.table.handle(event)
+        if type(event).__name__ == "PanelEvent":
+            if event.button == "menu_held":
+                self.stopped = True          # the game is in the log: `spieltisch play` resumes it
+            elif self.panel is not None:
+                self.panel.beep()
         if len(self.table.actions) > before:
             arrived = getattr(event, "arrived_ns", None)
             if arrived is not None:
@@ -100,6 +106,8 @@ class TableRunner:
 
     def _publish(self, idle: bool = False) -> None:
         snapshot = self.table.snapshot()
+        if self.panel is not None:
+            self.panel.show_status("waiting" if snapshot.paused_for else "ready")
         changed = snapshot.revision != self._last_revision
         self._let_bots_see(snapshot, changed, idle)
         if self.screen is not None and (changed or self.screen.wants_redraw()):

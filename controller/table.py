@@ -121,6 +121,12 @@ class Table:
             return self._station_lost(event)
         if kind == "StationHello":
             return self._station_hello(event)
+        if kind == "PanelEvent":
+            if event.button == "undo":
+                return self.undo()
+            if event.button == "menu":       # a short press: say how to stop
+                self._note(Message("panel_menu_hint", {}, None, False, self.revision + 1))
+            return []                        # "menu_held" is the runner's: it stops
         if kind not in ("ButtonEvent", "TagEvent"):
             return []
         seat = self.seat_of(station)

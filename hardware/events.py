@@ -53,6 +53,13 @@ class TagGone:
 
 
 @dataclass(frozen=True, slots=True)
+class PanelEvent:
+    """A button of the host panel: "undo", "menu" (a short press) or "menu_held"."""
+    button: str
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class StationLost:
     station: str
     port: str
@@ -60,4 +67,4 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost
+InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost | PanelEvent

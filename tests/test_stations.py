@@ -4,6 +4,7 @@ floods, and clock sync over a link with delay, jitter, offset and drift."""
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 import time
@@ -197,3 +198,35 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
     finally:
         link.close()
         sim.close()
+
+
+def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, capsys):
+    import os
+    import tty
+    from controller.cli import main
+    from hardware.sim_pn532 import SimulatedPN532
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    station = SimulatedStation("e6614103e7452d2f", by_id_dir=tmp_path, link_delay_ms=(0.5, 1.5)).start()
+    chip = SimulatedPN532("A10K3ZQ1", by_id_dir=tmp_path).start()
+    try:
+        code = main(["stations", "--port", station.port, "--port", chip.port, "--port", os.ttyname(slave)])
+        out = capsys.readouterr().out.splitlines()
+        assert code == 0
+        assert out[0].split() == ["port", "kind", "station", "id", "firmware", "clock", "offset", "round", "trip",
+                                  "last", "seen"]
+        row = next(line for line in out if "e6614103e7452d2f" in line)
+        assert " station " in row and "sim-1.0" in row and row.count(" ms") == 2 and "s ago" in row
+        rtt = float(row.split(" ms")[1].split()[-1])
+        assert 1.0 <= rtt < 50                     # the two delays at least, each way
+        assert any("pn532:usb-FTDI" in line and " reader " in line and "pn532-1.6" in line for line in out)
+        assert any(os.ttyname(slave) in line and "no HELLO" in line for line in out)
+        main(["stations", "--json", "--port", station.port])
+        row = json.loads(capsys.readouterr().out.splitlines()[0])
+        assert row["id"] == "e6614103e7452d2f" and row["capabilities"]["buttons"] == "6"
+        assert row["round_trip_ms"] >= 1.0 and row["clock_offset_ms"] is not None
+    finally:
+        station.close()
+        chip.close()
+        os.close(master)
+        os.close(slave)

@@ -1,0 +1,95 @@
+"""``spieltisch stations``: what is plugged in, and how well each station is synchronised.
+
+Every serial device under /dev/serial/by-id/ (and any ttyACM/ttyUSB without a by-id
+name) is asked for a HELLO; a device that does not answer is tried as a bare PN532 in
+HSU mode. Stations are then pinged for a moment so their clock offset and round trip
+are measured. Composition root: it may wire hardware."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import queue
+import time
+from typing import Any
+
+
+def candidate_ports() -> list[str]:
+    by_id = sorted(glob.glob("/dev/serial/by-id/*"))
+    named = {os.path.realpath(p) for p in by_id}
+    bare = [p for p in sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*")) if p not in named]
+    return by_id + bare
+
+
+def probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
+    """An open link to whatever answers on ``port``, or a string saying why nothing does."""
+    from hardware.link import StationError, StationLink
+    from hardware.pn532 import PN532Reader
+    try:
+        link = StationLink(port, events, reconnect=False).open(hello_timeout=1.0)
+        stack.callback(link.close)
+        return link
+    except StationError as exc:
+        station_error = str(exc)
+    try:
+        reader = PN532Reader(port, events).open()
+        stack.callback(reader.close)
+        return reader
+    except StationError:
+        return station_error
+
+
+def describe(port: str, found: Any, now_ns: int) -> dict[str, Any]:
+    if isinstance(found, str):
+        return {"port": port, "kind": "-", "id": "-", "firmware": "-", "problem": found}
+    sync = found.sync
+    offset = sync.offset_ns if sync is not None else None
+    rtt = sync.round_trip_ns if sync is not None else None
+    kind = "reader" if found.capabilities.get("buttons") == "0" else "station"
+    return {
+        "port": port, "kind": kind, "id": found.station_id, "firmware": found.firmware,
+        "capabilities": found.capabilities,
+        "clock_offset_ms": None if offset is None else round(offset / 1e6, 3),
+        "drift_ppm": None if sync is None or not sync.ready else round(sync.drift_ppm, 1),
+        "round_trip_ms": None if rtt is None else round(rtt / 1e6, 3),
+        "last_seen_s": None if found.last_seen_ns is None else round((now_ns - found.last_seen_ns) / 1e9, 2),
+    }
+
+
+def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_json: bool = False) -> int:
+    ports = ports or candidate_ports()
+    if not ports:
+        print("No serial devices found. Plug in a station (a Pico with the Spieltisch firmware) or a PN532 "
+              "reader; see firmware/README.md.")
+        return 1
+    events: queue.Queue = queue.Queue()
+    with contextlib.ExitStack() as stack:
+        found = {port: probe(port, events, stack) for port in ports}
+        time.sleep(listen_s)                      # 25 sync exchanges a second meanwhile
+        now = time.monotonic_ns()
+        rows = [describe(port, item, now) for port, item in found.items()]
+    if as_json:
+        for row in rows:
+            print(json.dumps(row))
+    else:
+        print(format_table(rows))
+    return 0 if any(row["kind"] != "-" for row in rows) else 1
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3f} ms"
+
+    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen")
+    lines = [header]
+    for r in rows:
+        if "problem" in r:
+            lines.append((r["port"], "?", r["problem"], "", "", "", ""))
+            continue
+        seen = "–" if r["last_seen_s"] is None else f"{r['last_seen_s']:.2f} s ago"
+        lines.append((r["port"], r["kind"], r["id"], r["firmware"], ms(r["clock_offset_ms"]),
+                      ms(r["round_trip_ms"]), seen))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)
