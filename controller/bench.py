@@ -306,6 +306,8 @@ def run(quick: bool = False) -> dict[str, float]:
     # the largest peak seen: memory is a limit, not an average
     figures["demo_peak_mb"] = max(m for _, m in starts)
     figures.update(crazykick_figures(quick))
+    from controller import bench_stations
+    figures.update(bench_stations.figures(quick))
     return {k: round(v, 4) for k, v in figures.items()}
 
 
@@ -336,9 +338,11 @@ def crazykick_figures(quick: bool = False) -> dict[str, float]:
 
 
 def table(figures: dict[str, float]) -> str:
+    from controller.bench_stations import TARGETS as STATION_TARGETS
+    targets = {**TARGETS, **STATION_TARGETS}
     rows = [("figure", "value", "target", "", "what")]
     for name, value in figures.items():
-        target, kind, unit, what = TARGETS.get(name, (float("nan"), "info", "", ""))
+        target, kind, unit, what = targets.get(name, (float("nan"), "info", "", ""))
         if kind == "min":
             verdict, shown = ("ok" if value >= target else "MISSED"), f"≥ {target:g} {unit}"
         elif kind == "max":

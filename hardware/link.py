@@ -255,6 +255,10 @@ class StationLink:
             while not self._stop.is_set() and not self._lost:
                 data = ser.read(ser.in_waiting or 1)
                 now = self.clock()        # arrival first, before any decoding
+                if data:
+                    waiting = ser.in_waiting      # the rest of the frame that woke us
+                    if waiting:
+                        data += ser.read(waiting)
                 if self._hello.is_set():
                     if self.auto_ping and now - self._last_ping_ns >= self.PING_INTERVAL_NS:
                         self.ping()
