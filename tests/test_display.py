@@ -78,3 +78,21 @@ def test_show_skips_frames_faster_than_max_fps_and_flushes_the_last(make_table):
     assert screen.frames == 1 and screen._pending is not None
     screen.flush()
     assert screen.frames == 2 and screen.last_snapshot.revision == h.table.revision
+
+
+@pytest.mark.parametrize("game", ["partout", "crazy-kick"])
+def test_an_unplugged_station_puts_a_pause_banner_across_the_screen(screen, game):
+    import time
+    from controller.games import find_game
+    from controller.table import Table
+    from hardware.events import StationHello, StationLost
+    table = Table(find_game(game), config={"players": 4, "mode": "virtual"}, seed=1,
+                  stations=["a", "b", "c", "d"], names=["Anna", "Ben", "Clara", "David"])
+    for s in "abcd":
+        table.handle(StationHello(s, "/dev/x", 1, "t", {}, time.monotonic_ns()))
+    frame = (960 - 646, 540)                  # the left edge of a banner across the middle
+    assert tuple(screen.render(table.snapshot()).get_at(frame))[:3] != RED
+    table.handle(StationLost("c", "/dev/x", "unplugged", time.monotonic_ns()))
+    assert tuple(screen.render(table.snapshot()).get_at(frame))[:3] == RED
+    table.handle(StationHello("c", "/dev/x", 1, "t", {}, time.monotonic_ns()))
+    assert tuple(screen.render(table.snapshot()).get_at(frame))[:3] != RED

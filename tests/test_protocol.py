@@ -19,7 +19,7 @@ frames = st.builds(lambda k, f: Frame(k, tuple(f)), st.sampled_from(["BTN", "TAG
 
 
 def test_known_vector():
-    # the same bytes the firmware must produce (issue 3 shares these vectors with it)
+    # the same bytes the firmware produces (more vectors, shared with it: tests/vectors/wire.json)
     assert encode_frame("BTN", 7, 3, "D", 123456) == b"BTN 7 3 D 123456 *%08x\n" % (
         __import__("binascii").crc32(b"BTN 7 3 D 123456") & 0xFFFFFFFF)
     assert decode_line(encode_frame("BTN", 7, 3, "D", 123456)[:-1]) == Frame("BTN", ("7", "3", "D", "123456"))
