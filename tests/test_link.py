@@ -8,7 +8,7 @@ import pytest
 
 from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent
 from hardware.link import StationError, StationLink
-from hardware.protocol import encode_frame
+from hardware.protocol import Frame, encode_frame
 from hardware.sim import SimulatedStation
 
 
@@ -89,3 +89,25 @@ def test_silent_port_is_refused():
 def test_missing_port_is_refused():
     with pytest.raises(StationError, match="cannot open"):
         StationLink("/dev/does-not-exist", queue.Queue()).open()
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_field = st.one_of(st.integers(-5, 1 << 31).map(str), st.sampled_from(["D", "U", "-", "ff00", "1", "x=y,z"]),
+                   st.text(alphabet="0123456789abcdefABCDEF%=,-xyz", min_size=1, max_size=20))
+
+
+@settings(max_examples=300)
+@given(frames=st.lists(st.tuples(st.sampled_from(["HELLO", "BTN", "TAG", "GONE", "PONG", "NEW"]),
+                                 st.lists(_field, max_size=6)), max_size=12))
+def test_frames_with_any_fields_never_raise_out_of_the_reader(frames):
+    """Frames whose CRC is right but whose fields are nonsense are counted and dropped."""
+    events = queue.Queue()
+    link = StationLink("fuzz://", events, flood_limit=False)
+    link._handle(Frame("HELLO", ("1", "fuzz", "f", "buttons=6")), 1)
+    data = b"".join(encode_frame(kind, *fields) for kind, fields in frames)
+    for frame in link.decoder.feed(data):
+        link._handle(frame, 2)
+    while not events.empty():
+        event = events.get_nowait()
+        assert not isinstance(event, ButtonEvent) or 0 <= event.button < 6
