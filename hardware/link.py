@@ -63,6 +63,15 @@ class TokenBucket:
         return max(0.0, -self.tokens)
 
 
+def close_quietly(port: "serial.SerialBase | None") -> None:
+    """Close a port that may already be gone (unplugged): nothing to report."""
+    if port is not None:
+        try:
+            port.close()
+        except (OSError, serial.SerialException):
+            pass
+
+
 def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     """The ``/dev/serial/by-id/`` name of a device path, if it has one: it survives replugs."""
     import os
@@ -168,11 +177,7 @@ class StationLink:
 
     def _close_port(self) -> None:
         ser, self._serial = self._serial, None
-        if ser is not None:
-            try:
-                ser.close()
-            except (OSError, serial.SerialException):
-                pass
+        close_quietly(ser)
 
     def __enter__(self) -> "StationLink":
         return self.open() if not self.is_open else self

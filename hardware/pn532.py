@@ -292,12 +292,9 @@ class PN532Reader:
         self._close_port()
 
     def _close_port(self) -> None:
+        from hardware.link import close_quietly
         ser, self._serial = self._serial, None
-        if ser is not None:
-            try:
-                ser.close()
-            except (OSError, serial.SerialException):
-                pass
+        close_quietly(ser)
 
     def send(self, kind: str, *fields: object) -> bool:
         return self.is_open              # no LED or buzzer on a bare reader

@@ -21,6 +21,16 @@ from hardware.link import StationLink  # noqa: E402
 from hardware.sim import SimulatedStation  # noqa: E402
 
 
+def next_event(events: "queue.Queue", kind: str, timeout: float = 5.0):
+    """The next event of one kind from a link's queue, skipping the others."""
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        event = events.get(timeout=max(0.01, deadline - time.monotonic()))
+        if type(event).__name__ == kind:
+            return event
+
+
 class Harness:
     """A table with simulated stations behind real StationLinks. Tests act like people
     (``press``, ``tap``) and ``settle`` hands the table every event up to the station's

@@ -7,13 +7,12 @@ import queue
 import time
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.games import find_game
 from controller.runner import TableRunner
 from controller.table import Table
-from hardware.events import ButtonEvent, PanelEvent, StationHello, StationLost
+from hardware.events import ButtonEvent, StationHello, StationLost
 from hardware.panel import DEFAULT_PINS, HostPanel
 
 MENU, UNDO, LED, BUZZER = DEFAULT_PINS

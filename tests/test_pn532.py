@@ -11,18 +11,11 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
-from hardware.events import StationHello, StationLost, TagEvent, TagGone
+from conftest import next_event
+from hardware.events import StationLost
 from hardware.link import StationError
 from hardware.pn532 import PN532, ReplyParser, build_frame
 from hardware.sim_pn532 import SimulatedPN532, response_frame
-
-
-def next_event(events, kind, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        event = events.get(timeout=max(0.01, deadline - time.monotonic()))
-        if type(event).__name__ == kind:
-            return event
 
 
 def test_the_driver_wakes_and_configures_the_chip():

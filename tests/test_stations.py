@@ -11,21 +11,13 @@ import time
 
 import pytest
 
+from conftest import next_event
 from controller.eventlog import EventLog
 from controller.games import find_game
 from controller.table import Table
-from hardware.events import ButtonEvent, StationHello, StationLost
+from hardware.events import ButtonEvent, StationHello
 from hardware.link import StationLink, stable_path
 from hardware.sim import SimulatedStation, StationClock
-
-
-def next_event(events, kind, timeout=5.0):
-    """The next event of one kind, skipping the others (pongs never reach the queue)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        event = events.get(timeout=max(0.01, deadline - time.monotonic()))
-        if type(event).__name__ == kind:
-            return event
 
 
 @pytest.fixture
