@@ -38,6 +38,7 @@ from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent, Ta
 from hardware.protocol import (
     PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame,
 )
+from hardware.supervised import SupervisedPort
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +64,6 @@ class TokenBucket:
         return max(0.0, -self.tokens)
 
 
-def close_quietly(port: "serial.SerialBase | None") -> None:
-    """Close a port that may already be gone (unplugged): nothing to report."""
-    if port is not None:
-        try:
-            port.close()
-        except (OSError, serial.SerialException):
-            pass
-
-
 def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     """The ``/dev/serial/by-id/`` name of a device path, if it has one: it survives replugs."""
     import os
@@ -86,22 +78,20 @@ def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     return port
 
 
-class StationLink:
+class StationLink(SupervisedPort):
     PING_INTERVAL_NS = 40_000_000      # 25 exchanges a second: sync error p99 ≈ 0.43 ms (spieltisch bench)
     SILENCE_NS = 2_000_000_000         # no byte for this long despite pings: the station hangs
     WHO_INTERVAL_NS = 250_000_000
-    BACKOFF_S = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)   # reopen attempts after a loss, then every 2 s
     EVENT_RATE, EVENT_BURST = 100, 60   # events a second: far above two hands on six buttons
     BYTE_RATE, BYTE_BURST = 64_000, 16_384   # bytes a second; a station sends ≈ 1 kB/s
 
     def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
                  clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
                  reconnect: bool = True, flood_limit: bool = True) -> None:
-        self.port = port
+        super().__init__(port, reconnect=reconnect)
         self.events = events
         self.baudrate = baudrate
         self.clock = clock
-        self.reconnect = reconnect
         self.flood_limit = flood_limit    # off only for our own bots, which press at machine speed
         self.station_id: str | None = None
         self.firmware: str | None = None
@@ -109,7 +99,6 @@ class StationLink:
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
         self.flood_dropped = 0        # events dropped because the station flooded
-        self.reconnects = 0
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
         self.auto_ping = auto_ping        # the reader thread pings; a simulated-time runner pings itself
@@ -117,9 +106,6 @@ class StationLink:
         self._ping_number = 0
         self._last_ping_ns = 0
         self._last_who_ns: int | None = None   # on the real clock: the handshake is not sync
-        self._serial: serial.SerialBase | None = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
         self._hello = threading.Event()
         self._write_lock = threading.Lock()
         self._last_seq: int | None = None
@@ -133,11 +119,6 @@ class StationLink:
         return f"<StationLink {self.port} {self.station_id or '?'} {state}>"
 
     @property
-    def is_open(self) -> bool:
-        """The link is working or trying to get its station back."""
-        return self._thread is not None and self._thread.is_alive()
-
-    @property
     def connected(self) -> bool:
         return self.is_open and not self._lost and self._hello.is_set()
 
@@ -147,8 +128,7 @@ class StationLink:
             self._serial = self._open_port()
         except (serial.SerialException, OSError, ValueError) as exc:
             raise StationError(f"cannot open station port {self.port}: {exc}") from exc
-        self._thread = threading.Thread(target=self._run, name=f"station {self.port}", daemon=True)
-        self._thread.start()
+        self._start(f"station {self.port}")
         if not self._hello.wait(hello_timeout):
             self.close()
             raise StationError(f"no HELLO from {self.port} within {hello_timeout:.1f} s")
@@ -161,23 +141,6 @@ class StationLink:
     def _open_port(self) -> serial.SerialBase:
         return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.02,
                                      write_timeout=0.2, exclusive=True)
-
-    def close(self) -> None:
-        """Idempotent; joins the reader thread with a bound."""
-        self._stop.set()
-        ser = self._serial
-        if ser is not None:
-            try:
-                ser.cancel_read()
-            except (AttributeError, OSError, serial.SerialException):
-                pass
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=1.0)
-        self._close_port()
-
-    def _close_port(self) -> None:
-        ser, self._serial = self._serial, None
-        close_quietly(ser)
 
     def __enter__(self) -> "StationLink":
         return self.open() if not self.is_open else self
@@ -221,27 +184,15 @@ class StationLink:
         return len(self._pings)
 
     # -- the reader thread: read while connected, reopen when lost --------------------------------
-    def _run(self) -> None:
-        attempt = 0
-        while not self._stop.is_set():
-            if self._serial is not None:
-                self._read_until_lost()
-                attempt = 0
-            self._close_port()
-            if self._stop.is_set() or not self.reconnect:
-                return
-            delay = self.BACKOFF_S[min(attempt, len(self.BACKOFF_S) - 1)]
-            attempt += 1
-            if self._stop.wait(delay):
-                return
-            try:
-                ser = self._open_port()
-            except (serial.SerialException, OSError, ValueError):
-                continue
-            self._fresh_connection()
-            self._serial = ser
-            self.reconnects += 1
-            log.info("station %s: port %s open again, waiting for HELLO", self.station_id, self.port)
+    def _reopen(self) -> bool:
+        try:
+            ser = self._open_port()
+        except (serial.SerialException, OSError, ValueError):
+            return False
+        self._fresh_connection()
+        self._serial = ser
+        log.info("station %s: port %s open again, waiting for HELLO", self.station_id, self.port)
+        return True
 
     def _fresh_connection(self) -> None:
         """A replugged station has rebooted: a new clock, new sequence numbers."""
@@ -253,7 +204,7 @@ class StationLink:
         self._hello.clear()
         self._lost = False
 
-    def _read_until_lost(self) -> None:
+    def _serve(self) -> None:
         ser = self._serial
         assert ser is not None
         try:

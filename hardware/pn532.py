@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -29,6 +28,7 @@ from typing import Callable, Iterator
 import serial
 
 from hardware.events import StationHello, StationLost, TagEvent, TagGone
+from hardware.supervised import SupervisedPort
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ class PN532:
         return ndef_text(bytes(memory))
 
 
-class PN532Reader:
+class PN532Reader(SupervisedPort):
     """A seat that is only a reader: polls the chip on a thread, tags onto the queue.
 
     Its station id is ``pn532:`` and the port's name, so a reader keeps its seat when it
@@ -245,7 +245,7 @@ class PN532Reader:
 
     def __init__(self, port: str, events: "queue.Queue", *, poll_interval: float = 0.05,
                  clock: Callable[[], int] = time.monotonic_ns) -> None:
-        self.port = port
+        super().__init__(port)
         self.events = events
         self.poll_interval = poll_interval
         self.clock = clock
@@ -254,16 +254,7 @@ class PN532Reader:
         self.capabilities = {"buttons": "0", "reader": "pn532-hsu", "led": "none"}
         self.last_seen_ns: int | None = None
         self.sync = None                 # no clock of its own: tags are stamped on arrival
-        self._serial: serial.SerialBase | None = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
         self._seq = 0
-
-    @property
-    def is_open(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    BACKOFF_S = (0.1, 0.2, 0.5, 1.0, 2.0)
 
     def open(self) -> "PN532Reader":
         from hardware.link import StationError
@@ -272,9 +263,7 @@ class PN532Reader:
         except (serial.SerialException, OSError, ValueError, PN532Error) as exc:
             self.close()
             raise StationError(f"cannot open reader {self.port}: {exc}") from exc
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"pn532 {self.port}", daemon=True)
-        self._thread.start()
+        self._start(f"pn532 {self.port}")
         return self
 
     def _connect(self) -> None:
@@ -285,38 +274,24 @@ class PN532Reader:
         self.events.put(StationHello(self.station_id, self.port, 1, self.firmware, dict(self.capabilities),
                                      self.last_seen_ns))
 
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=1.0)
-        self._close_port()
-
-    def _close_port(self) -> None:
-        from hardware.link import close_quietly
-        ser, self._serial = self._serial, None
-        close_quietly(ser)
-
     def send(self, kind: str, *fields: object) -> bool:
         return self.is_open              # no LED or buzzer on a bare reader
 
-    def _run(self) -> None:
-        """Poll while the reader answers; when it is lost, say so and reopen it with backoff."""
-        while not self._stop.is_set():
-            try:
-                self._poll()
-            except (serial.SerialException, OSError, TypeError, PN532Error) as exc:
-                if self._stop.is_set():
-                    return
-                self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
+    def _reopen(self) -> bool:
+        try:
+            self._connect()
+            return True
+        except (serial.SerialException, OSError, ValueError, PN532Error):
             self._close_port()
-            for attempt in range(1 << 30):
-                if self._stop.wait(self.BACKOFF_S[min(attempt, len(self.BACKOFF_S) - 1)]):
-                    return
-                try:
-                    self._connect()
-                    break
-                except (serial.SerialException, OSError, ValueError, PN532Error):
-                    self._close_port()
+            return False
+
+    def _serve(self) -> None:
+        """Poll while the reader answers; when it stops, say so (the reopening is the base's)."""
+        try:
+            self._poll()
+        except (serial.SerialException, OSError, TypeError, PN532Error) as exc:
+            if not self._stop.is_set():
+                self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
 
     def _poll(self) -> None:
         chip = PN532(self._serial)
