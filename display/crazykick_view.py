@@ -231,3 +231,6 @@ class CrazyKickView:
         draw.text(surface, words, (banner.centerx, banner.top + 30), size, colour, True, "midtop", banner.width - 40)
         if second:
             draw.text(surface, second, (banner.centerx, banner.top + 110), 56, INK, True, "midtop")
+
+
+VIEW = CrazyKickView

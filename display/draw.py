@@ -18,10 +18,7 @@ GOLD = (255, 196, 40)
 RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
-SPECIAL_FACE = (58, 36, 88)
-SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
-SPECIAL_MARK = {"king": "K", "queen": "Q", "jester": "J", "dungeon": "D", "mathematician": "M", "alchemist": "A"}
 
 
 def seat_ring(players: int, area: pygame.Rect, size: tuple[int, int], inset: tuple[int, int] = (10, 10)) -> list[pygame.Rect]:
@@ -77,36 +74,6 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
     pygame.draw.rect(surface, fill, rect, border_radius=14)
     if border is not None:
         pygame.draw.rect(surface, border, rect, width, border_radius=14)
-
-
-def card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: str | None = None,
-         locked: bool = False, leading: bool = False) -> None:
-    """A card face: crest cards by colour and number, specials by their printed name."""
-    from controller.games.partout import ALL_CARDS   # the view draws Partout's deck
-    c = ALL_CARDS.get(name)
-    special = c is None or c.colour is None
-    if leading:
-        pygame.draw.rect(surface, GOLD, rect.inflate(14, 14), border_radius=16)
-    pygame.draw.rect(surface, SPECIAL_FACE if special else CARD_FACE, rect, border_radius=12)
-    pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
-    if special:
-        text(surface, SPECIAL_MARK.get(name, "?"), rect.center, int(rect.height * 0.45), GOLD, True, "center")
-        text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 26, INK, True,
-             "midbottom", rect.width - 8)
-        if choice is not None:
-            text(surface, f"» {choice}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
-    else:
-        ink = SUIT[c.colour]
-        text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")
-        text(surface, str(c.value), (rect.left + 10, rect.top + 6), 30, ink, True)
-        text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 24, ink,
-             False, "midbottom")
-    if locked:
-        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 150))
-        surface.blit(shade, rect)
-        for x in range(rect.left + 18, rect.right - 8, 22):
-            pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
 
 
 def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: tuple[int, int],

@@ -9,9 +9,13 @@ from typing import Any
 import pygame
 
 from controller.games import texts
-from controller.games.partout import trick_winner
+from controller.games.partout import ALL_CARDS, trick_winner
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED, TEAM
+
+SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
+SPECIAL_FACE = (58, 36, 88)
+SPECIAL_MARK = {"king": "K", "queen": "Q", "jester": "J", "dungeon": "D", "mathematician": "M", "alchemist": "A"}
 
 TABLE_AREA = pygame.Rect(0, 100, 1460, 980)
 SIDE = pygame.Rect(1470, 100, 440, 970)
@@ -25,7 +29,7 @@ def seat_rects(players: int) -> list[pygame.Rect]:
 
 
 class PartoutView:
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
 
     def t(self, key: str, **params: Any) -> str:
@@ -59,7 +63,7 @@ class PartoutView:
         draw.text(surface, "–" if number is None else str(number), badge.center, 62, (20, 20, 20), True, "center")
         colour = view["trump_colour"]
         badge2 = pygame.Rect(x + 100, 18, 190, 70)
-        fill = draw.SUIT.get(colour, (60, 60, 60))
+        fill = SUIT.get(colour, (60, 60, 60))
         draw.panel(surface, badge2, GOLD if colour else None, 3, fill)
         draw.text(surface, texts.colour_name(self.lang, colour) if colour else "–", badge2.center, 44,
                   INK, True, "center")
@@ -109,7 +113,7 @@ class PartoutView:
         for i, play in enumerate(shown):
             rect = pygame.Rect(x + i * (w + gap), y, w, h)
             is_leading = (i == leading) if plays else (play["player"] == winner_seat)
-            draw.card(surface, self.lang, play["card"], rect, choice=self._choice_label(play, shown),
+            draw_card(surface, self.lang, play["card"], rect, choice=self._choice_label(play, shown),
                       locked=play.get("locked", False), leading=is_leading)
             draw.text(surface, texts.seat_label(self.lang, play["player"], self.names),
                       (rect.centerx, rect.bottom + 8), 26, MUTED, False, "midtop", w + gap)
@@ -205,3 +209,35 @@ def leading_play(view: dict[str, Any]) -> int | None:
     if not plays:
         return None
     return trick_winner(plays, view["trump_number"], view["trump_colour"])
+
+
+def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: str | None = None,
+              locked: bool = False, leading: bool = False) -> None:
+    """A card face: crest cards by colour and number, specials by their printed name."""
+    c = ALL_CARDS.get(name)
+    special = c is None or c.colour is None
+    if leading:
+        pygame.draw.rect(surface, GOLD, rect.inflate(14, 14), border_radius=16)
+    pygame.draw.rect(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, border_radius=12)
+    pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
+    if special:
+        draw.text(surface, SPECIAL_MARK.get(name, "?"), rect.center, int(rect.height * 0.45), GOLD, True, "center")
+        draw.text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 26, INK, True,
+                  "midbottom", rect.width - 8)
+        if choice is not None:
+            draw.text(surface, f"» {choice}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
+    else:
+        ink = SUIT[c.colour]
+        draw.text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")
+        draw.text(surface, str(c.value), (rect.left + 10, rect.top + 6), 30, ink, True)
+        draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 24, ink,
+                  False, "midbottom")
+    if locked:
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, rect)
+        for x in range(rect.left + 18, rect.right - 8, 22):
+            pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
+
+
+VIEW = PartoutView

@@ -1,15 +1,19 @@
-"""Which view draws which game."""
+"""Which view draws which game: ``VIEW`` of ``display/<game>_view.py``."""
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 
+def view_class(game: str) -> Any:
+    """``"crazy-kick"`` → ``display/crazykick_view.py``'s ``VIEW``."""
+    try:
+        module = import_module(f"display.{game.replace('-', '')}_view")
+    except ModuleNotFoundError as exc:
+        raise KeyError(f"no view for the game {game!r}") from exc
+    return module.VIEW
+
+
 def view_for(game: str, lang: str, *, live: bool = False) -> Any:
-    if game == "crazy-kick":
-        from display.crazykick_view import CrazyKickView
-        return CrazyKickView(lang, live=live)
-    if game == "partout":
-        from display.partout_view import PartoutView
-        return PartoutView(lang)
-    raise KeyError(f"no view for the game {game!r}")
+    return view_class(game)(lang, live=live)

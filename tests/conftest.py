@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from controller.cards import tag_text, virtual_uid  # noqa: E402
-from controller.eventlog import EventLog  # noqa: E402
+from controller.table.cards import tag_text, virtual_uid  # noqa: E402
+from controller.table.eventlog import EventLog  # noqa: E402
 from controller.games import find_game  # noqa: E402
 from controller.table import Table  # noqa: E402
 from hardware.link import StationLink  # noqa: E402

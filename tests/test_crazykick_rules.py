@@ -12,7 +12,7 @@ from controller.games import IllegalAction, find_game
 from controller.games.crazykick import (
     RULES, BallOut, Flip, Play, Reshuffle, can_play, load_deck, starting_piles,
 )
-from controller.kickbots import Reaction, simulate_match
+from controller.bots.crazykick import Reaction, simulate_match
 
 
 def card(deck, player, passes=(), tackles=(), goal=False):

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from controller.arbiter import Arbiter
+from controller.table.arbiter import Arbiter
 from controller.games import IllegalAction
 from controller.games.crazykick import RULES, BallOut, Flip, Play, Reshuffle, load_deck
 from controller.inputs.crazykick import CrazyKickInput
-from controller.realtime import RealtimeRunner
+from controller.table.realtime import RealtimeRunner
 from controller.table import LED_REFUSED, Table
 from hardware.clocksync import ClockSync
 from hardware.events import ButtonEvent
@@ -112,7 +112,7 @@ def test_ties_take_turns():
 
 def test_arbiter_orders_eight_stations_with_jitter_and_drift():
     """The bench's scenario, small: presses 1 ms apart, 0-4 ms delays, ±200 ppm."""
-    from controller.bench import ordering_accuracy
+    from controller.bench.fairness import ordering_accuracy
     figures = ordering_accuracy(bursts=60, seed=3)
     assert figures["arbiter"] >= 0.995 > figures["arrival"]
 
@@ -191,7 +191,7 @@ def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashe
 # -- whole matches through simulated stations ---------------------------------------------------------
 
 def test_headless_demo_plays_a_whole_match_on_simulated_time(tmp_path):
-    from controller.demo import run_demo
+    from controller.app.demo import run_demo
     first = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
     assert first["finished"] and max(first["scores"]) == 5 and first["actions"] > 100
     again = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
@@ -200,7 +200,7 @@ def test_headless_demo_plays_a_whole_match_on_simulated_time(tmp_path):
 
 
 def test_cli_demo_ends_with_the_json_result_line(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "--data-dir", str(tmp_path), "demo",
+    out = subprocess.run([sys.executable, "-m", "controller.app.cli", "--data-dir", str(tmp_path), "demo",
                           "crazy-kick", "--players", "6", "--seed", "4", "--headless", "--edition", "dlp"],
                          capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
@@ -211,7 +211,7 @@ def test_cli_demo_ends_with_the_json_result_line(tmp_path):
 
 
 def test_cli_refuses_a_bad_reaction_time(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "--data-dir", str(tmp_path), "demo",
+    out = subprocess.run([sys.executable, "-m", "controller.app.cli", "--data-dir", str(tmp_path), "demo",
                           "crazy-kick", "--headless", "--reaction", "fast"], capture_output=True, text=True, cwd=ROOT,
                          timeout=60, env={"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
     assert out.returncode == 2 and "LOW-HIGH" in out.stderr

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.eventlog import EventLog
+from controller.table.eventlog import EventLog
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def spieltisch(*args, data_dir: Path, **kw):
     env = dict(os.environ, SPIELTISCH_DATA=str(data_dir), SDL_VIDEODRIVER="dummy")
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "controller.app.cli", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 
 import pytest
 
-import controller.games
-import controller.games.core
-import controller.games.partout
+MODULES = ["controller.games", "controller.games.core", "controller.games.partout", "controller.bots",
+           "controller.table.arbiter", "hardware.clocksync"]
 
 
-@pytest.mark.parametrize("module", [controller.games, controller.games.core, controller.games.partout])
-def test_docstring_examples(module):
-    failures, tried = doctest.testmod(module)
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    failures, tried = doctest.testmod(importlib.import_module(name))
     assert tried > 0 and failures == 0

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from controller.eventlog import EventLog, default_data_dir
+from controller.table.eventlog import EventLog, default_data_dir
 
 
 def test_append_undo_load_finish(tmp_path):
@@ -39,7 +39,7 @@ def test_data_dir_follows_the_environment(monkeypatch, tmp_path):
 def test_learning_a_deck_registers_every_tapped_tag(tmp_path, monkeypatch, capsys):
     """`spieltisch cards learn`: a tag tapped twice is refused, every card gets its own tag."""
     import threading
-    from controller.cli import main
+    from controller.app.cli import main
     from controller.games import find_game
     from hardware.sim import SimulatedStation
 

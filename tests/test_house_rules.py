@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 FORBIDDEN = {
     "controller/games": {"pygame", "serial", "gpiozero", "sqlite3", "display", "hardware", "controller.table",
-                         "controller.eventlog", "socket", "threading", "time"},
-    "display": {"hardware", "serial", "gpiozero", "sqlite3", "controller.table", "controller.eventlog"},
+                         "controller.table.eventlog", "socket", "threading", "time"},
+    "display": {"hardware", "serial", "gpiozero", "sqlite3", "controller.table", "controller.table.eventlog"},
     "hardware": {"controller", "display", "pygame"},
 }
 

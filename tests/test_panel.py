@@ -10,7 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.games import find_game
-from controller.runner import TableRunner
+from controller.table.runner import TableRunner
 from controller.table import Table
 from hardware.events import ButtonEvent, StationHello, StationLost
 from hardware.panel import DEFAULT_PINS, HostPanel
@@ -109,7 +109,7 @@ def test_the_runner_undoes_explains_pauses_and_stops_from_the_panel(panel, tmp_p
 
 
 def test_play_refuses_panel_pins_it_cannot_use(tmp_path, monkeypatch):
-    from controller.cli import main
+    from controller.app.cli import main
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     assert main(["--data-dir", str(tmp_path), "play", "partout", "--players", "2", "--port", "a",
                  "--panel", "--panel-pins", "5,6"]) == 2

@@ -9,11 +9,11 @@ import threading
 
 import pytest
 
-from controller.bots import perform
+from controller.bots.driver import perform
 from controller.games import find_game
 from controller.games.partout import Play
 from controller.inputs import adapter_for
-from controller.play import run_table
+from controller.app.play import run_table
 from controller.table import BUZZ_ACCEPTED
 from hardware.sim import SimulatedStation
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import next_event
-from controller.eventlog import EventLog
+from controller.table.eventlog import EventLog
 from controller.games import find_game
 from controller.table import Table
 from hardware.events import ButtonEvent, StationHello
@@ -195,7 +195,7 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
 def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, capsys):
     import os
     import tty
-    from controller.cli import main
+    from controller.app.cli import main
     from hardware.sim_pn532 import SimulatedPN532
     master, slave = os.openpty()
     tty.setraw(slave)

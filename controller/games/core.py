@@ -59,9 +59,17 @@ class GameRules:
     registered in ``controller.games.GAMES``; everything is a pure function of its
     arguments."""
 
-    name: str = ""
+    name: str = ""             # as typed on the command line and in docs/<name>.md: "crazy-kick"
     title: str = ""
+    player_counts: tuple[int, ...] = ()    # how many may play; new_game refuses the others
     realtime: bool = False     # everybody acts at once: presses go through the arbiter
+
+    @property
+    def module(self) -> str:
+        """The name of the game's module in every room of the house: ``crazy-kick`` →
+        ``controller/games/crazykick.py``, ``controller/inputs/crazykick.py``,
+        ``controller/bots/crazykick.py``, ``display/crazykick_view.py``."""
+        return self.name.replace("-", "")
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> Any:
         raise NotImplementedError

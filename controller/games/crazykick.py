@@ -195,6 +195,7 @@ class CrazyKick(GameRules):
     name = "crazy-kick"
     title = "Crazy Kick"
     realtime = True
+    player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))

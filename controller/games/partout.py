@@ -305,6 +305,7 @@ class PartoutState(NamedTuple):
 class Partout(GameRules):
     name = "partout"
     title = "Partout"
+    player_counts = PLAYER_COUNTS
 
     # -- creation ----------------------------------------------------------------------
     def new_game(self, config: Mapping[str, Any], seed: int) -> PartoutState:

@@ -110,3 +110,6 @@ class CrazyKickInput(InputAdapter):
             moves = (pile - self.flip_target(state, seat)) % piles
             return [Step("press", NEXT_PILE)] * moves + [Step("press", FLIP)]
         return [Step("press", 3 + pile)]
+
+
+INPUT = CrazyKickInput

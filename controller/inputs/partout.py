@@ -173,3 +173,6 @@ class PartoutInput(InputAdapter):
             return [Step("press", PLUS)] * steps + [Step("press", OK)]
         delta = target - start
         return [Step("press", PLUS if delta > 0 else MINUS)] * abs(delta) + [Step("press", OK)]
+
+
+INPUT = PartoutInput

@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="speed and memory figures (a table; --json for machines)")
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument("--only", metavar="AREA", action="append",
+                       help="measure only this area (rules, table, app, fairness, stations); repeatable")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -95,7 +97,7 @@ def _game_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from controller.demo import run_demo
+    from controller.app.demo import run_demo
     rules = find_game(args.game)
     rules.new_game({"players": args.players}, 0)            # refuses a wrong player count early
     seat = None
@@ -104,7 +106,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"spieltisch: --seat must be from 1 to {args.players}", file=sys.stderr)
             return 2
         seat = args.seat - 1
-    from controller.kickbots import Reaction
+    from controller.bots.crazykick import Reaction
     try:
         reaction = Reaction.parse(args.reaction)
     except ValueError as exc:
@@ -120,7 +122,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from controller.play import run_table
+    from controller.app.play import run_table
     panel_pins = None
     if args.panel:
         try:
@@ -139,14 +141,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from controller.play import learn_cards, list_cards
+    from controller.app.play import learn_cards, list_cards
     if args.cards_command == "learn":
         return learn_cards(args.game, args.port)
     return list_cards(args.game)
 
 
 def cmd_results(args: argparse.Namespace) -> int:
-    from controller.eventlog import EventLog
+    from controller.table.eventlog import EventLog
     with EventLog() as store:
         for row in store.results():
             print(json.dumps(row, ensure_ascii=False))
@@ -154,13 +156,18 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_stations(args: argparse.Namespace) -> int:
-    from controller.stations import list_stations
+    from controller.table.stations import list_stations
     return list_stations(args.port, as_json=args.json)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller import bench
-    return bench.main(as_json=args.json, quick=args.quick)
+    areas = tuple(args.only or bench.AREAS)
+    unknown = [a for a in areas if a not in bench.AREAS]
+    if unknown:
+        print(f"spieltisch: no bench area {unknown[0]!r}; choose from {', '.join(bench.AREAS)}", file=sys.stderr)
+        return 2
+    return bench.main(as_json=args.json, quick=args.quick, areas=areas)
 
 
 COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "results": cmd_results,

@@ -171,3 +171,6 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
                     "scores": list(state.scores), "winner": outcome.winners[0] if outcome else None,
                     "actions": stats.actions, "finished": outcome is not None}
     return stats
+
+
+BOT = KickBot

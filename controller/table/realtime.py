@@ -13,15 +13,13 @@ still draw human reaction times, nobody waits for them, and a whole match takes 
 from __future__ import annotations
 
 import logging
-import math
 import queue
 import time
 from typing import Any, Callable
 
-from controller.arbiter import Arbiter
-from controller.kickbots import KickBot, Plan, Reaction
-from controller.runner import TableRunner
-from controller.table import Table
+from controller.table.arbiter import Arbiter
+from controller.table.runner import TableRunner
+from controller.table.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -39,70 +37,16 @@ class SimulatedTime:
         self.now = max(self.now, when_ns)
 
 
-class KickBotDriver:
-    """The bots of a Crazy Kick table. They see each new snapshot, plan a press with a
-    human reaction time and make it at their simulated station when it is due."""
-
-    def __init__(self, adapter: Any, stations: dict[int, Any], *, seed: int,
-                 reaction: Reaction = Reaction()) -> None:
-        self.adapter = adapter
-        self.stations = stations                     # seat → SimulatedStation
-        self.bots = {seat: KickBot(seat, seed, reaction) for seat in stations}
-        self.plans: dict[int, Plan | None] = {seat: None for seat in stations}
-        self._sent: dict[int, int] = {}               # seat → seq of the last frame it sent
-        self._state: Any = None
-
-    def observe(self, snapshot: Any, state: Any, now_ns: int) -> None:
-        if snapshot.finished:
-            self.plans = {seat: None for seat in self.plans}
-            return
-        changed = state is not self._state
-        self._state = state
-        now_ms = now_ns / 1e6
-        for seat, bot in self.bots.items():
-            station = self.stations[seat]
-            if seat in self._sent and snapshot.processed.get(station.station_id) != self._sent[seat]:
-                continue                              # the table has not had our last press yet
-            plan = self.plans[seat]
-            if plan is None or (changed and not bot.keeps(plan, state, now_ms)):
-                self.plans[seat] = bot.plan(state, now_ms)
-
-    def next_due_ns(self) -> int | None:
-        times = [_ns(p) for p in self.plans.values() if p is not None]
-        return min(times) if times else None
-
-    def act(self, now_ns: int) -> list[Any]:
-        """Make every press that is due; returns the stations that sent frames."""
-        pressed = []
-        for seat, plan in self.plans.items():
-            if plan is None or _ns(plan) > now_ns:
-                continue
-            self.plans[seat] = None
-            station = self.stations[seat]
-            for step in self.adapter.inputs_for(self._state, seat, plan.action):
-                self._sent[seat] = station.press(step.arg)
-            pressed.append(station)
-        return pressed
-
-    def close(self) -> None:
-        self.plans = {seat: None for seat in self.plans}
-
-
-def _ns(plan: Plan) -> int:
-    """A plan's time on the integer clock (rounded up, so it is due once the clock is there)."""
-    return math.ceil(plan.at_ms * 1e6)
-
-
 class RealtimeRunner(TableRunner):
     def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
-                 screen: Any = None, bots: KickBotDriver | None = None,
+                 screen: Any = None, bots: Any = None,
                  keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
                  arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000,
                  panel: Any = None) -> None:
         super().__init__(table, events, links, screen=screen, bots=None, keyboard=keyboard,
                          clock=simulated or clock, panel=panel)
-        self.kickbots = bots
+        self.realtime_bots = bots
         self.simulated = simulated
         self.arbiter = arbiter or Arbiter()
         self.ping_interval_ns = ping_interval_ns     # simulated time: the runner pings the stations
@@ -120,8 +64,8 @@ class RealtimeRunner(TableRunner):
         while not self.stopped and not (until_finished and self.table.finished):
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"the game did not finish within {timeout} s")
-            if self.kickbots is not None:
-                for station in self.kickbots.act(self.clock()):
+            if self.realtime_bots is not None:
+                for station in self.realtime_bots.act(self.clock()):
                     self._expected[station.station_id] = station.last_seq
             if self.simulated is not None:
                 self._ping_if_due()
@@ -157,7 +101,7 @@ class RealtimeRunner(TableRunner):
         now = self.clock()
         poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.05
         wake = [t for t in (self.arbiter.next_deadline(),
-                            self.kickbots.next_due_ns() if self.kickbots else None) if t is not None]
+                            self.realtime_bots.next_due_ns() if self.realtime_bots else None) if t is not None]
         return self._take(max(0.0, min([poll] + [(t - now) / 1e9 for t in wake])))
 
     # -- simulated time ------------------------------------------------------------------------------
@@ -193,10 +137,10 @@ class RealtimeRunner(TableRunner):
     def _advance(self) -> None:
         assert self.simulated is not None
         times = [t for t in (self.arbiter.next_deadline(),
-                             self.kickbots.next_due_ns() if self.kickbots else None, self._next_ping)
+                             self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping)
                  if t is not None]
         self.simulated.advance_to(min(times))
 
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
-        if self.kickbots is not None:             # they look at every turn of the loop: plans fall due
-            self.kickbots.observe(snapshot, self.table.state, self.clock())
+        if self.realtime_bots is not None:             # they look at every turn of the loop: plans fall due
+            self.realtime_bots.observe(snapshot, self.table.state, self.clock())

@@ -9,7 +9,7 @@ import queue
 import time
 from typing import Any, Callable
 
-from controller.table import Command, Table
+from controller.table.table import Command, Table
 
 log = logging.getLogger(__name__)
 

@@ -13,15 +13,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from controller.bots import BotDriver
-from controller.cards import tap_virtual_card
-from controller.eventlog import EventLog, default_data_dir
+from controller.app.play import make_screen, open_links
+from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
-from controller.kickbots import Reaction
-from controller.realtime import KickBotDriver, RealtimeRunner, SimulatedTime
-from controller.play import make_screen, open_links
-from controller.runner import TableRunner, Wake
-from controller.table import Table
+from controller.table.cards import tap_virtual_card
+from controller.table.eventlog import EventLog, default_data_dir
+from controller.table.realtime import RealtimeRunner, SimulatedTime
+from controller.table.runner import TableRunner, Wake
+from controller.table.table import Table
 
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 
@@ -79,9 +78,9 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
         runner: TableRunner
         if rules.realtime:
-            kickbots = KickBotDriver(table.adapter, bot_seats, seed=seed, reaction=reaction or Reaction())
-            stack.callback(kickbots.close)
-            runner = RealtimeRunner(table, events, links, screen=screen, bots=kickbots, keyboard=keyboard,
+            realtime_bots = RealtimeBotDriver(rules, table.adapter, bot_seats, seed=seed, reaction=reaction)
+            stack.callback(realtime_bots.close)
+            runner = RealtimeRunner(table, events, links, screen=screen, bots=realtime_bots, keyboard=keyboard,
                                     simulated=simulated)
         else:
             if think is None:

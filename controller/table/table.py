@@ -15,8 +15,8 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from controller.cards import CardResolver
-from controller.eventlog import EventLog, SavedGame
+from controller.table.cards import CardResolver
+from controller.table.eventlog import EventLog, SavedGame
 from controller.games.core import GameRules, IllegalAction
 from controller.inputs import InputAdapter, SoftKey, adapter_for
 

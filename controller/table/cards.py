@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from controller.eventlog import EventLog
+from controller.table.eventlog import EventLog
 from controller.games.core import IllegalAction
 
 

@@ -9,10 +9,10 @@ import sys
 import time
 from typing import Any
 
-from controller.eventlog import EventLog
+from controller.table.eventlog import EventLog
 from controller.games import find_game
-from controller.runner import TableRunner
-from controller.table import Table
+from controller.table.runner import TableRunner
+from controller.table.table import Table
 
 
 def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
@@ -91,7 +91,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
-            from controller.realtime import RealtimeRunner
+            from controller.table.realtime import RealtimeRunner
             runner: TableRunner = RealtimeRunner(table, events, links, screen=screen, panel=panel)
         else:
             runner = TableRunner(table, events, links, screen=screen, panel=panel)

@@ -10,11 +10,12 @@ import statistics
 import threading
 import time
 
+from controller.bench.measure import Target, median_of, percentile
 from hardware.link import StationLink
 from hardware.protocol import FrameDecoder, encode_frame
 from hardware.sim import SimulatedStation
 
-TARGETS = {
+TARGETS: dict[str, Target] = {
     "decode_frames_per_s": (50_000, "min", "frames/s", "host frame decoder on one core (mixed BTN/PONG/TAG)"),
     "link_frames_per_s": (50_000, "min", "frames/s", "decoder + checks + events onto the queue, one core"),
     "press_to_queue_ms_median": (0.3, "max", "ms", "simulated station writes a press → event on the table's queue"),
@@ -116,7 +117,6 @@ def press_latencies_ms(presses: int, flood: bool = False) -> list[float]:
 
 
 def figures(quick: bool = False) -> dict[str, float]:
-    from controller.bench import median_of, percentile
     frames = 20_000 if quick else 100_000
     data = sample_stream(frames)
     out = {

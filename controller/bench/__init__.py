@@ -1,0 +1,49 @@
+"""``spieltisch bench``: the speed and memory figures the issues ask for, as medians over
+repeated runs (this machine is shared and noisy; nothing here is a pass/fail test).
+
+One module per area, each with its ``TARGETS`` and ``figures(quick)``; a figure is one
+entry of a flat name → value mapping, so a new game adds its own:
+
+- ``rules.py``: each rules core alone (rounds/s, whole bot matches)
+- ``table.py``: a station's frame → the action durably in the log
+- ``app.py``: the demo as a person starts it (first frame, peak memory)
+- ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
+- ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+
+from controller.bench.measure import Target, format_table
+
+AREAS = ("rules", "table", "app", "fairness", "stations")
+
+
+def _area(name: str):
+    return import_module(f"{__name__}.{name}")
+
+
+def targets() -> dict[str, Target]:
+    merged: dict[str, Target] = {}
+    for name in AREAS:
+        merged.update(_area(name).TARGETS)
+    return merged
+
+
+def run(quick: bool = False, areas: tuple[str, ...] = AREAS) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    for name in areas:
+        figures.update(_area(name).figures(quick))
+    return {k: round(v, 4) for k, v in figures.items()}
+
+
+def table(figures: dict[str, float]) -> str:
+    return format_table(figures, targets())
+
+
+def main(as_json: bool, quick: bool, areas: tuple[str, ...] = AREAS) -> int:
+    figures = run(quick=quick, areas=areas)
+    print(json.dumps(figures) if as_json else table(figures))
+    return 0

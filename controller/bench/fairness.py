@@ -1,0 +1,159 @@
+"""Fairness figures of the real-time games (Crazy Kick): how well the clock sync maps a
+station's press stamp to the host clock, how often the arbiter orders close presses
+right, how long it holds them, and what a press costs the host."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from controller.bench.measure import Target, percentile
+
+TARGETS: dict[str, Target] = {
+    "ck_order_arbiter_pct": (99.9, "min", "%", "Crazy Kick: pairs of presses ordered right by the arbiter "
+                             "(8 stations, 1 ms apart, 0-4 ms link delay, ±200 ppm)"),
+    "ck_order_arrival_pct": (float("nan"), "info", "%", "the same pairs in plain arrival order"),
+    "ck_decision_delay_ms_max": (5.0, "max", "ms", "the arbiter's hold: frame arrival → release, worst press"),
+    "ck_decision_delay_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "clock_sync_error_ms_p99": (0.5, "max", "ms", "press time on the host clock vs truth after 10 s of sync "
+                                "(0-4 ms asymmetric delay, ±200 ppm)"),
+    "clock_sync_error_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_press_ms_p99": (0.5, "max", "ms", "host processing per press: arbiter + input adapter + rules + table"),
+    "ck_press_ms_median": (float("nan"), "info", "ms", "the same, median"),
+}
+
+LINK_DELAY_NS = 4_000_000        # each way, uniform from 0
+PING_NS = 40_000_000             # the link's sync exchange interval
+
+
+def _synced_station(rng: random.Random, seconds: float = 10.0):
+    """A station clock with a random offset and up to ±200 ppm drift, and a ClockSync that
+    has exchanged pings with it for ``seconds`` over a 0-4 ms each-way random link."""
+    from hardware.clocksync import ClockSync
+    from hardware.sim import StationClock
+    clock = StationClock(rng.randrange(1 << 30), rng.uniform(-200, 200))
+    sync = ClockSync()
+    end = _keep_syncing(rng, clock, sync, 1_000_000_000, 1_000_000_000 + int(seconds * 1e9))
+    return clock, sync, end
+
+
+def _keep_syncing(rng, clock, sync, start: int, end: int) -> int:
+    """Exchanges every PING_NS from ``start`` until ``end``; returns the time after the last."""
+    t = start
+    while t < end:
+        down, up = rng.uniform(0, LINK_DELAY_NS), rng.uniform(0, LINK_DELAY_NS)
+        sync.add(t, clock.ticks(int(t + down)), int(t + down + up))
+        t += PING_NS
+    return t
+
+
+def clock_sync_errors_ms(stations: int = 40, presses: int = 50, seed: int = 1) -> list[float]:
+    """Press time mapped to the host clock minus the true press time, after 10 s of sync."""
+    rng = random.Random(seed)
+    errors = []
+    for _ in range(stations):
+        clock, sync, t = _synced_station(rng)
+        for _ in range(presses):
+            press = t + rng.uniform(0, PING_NS)
+            errors.append(abs(sync.to_host_ns(clock.ticks(int(press))) - press) / 1e6)
+            _keep_syncing(rng, clock, sync, t, t + PING_NS)
+            t += PING_NS
+    return errors
+
+
+def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8) -> dict[str, float]:
+    """Bursts of presses 1 ms apart at 8 stations; each frame reaches the host 0-4 ms later.
+    The share of pairs the arbiter puts in true order, the same for arrival order, and
+    the arbiter's hold (arrival → release)."""
+    import itertools
+    from controller.table.arbiter import Arbiter
+    rng = random.Random(seed)
+    synced = [_synced_station(rng) for _ in range(stations)]
+    t = max(s[2] for s in synced)
+    arbiter = Arbiter()
+    right = right_by_arrival = 0
+    holds: list[float] = []
+    for _ in range(bursts):
+        order = list(range(stations))
+        rng.shuffle(order)
+        start = t + rng.uniform(0, 20e6)
+        arrivals = sorted((press + rng.uniform(0, LINK_DELAY_NS), press, s)
+                          for press, s in ((start + k * 1e6, s) for k, s in enumerate(order)))
+        released: list[tuple] = []
+
+        def release(now: float) -> None:
+            for item in arbiter.due(int(now)):
+                holds.append((now - item[0]) / 1e6)
+                released.append(item)
+        for arrived, press, s in arrivals:
+            # the runner wakes at each hold's deadline, and at each frame
+            while len(arbiter) and arbiter.next_deadline() <= arrived:
+                release(arbiter.next_deadline())
+            release(arrived)
+            clock, sync, _ = synced[s]
+            arbiter.push((arrived, s), station=str(s), pressed_ns=sync.to_host_ns(clock.ticks(int(press))),
+                         arrived_ns=int(arrived))
+        while len(arbiter):
+            release(arbiter.next_deadline())
+        rank = {s: k for k, s in enumerate(order)}
+        right += sum(rank[a[1]] < rank[b[1]] for a, b in itertools.combinations(released, 2))
+        right_by_arrival += sum(rank[a[2]] < rank[b[2]] for a, b in itertools.combinations(arrivals, 2))
+        t = start + 100e6
+        for clock, sync, _ in synced:
+            _keep_syncing(rng, clock, sync, int(start), int(t))
+    pairs = bursts * stations * (stations - 1) // 2
+    return {"arbiter": right / pairs, "arrival": right_by_arrival / pairs,
+            "hold_ms_max": max(holds), "hold_ms_median": statistics.median(holds)}
+
+
+def press_processing_ms(seed: int = 1) -> list[float]:
+    """Host time per press in a bot match: arbiter push and release, input adapter, rules
+    core, table feedback (the durable log write is measured on its own above)."""
+    from controller.games.crazykick import RULES
+    from controller.bots.crazykick import KickBot
+    from controller.table import Table
+    from controller.table.realtime import RealtimeRunner
+    from hardware.events import ButtonEvent
+
+    class NoLink:
+        def send(self, *args):
+            return True
+
+    stations = [f"s{i}" for i in range(4)]
+    table = Table(RULES, config={"players": 4}, seed=seed, stations=stations)
+    runner = RealtimeRunner(table, None, {s: NoLink() for s in stations})  # type: ignore[arg-type]
+    bots = [KickBot(seat, seed) for seat in range(4)]
+    costs: list[float] = []
+    now, seq = 1_000_000_000, 0
+    while not table.finished and seq < 20_000:
+        plans = [(p.at_ms, seat, p) for seat, bot in enumerate(bots) if (p := bot.plan(table.state, now / 1e6))]
+        if not plans:
+            break
+        at_ms, seat, plan = min(plans)
+        now = max(now, int(at_ms * 1e6))
+        for step in table.adapter.inputs_for(table.state, seat, plan.action):
+            event = ButtonEvent(stations[seat], seq, step.arg, True, 0, now, now)
+            seq += 1
+            start = time.perf_counter_ns()
+            runner.accept(event)
+            runner.clock = lambda: now + 10_000_000      # past the hold
+            runner.release()
+            costs.append((time.perf_counter_ns() - start) / 1e6)
+    return costs
+
+
+def figures(quick: bool = False) -> dict[str, float]:
+    out: dict[str, float] = {}
+    order = ordering_accuracy(bursts=150 if quick else 400)
+    out["ck_order_arbiter_pct"] = 100 * order["arbiter"]
+    out["ck_order_arrival_pct"] = 100 * order["arrival"]
+    out["ck_decision_delay_ms_max"] = order["hold_ms_max"]
+    out["ck_decision_delay_ms_median"] = order["hold_ms_median"]
+    errors = clock_sync_errors_ms(stations=20 if quick else 40)
+    out["clock_sync_error_ms_p99"] = percentile(errors, 99)
+    out["clock_sync_error_ms_median"] = statistics.median(errors)
+    costs = [c for seed in range(2 if quick else 5) for c in press_processing_ms(seed)]
+    out["ck_press_ms_p99"] = percentile(costs, 99)
+    out["ck_press_ms_median"] = statistics.median(costs)
+    return out

@@ -1,0 +1,37 @@
+"""Partout's bot: it sees its own hand and the public table, and plays through its station."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from controller.bots.base import RandomBot
+from controller.games import partout as partout_rules
+from controller.games.core import GameRules
+
+
+class PartoutBot(RandomBot):
+    """Names the trumps it holds most of, bids its strong cards, plays legally at random."""
+
+    def choose(self, rules: GameRules, state: Any, seat: int, rng: random.Random) -> Any:
+        hand = state.hands[seat] if state.hands is not None else ()
+        cards = [partout_rules.ALL_CARDS[c] for c in hand]
+        if state.phase == "trump_number" and cards:
+            counts = Counter(c.value for c in cards if c.value in state.setup.numbers)
+            if counts:
+                return partout_rules.NameTrumpNumber(seat, counts.most_common(1)[0][0])
+        if state.phase == "trump_colour" and cards:
+            counts = Counter(c.colour for c in cards if c.colour)
+            if counts:
+                return partout_rules.NameTrumpColour(seat, counts.most_common(1)[0][0])
+        if state.phase == "bidding" and cards:
+            strong = sum(1 for c in cards if c.name in ("king", "queen")
+                         or c.value == state.trump_number
+                         or (c.colour == state.trump_colour and (c.value or 0) >= 5))
+            bid = min(partout_rules.max_bid(state, seat), round(strong * 0.6))
+            return partout_rules.Bid(seat, bid)
+        return super().choose(rules, state, seat, rng)
+
+
+BOT = PartoutBot
