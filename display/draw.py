@@ -77,7 +77,7 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
 
 
 def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: tuple[int, int],
-              size: tuple[int, int] = (96, 34)) -> None:
+              size: tuple[int, int] = (96, 34), bold: bool = True) -> None:
     """The six buttons in two rows of three, labelled with what they do right now."""
     w, h = size
     for i, key in enumerate(keys):
@@ -85,7 +85,7 @@ def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: 
         active = key is not None
         pygame.draw.rect(surface, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
         if active:
-            text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, True, "center", w - 6)
+            text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
 
 
 def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> None:

@@ -2,6 +2,7 @@
 
     spieltisch demo partout [--players N] [--seed S] [--headless]   bots play a whole game
     spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
+    spieltisch demo tadika [--players N] [--target 50|100] [--forbidden]
     spieltisch play partout --port DEV --port DEV ...                a real table
     spieltisch cards learn partout --port DEV                        teach the table a deck
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
@@ -37,7 +38,6 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
     demo.add_argument("--fullscreen", action="store_true")
     demo.add_argument("--timeout", type=float, help="give up after this many seconds")
-    demo.add_argument("--edition", choices=("schmidt", "dlp"), help="Crazy Kick: which deck (default schmidt)")
     demo.add_argument("--reaction", default="250-600",
                       help="Crazy Kick: the bots' reaction time in ms, LOW-HIGH (default 250-600)")
 
@@ -94,12 +94,46 @@ def _game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int)
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the screen")
+    # every game's variants (GameRules.options); a game refuses the others' in game_options
+    for name, (titles, option) in _all_options().items():
+        flag = f"--{name.replace('_', '-')}"
+        what = f"{' / '.join(titles)}: {option.help}"
+        if option.is_switch:
+            p.add_argument(flag, dest=f"option_{name}", action="store_true", default=None, help=what)
+        else:
+            kind = type(option.choices[0])
+            p.add_argument(flag, dest=f"option_{name}", type=kind, choices=option.choices,
+                           help=f"{what} (default {option.choices[0]})")
+
+
+def _all_options() -> dict[str, tuple[list[str], Any]]:
+    found: dict[str, tuple[list[str], Any]] = {}
+    for rules in GAMES.values():
+        for option in rules.options:
+            titles, _ = found.setdefault(option.name, ([], option))
+            titles.append(rules.title)
+    return found
+
+
+def game_options(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
+    """The variants given on the command line, for the chosen game; one it does not have is
+    refused with a message."""
+    chosen = {}
+    own = {option.name for option in rules.options}
+    for name in _all_options():
+        value = getattr(args, f"option_{name}", None)
+        if value is None:
+            continue
+        if name not in own:
+            raise IllegalAction("option_not_for_game", option=f"--{name.replace('_', '-')}", game=rules.title)
+        chosen[name] = value
+    return chosen
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app.demo import run_demo
     rules = find_game(args.game)
-    rules.new_game({"players": args.players}, 0)            # refuses a wrong player count early
+    rules.new_game({"players": args.players, **game_options(args, rules)}, 0)   # refuses a wrong count early
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= args.players:
@@ -115,7 +149,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     result = run_demo(rules.name, players=args.players, seed=args.seed, headless=args.headless,
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
-                      fullscreen=args.fullscreen, timeout=args.timeout, edition=args.edition,
+                      fullscreen=args.fullscreen, timeout=args.timeout, options=game_options(args, rules),
                       reaction=reaction)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
@@ -135,7 +169,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 2
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
-                       fullscreen=args.fullscreen, panel_pins=panel_pins)
+                       fullscreen=args.fullscreen, panel_pins=panel_pins,
+                       options=game_options(args, find_game(args.game)))
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

@@ -25,20 +25,18 @@ from controller.table.table import Table
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 
 
-def demo_config(game: str, players: int, edition: str | None = None) -> dict[str, Any]:
-    config: dict[str, Any] = {"players": players, "mode": "virtual", "demo": True}
-    if edition is not None:
-        config["edition"] = edition
-    return config
+def demo_config(game: str, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"players": players, "mode": "virtual", "demo": True, **(options or {})}
 
 
 def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None, headless: bool = True,
              data_dir: str | Path | None = None, resume: bool = False, lang: str = "en",
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False,
-             timeout: float | None = None, edition: str | None = None,
+             timeout: float | None = None, options: dict[str, Any] | None = None,
              reaction: Any = None) -> dict[str, Any]:
-    """Play a game with bots; returns the result (game, scores, winner, ...)."""
+    """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
+    the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``."""
     from hardware.sim import SimulatedStation
 
     rules = find_game(game)
@@ -51,8 +49,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         players, seed = int(saved.config["players"]), saved.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
-    config = saved.config if saved is not None else demo_config(rules.name, players, edition)
-    rules.new_game(config, seed)          # a wrong player count or edition is refused before any window opens
+    config = saved.config if saved is not None else demo_config(rules.name, players, options)
+    rules.new_game(config, seed)          # a wrong player count or variant is refused before any window opens
 
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:

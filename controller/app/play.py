@@ -63,13 +63,15 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
 def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,
-              panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None) -> dict[str, Any]:
-    """``flood_limit=False`` only for tests whose people press at machine speed."""
+              panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
+    the game's variants (``GameRules.options``)."""
     import random
     rules = find_game(game)
     if len(ports) != players:
         raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
-    config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical"}
+    config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
     rules.new_game(config, 0)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:

@@ -26,8 +26,10 @@ def find_game(name: str) -> GameRules:
 
 from controller.games import crazykick as _crazykick  # noqa: E402  (registered below)
 from controller.games import partout as _partout  # noqa: E402
+from controller.games import tadika as _tadika  # noqa: E402
 
 register(_partout.RULES)
 register(_crazykick.RULES)
+register(_tadika.RULES)
 
 __all__ = ["GAMES", "GameRules", "IllegalAction", "Outcome", "find_game", "register"]

@@ -48,6 +48,21 @@ class Outcome:
         return {"scores": list(self.scores), "winners": list(self.winners)}
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """A choice a game offers before it starts (a rule book's variant), kept in the game's
+    config under ``name`` and offered on the command line as ``--name``. With ``choices``
+    the first is the default; without, it is a yes/no switch that is off by default."""
+
+    name: str
+    help: str
+    choices: tuple[Any, ...] = ()
+
+    @property
+    def is_switch(self) -> bool:
+        return not self.choices
+
+
 def load_data(name: str) -> dict[str, Any]:
     """A game's component data from ``controller/games/data/<name>.json``."""
     with resources.files("controller.games").joinpath("data", f"{name}.json").open(encoding="utf-8") as f:
@@ -62,6 +77,7 @@ class GameRules:
     name: str = ""             # as typed on the command line and in docs/<name>.md: "crazy-kick"
     title: str = ""
     player_counts: tuple[int, ...] = ()    # how many may play; new_game refuses the others
+    options: tuple[GameOption, ...] = ()   # the variants a game offers (config keys)
     realtime: bool = False     # everybody acts at once: presses go through the arbiter
 
     @property

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from controller.games.core import GameRules, IllegalAction, Outcome, load_data
+from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, load_data
 
 DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
@@ -196,6 +196,7 @@ class CrazyKick(GameRules):
     title = "Crazy Kick"
     realtime = True
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    options = (GameOption("edition", "which deck", EDITIONS),)
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))

@@ -5,6 +5,10 @@ Parameters named like a seat (``player``, ``expected``, ``seat``) are shown as t
 seat's name, ``card`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
 rules core can say "not_your_turn" with seat numbers and each screen says it in
 its own language.
+
+A sentence that counts is written in plural forms, ``{"one": "{n} card", "other": "{n}
+cards"}``; the parameter ``n`` chooses the form by the language's rule (French says "0
+carte", the others "0 cards").
 """
 
 from __future__ import annotations
@@ -37,11 +41,24 @@ def render(lang: str, key: str, params: Mapping[str, Any] | None = None,
     template = table(lang).get(key) or table(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key
+    if isinstance(template, dict):
+        template = template.get(plural_form(lang, (params or {}).get("n", 0))) or template.get("other", key)
     shown = {name: _show(lang, name, value, seat_names) for name, value in (params or {}).items()}
     try:
         return template.format(**shown)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def plural_form(lang: str, n: Any) -> str:
+    """CLDR's plural category of ``n`` for our languages: "one" or "other"."""
+    try:
+        count = abs(int(n))
+    except (TypeError, ValueError):
+        return "other"
+    if lang == "fr":
+        return "one" if count in (0, 1) else "other"
+    return "one" if count == 1 else "other"
 
 
 def seat_label(lang: str, seat: int, seat_names: Sequence[str] | None = None) -> str:
@@ -53,8 +70,12 @@ def seat_label(lang: str, seat: int, seat_names: Sequence[str] | None = None) ->
 def card_name(lang: str, card: str) -> str:
     """``red5`` → "red 5" / "Rot 5"; specials by their printed names."""
     names = table(lang)
-    if card in names.get("_cards", {}):
-        return names["_cards"][card]
+    specials = names.get("_cards", {})
+    if card in specials:
+        return specials[card]
+    kind, dash, copy = card.rpartition("-")      # one of several equal cards: "wish-3"
+    if dash and copy.isdigit() and kind in specials:
+        return specials[kind]
     for colour in names.get("_colours", {}):
         if card.startswith(colour) and card[len(colour):].isdigit():
             return f"{names['_colours'][colour]} {card[len(colour):]}"

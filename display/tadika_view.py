@@ -1,0 +1,290 @@
+"""Tadika on the shared screen: the seven middle cards large, each with the times tables it
+belongs to; whose turn it is and what the table allows now (a forbidden card open, a wish
+card to take, the middle to renew after everybody passed); every seat with its points,
+its soft keys and whether it passed; the match toward its target; the last winning hand
+with the line that scored; the end of the match.
+
+Colours are never the only difference: every colour has its own shape (blue circle,
+yellow triangle, red square, pink diamond) and its name on the card."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from controller.games import texts
+from controller.games.tadika import ALL_CARDS
+from display import draw
+from display.draw import GOLD, INK, MUTED, RED
+
+MAIN = pygame.Rect(0, 100, 1460, 980)
+SIDE = pygame.Rect(1470, 100, 440, 970)
+MIDDLE_CARD = (170, 240)
+SMALL_CARD = (56, 80)
+KEY_SIZE = (148, 44)
+# per colour: card face, ink, and the shape that tells it without colour
+FACE = {"blue": (214, 228, 252), "yellow": (255, 242, 176), "red": (252, 214, 208), "pink": (250, 218, 242)}
+INK_OF = {"blue": (20, 70, 170), "yellow": (130, 95, 0), "red": (175, 30, 30), "pink": (170, 30, 130)}
+SHAPE = {"blue": "circle", "yellow": "triangle", "red": "square", "pink": "diamond"}
+WISH_FACE, FORBID_FACE = (70, 40, 110), (40, 40, 40)
+
+
+def seat_rects(players: int) -> list[pygame.Rect]:
+    """The seats in a grid below the middle: one row up to three players, else two."""
+    rows = 1 if players <= 3 else 2
+    cols = math.ceil(players / rows)
+    area = pygame.Rect(MAIN.left + 10, 600, MAIN.width - 20, 470)
+    gap = 16
+    w = (area.width - (cols - 1) * gap) // cols
+    h = 300 if rows == 1 else (area.height - gap) // 2
+    rects = []
+    for i in range(players):
+        r, c = divmod(i, cols)
+        rects.append(pygame.Rect(area.left + c * (w + gap), area.top + r * (h + gap), w, h))
+    return rects
+
+
+def middle_rects(count: int = 7) -> list[pygame.Rect]:
+    w, h = MIDDLE_CARD
+    gap = 20
+    x = MAIN.centerx - (count * w + (count - 1) * gap) // 2
+    return [pygame.Rect(x + i * (w + gap), 128, w, h) for i in range(count)]
+
+
+class TadikaView:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
+        self.lang = lang
+        self.names: list[str] = []
+
+    def t(self, key: str, **params: Any) -> str:
+        return texts.render(self.lang, key, params, self.names)
+
+    def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        view = snap.view
+        self.names = [s.name for s in snap.seats]
+        self._header(surface, snap, view)
+        if snap.finished and view["last_win"]:
+            self._cards_row(surface, view["last_win"]["hand"], None)
+            self._winner(surface, view)
+        else:
+            self._cards_row(surface, view["middle"], view["middle_rows"])
+            self._status(surface, snap, view)
+        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
+            self._seat(surface, snap, view, seat, rect)
+        self._scores(surface, view)
+        self._last_win(surface, view)
+        self._message(surface, snap)
+        draw.pause_banner(surface, self.lang, snap, self.names)
+
+    # -- parts ---------------------------------------------------------------------------------------
+    def _header(self, surface, snap, view) -> None:
+        draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
+        line = f"{self.t('tadika_round', n=view['round'] + 1)} · {self.t('tadika_first_to', target=view['target'])}"
+        draw.text(surface, line, (290, 36), 40, INK)
+        draw.text(surface, self.t("dealer_is", player=view["dealer"]), (1900, 38), 36, MUTED, anchor="topright")
+
+    def _cards_row(self, surface, cards, rows) -> None:
+        """The middle (with the times tables of each card), or at the end the winning hand."""
+        for i, rect in enumerate(middle_rects()):
+            if i >= len(cards):
+                pygame.draw.rect(surface, (40, 100, 66), rect, 3, border_radius=14)
+                continue
+            draw_card(surface, self.lang, cards[i], rect)
+            if rows is None:
+                continue
+            label = "" if not rows[i] else self.t("tadika_every_row") if len(rows[i]) == 8 else \
+                "×" + " ".join(str(n) for n in rows[i])
+            draw.text(surface, label, (rect.centerx, rect.bottom + 8), 30, INK, True, "midtop", rect.width + 16)
+
+    def _status(self, surface, snap, view) -> None:
+        if snap.finished:
+            return
+        y = 420
+        if view["phase"] == "lay_middle":
+            headline = self.t("tadika_lays", player=view["to_act"])
+        else:
+            headline = self.t("tadika_on_turn", player=view["to_act"])
+        draw.text(surface, headline, (MAIN.centerx, y), 44, GOLD, True, "midtop", MAIN.width - 40)
+        seats = snap.seats
+        acting = view["to_act"]
+        notes = []
+        if acting is not None and acting < len(seats) and seats[acting].prompt is not None:
+            key, params = seats[acting].prompt
+            notes.append((texts.render(self.lang, key, params, self.names), INK))
+        if view["barred_rows"]:
+            notes.append((self.t("tadika_barred", row=" / ".join(map(str, view["barred_rows"]))), RED))
+        if view["phase"] == "turn" and view["wish_in_middle"]:
+            notes.append((self.t("tadika_wish_open"), INK))
+        elif view["phase"] == "turn" and view["may_renew"]:
+            notes.append((self.t("tadika_may_renew", player=view["to_act"]), INK))
+        elif view["passes"]:
+            notes.append((self.t("tadika_pass_chain", n=min(view["passes"], view["players"])), MUTED))
+        notes.append((self.t("tadika_pile", n=view["stock_left"]), MUTED))
+        for k, (words, colour) in enumerate(notes[:3]):
+            draw.text(surface, words, (MAIN.centerx, y + 54 + k * 38), 32, colour, False, "midtop", MAIN.width - 40)
+
+    def _seat(self, surface, snap, view, seat, rect) -> None:
+        i = seat.seat
+        acting = view["to_act"] == i and not snap.finished
+        refused = seat.refused_at is not None and snap.message is not None and \
+            snap.message.refusal and snap.message.seat == i and snap.message.revision == seat.refused_at
+        border = RED if refused else (GOLD if acting else None)
+        draw.panel(surface, rect, border, 6 if border else 3)
+        name = texts.seat_label(self.lang, i, self.names)
+        draw.text(surface, name, (rect.left + 18, rect.top + 10), 40, INK, True, max_width=rect.width - 200)
+        draw.text(surface, self.t("tadika_points", n=view["scores"][i]), (rect.right - 16, rect.top + 12), 36, GOLD,
+                  True, "topright")
+        facts = [self.t("tadika_cards_in_hand", n=view["hand_sizes"][i])]
+        if acting:
+            facts.append(self.t("tadika_on_turn_badge"))
+        elif i in view["passed"]:
+            facts.append(self.t("tadika_passed"))
+        if view["dealer"] == i:
+            facts.append(self.t("dealer_badge"))
+        if not seat.connected and seat.station:
+            facts.append(self.t("station_offline"))
+        draw.text(surface, " · ".join(facts), (rect.left + 18, rect.top + 56), 30, GOLD if acting else MUTED,
+                  acting, max_width=rect.width - 36)
+        if seat.prompt is not None and not acting:       # the player on turn reads theirs in the centre
+            key, params = seat.prompt
+            draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 18, rect.top + 90),
+                      30, GOLD, True, max_width=rect.width - 36)
+        keys_top = rect.bottom - 2 * KEY_SIZE[1] - 6 - 10
+        draw.soft_keys(surface, self.lang, seat.soft_keys, (rect.right - 3 * KEY_SIZE[0] - 12 - 14, keys_top),
+                       KEY_SIZE, bold=False)
+
+    def _scores(self, surface, view) -> None:
+        box = pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 60 + 52 * view["players"])
+        draw.panel(surface, box)
+        draw.text(surface, self.t("tadika_scoreboard"), (box.left + 20, box.top + 12), 40, GOLD, True)
+        best = max(view["scores"]) if view["scores"] else 0
+        for i, score in enumerate(view["scores"]):
+            y = box.top + 62 + 52 * i
+            name = texts.seat_label(self.lang, i, self.names)
+            draw.text(surface, name, (box.left + 20, y), 30, INK, score == best and best > 0, max_width=170)
+            bar = pygame.Rect(box.left + 200, y + 4, 160, 26)
+            pygame.draw.rect(surface, (40, 80, 56), bar, border_radius=6)
+            filled = bar.copy()
+            filled.width = max(0, min(bar.width, round(bar.width * score / view["target"])))
+            pygame.draw.rect(surface, GOLD, filled, border_radius=6)
+            draw.text(surface, str(score), (box.right - 16, y), 32, INK, True, "topright")
+
+    def _last_win(self, surface, view) -> None:
+        win = view["last_win"]
+        top = SIDE.top + 60 + 52 * view["players"] + 16
+        box = pygame.Rect(SIDE.left, top, SIDE.width, 250)
+        if win is None:
+            return
+        draw.panel(surface, box)
+        draw.text(surface, self.t("tadika_last_round", n=len(view["history"]), player=win["player"]),
+                  (box.left + 16, box.top + 12), 30, GOLD, True, max_width=box.width - 32)
+        w, h = SMALL_CARD
+        for k, card in enumerate(win["hand"]):
+            draw_card(surface, self.lang, card, pygame.Rect(box.left + 16 + k * (w + 4), box.top + 54, w, h), small=True)
+        draw.wrapped(surface, self.line_words(win), pygame.Rect(box.left + 16, box.top + 146, box.width - 32, 100),
+                     28, INK)
+
+    def line_words(self, win: dict[str, Any]) -> str:
+        """"the 3 times table 2 + with the first move 5 = 7 points"."""
+        line = win["line"]
+        what = texts.colour_name(self.lang, line["what"]) if line["kind"] == "one_colour" else line["what"]
+        colour = texts.colour_name(self.lang, ALL_CARDS[win["hand"][0]].colour or "") \
+            if line["kind"] == "row_in_one_colour" else ""
+        named = self.t("tadika_line_" + line["kind"], row=line["what"], what=what, colour=colour)
+        if not win["bonuses"]:
+            return f"{named}: {self.t('tadika_points', n=win['points'])}"
+        parts = [f"{named} {line['points']}"] + [f"{self.t('tadika_bonus_' + name)} {points}"
+                                                for name, points in win["bonuses"]]
+        return f"{' + '.join(parts)} = {self.t('tadika_points', n=win['points'])}"
+
+    def _message(self, surface, snap) -> None:
+        box = pygame.Rect(SIDE.left, SIDE.bottom - 300, SIDE.width, 300)
+        draw.panel(surface, box, RED if snap.message and snap.message.refusal else None)
+        if snap.message is None:
+            draw.wrapped(surface, self.t("tadika_help_line"), box.inflate(-40, -40), 30, MUTED)
+            return
+        m = snap.message
+        if m.refusal and m.seat is not None:
+            draw.text(surface, self.t("refused_for", player=m.seat), (box.left + 20, box.top + 18), 32, RED, True,
+                      max_width=box.width - 40)
+        body = texts.render(self.lang, m.key, m.params, self.names)
+        draw.wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), 30)
+
+    def _winner(self, surface, view) -> None:
+        """Under the winning hand: who won, the line that scored, the final points."""
+        banner = pygame.Rect(MAIN.left + 60, 410, MAIN.width - 120, 170)
+        draw.panel(surface, banner, GOLD, 6)
+        winners = " · ".join(texts.seat_label(self.lang, p, self.names) for p in view["winners"])
+        draw.text(surface, self.t("tadika_winner_banner", player=winners), (banner.centerx, banner.top + 18), 56,
+                  GOLD, True, "midtop", banner.width - 40)
+        draw.text(surface, self.line_words(view["last_win"]), (banner.centerx, banner.top + 82), 34, INK, False,
+                  "midtop", banner.width - 40)
+        scores = " : ".join(str(s) for s in view["scores"])
+        draw.text(surface, scores, (banner.centerx, banner.top + 124), 36, INK, True, "midtop")
+
+
+def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, small: bool = False) -> None:
+    """A NumNum card: its number in its colour's ink, the colour's shape in the corner and
+    its name at the foot; the joker says so; wish and forbidden cards by their faces."""
+    card = ALL_CARDS[name]
+    radius = 8 if small else 14
+    if card.kind == "number":
+        face, ink = FACE[card.colour], INK_OF[card.colour]
+    else:
+        face, ink = (WISH_FACE, GOLD) if card.kind == "wish" else (FORBID_FACE, RED)
+    pygame.draw.rect(surface, face, rect, border_radius=radius)
+    pygame.draw.rect(surface, ink if card.kind == "number" else (20, 20, 20), rect, 2 if small else 4,
+                     border_radius=radius)
+    if card.kind == "number":
+        big = int(rect.height * (0.5 if small else 0.42))
+        draw.text(surface, str(card.value), (rect.centerx, rect.centery - 12), max(28, big), ink, True, "center")
+        if small:
+            shape(surface, card.colour, (rect.centerx, rect.bottom - 14), 8, ink)
+            return
+        shape(surface, card.colour, (rect.left + 24, rect.top + 24), 14, ink)
+        shape(surface, card.colour, (rect.right - 24, rect.top + 24), 14, ink)
+        label = texts.render(lang, "tadika_joker") if card.is_joker else texts.colour_name(lang, card.colour)
+        draw.text(surface, label, (rect.centerx, rect.bottom - 12), 30, ink, True, "midbottom", rect.width - 12)
+    elif card.kind == "wish":
+        star(surface, rect.center if small else (rect.centerx, rect.centery - 16), rect.width * 0.3, GOLD)
+        if not small:
+            draw.text(surface, texts.render(lang, "tadika_wish_face"), (rect.centerx, rect.bottom - 12), 30, GOLD,
+                      True, "midbottom", rect.width - 12)
+    else:
+        centre = rect.center if small else (rect.centerx, rect.centery - 16)
+        r = int(rect.width * 0.32)
+        pygame.draw.circle(surface, RED, centre, r, max(3, r // 5))
+        pygame.draw.line(surface, RED, (centre[0] - r * 0.7, centre[1] + r * 0.7),
+                         (centre[0] + r * 0.7, centre[1] - r * 0.7), max(3, r // 5))
+        draw.text(surface, str(card.bars), centre, max(28, r), INK, True, "center")
+        if not small:
+            draw.text(surface, texts.render(lang, "tadika_forbidden_face"), (rect.centerx, rect.bottom - 12), 30,
+                      RED, True, "midbottom", rect.width - 12)
+
+
+def shape(surface: pygame.Surface, colour: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
+    """The colour's own shape, so a colour-blind player tells the colours apart."""
+    x, y = centre
+    kind = SHAPE[colour]
+    if kind == "circle":
+        pygame.draw.circle(surface, ink, centre, r)
+    elif kind == "square":
+        pygame.draw.rect(surface, ink, (x - r + 2, y - r + 2, 2 * r - 4, 2 * r - 4))
+    elif kind == "triangle":
+        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y + r - 2), (x - r, y + r - 2)])
+    else:
+        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
+
+
+def star(surface: pygame.Surface, centre: tuple[float, float], r: float, colour: tuple[int, int, int]) -> None:
+    points = []
+    for k in range(10):
+        angle = -math.pi / 2 + k * math.pi / 5
+        radius = r if k % 2 == 0 else r * 0.45
+        points.append((centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)))
+    pygame.draw.polygon(surface, colour, points)
+
+
+VIEW = TadikaView
