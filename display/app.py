@@ -4,7 +4,8 @@ It reads snapshots and returns what the keyboard asked for; it changes nothing i
 
 Keyboard (a developer being one station): ``q w e`` / ``a s d`` are the station's
 buttons (top row / bottom row), ``1``–``9`` and ``0`` tap the 1st–10th card of that
-seat's hand (virtual cards), ``u`` undoes, ``Esc`` quits.
+seat's hand (virtual cards), ``z``–``m`` the 1st–7th card lying open on the table,
+``u`` undoes, ``Esc`` quits.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 LOGICAL_SIZE = (1920, 1080)
 KEY_BUTTONS = "qweasd"
 KEY_CARDS = "1234567890"
+KEY_TABLE_CARDS = "zxcvbnm"      # the cards lying open on the table (Tadika's middle)
 
 
 def has_screen() -> bool:
@@ -110,7 +112,8 @@ class Screen:
         self.pg.display.flip()
 
     def poll(self) -> list[tuple]:
-        """Keyboard and window events as table inputs: ("button", n), ("card", i), ("undo",), ("quit",)."""
+        """Keyboard and window events as table inputs: ("button", n), ("card", i), ("table_card", i),
+        ("undo",), ("quit",)."""
         inputs: list[tuple] = []
         for event in self.pg.event.get():
             if event.type == self.pg.QUIT:
@@ -125,6 +128,8 @@ class Screen:
                     inputs.append(("button", KEY_BUTTONS.index(key)))
                 elif key and key in KEY_CARDS:
                     inputs.append(("card", KEY_CARDS.index(key)))
+                elif key and key in KEY_TABLE_CARDS:
+                    inputs.append(("table_card", KEY_TABLE_CARDS.index(key)))
                 elif key == "u":
                     inputs.append(("undo",))
         return inputs

@@ -24,18 +24,24 @@ SIDE = pygame.Rect(1470, 100, 440, 970)
 MIDDLE_CARD = (170, 240)
 SMALL_CARD = (56, 80)
 KEY_SIZE = (148, 44)
+STATUS_TOP, NOTE_TOP, NOTE_STEP, NOTE_SIZE, MAX_NOTES = 420, 474, 38, 32, 3   # under the middle
+SEATS_TOP = 600
 # per colour: card face, ink, and the shape that tells it without colour
 FACE = {"blue": (214, 228, 252), "yellow": (255, 242, 176), "red": (252, 214, 208), "pink": (250, 218, 242)}
 INK_OF = {"blue": (20, 70, 170), "yellow": (130, 95, 0), "red": (175, 30, 30), "pink": (170, 30, 130)}
 SHAPE = {"blue": "circle", "yellow": "triangle", "red": "square", "pink": "diamond"}
 WISH_FACE, FORBID_FACE = (70, 40, 110), (40, 40, 40)
+LINE_TEXT = {"row": "tadika_line_row", "one_colour": "tadika_line_one_colour",
+             "four_of_a_number": "tadika_line_four_of_a_number", "row_in_one_colour": "tadika_line_row_in_one_colour"}
+BONUS_TEXT = {"first_move": "tadika_bonus_first_move", "without_swapping": "tadika_bonus_without_swapping",
+              "swap_all_for_a_row": "tadika_bonus_swap_all_for_a_row"}
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
     """The seats in a grid below the middle: one row up to three players, else two."""
     rows = 1 if players <= 3 else 2
     cols = math.ceil(players / rows)
-    area = pygame.Rect(MAIN.left + 10, 600, MAIN.width - 20, 470)
+    area = pygame.Rect(MAIN.left + 10, SEATS_TOP, MAIN.width - 20, MAIN.bottom - 10 - SEATS_TOP)
     gap = 16
     w = (area.width - (cols - 1) * gap) // cols
     h = 300 if rows == 1 else (area.height - gap) // 2
@@ -68,6 +74,11 @@ class TadikaView:
         if snap.finished and view["last_win"]:
             self._cards_row(surface, view["last_win"]["hand"], None)
             self._winner(surface, view)
+        elif view["phase"] == "lay_middle":                # the cards appear as they are tapped
+            pending = snap.seats[view["to_act"]].pending or {}
+            laid = pending.get("cards", []) if pending.get("what") == "lay" else []
+            self._cards_row(surface, laid, [list(ALL_CARDS[c].rows) for c in laid])
+            self._status(surface, snap, view)
         else:
             self._cards_row(surface, view["middle"], view["middle_rows"])
             self._status(surface, snap, view)
@@ -101,7 +112,7 @@ class TadikaView:
     def _status(self, surface, snap, view) -> None:
         if snap.finished:
             return
-        y = 420
+        y = STATUS_TOP
         if view["phase"] == "lay_middle":
             headline = self.t("tadika_lays", player=view["to_act"])
         else:
@@ -122,8 +133,9 @@ class TadikaView:
         elif view["passes"]:
             notes.append((self.t("tadika_pass_chain", n=min(view["passes"], view["players"])), MUTED))
         notes.append((self.t("tadika_pile", n=view["stock_left"]), MUTED))
-        for k, (words, colour) in enumerate(notes[:3]):
-            draw.text(surface, words, (MAIN.centerx, y + 54 + k * 38), 32, colour, False, "midtop", MAIN.width - 40)
+        for k, (words, colour) in enumerate(notes[:MAX_NOTES]):
+            draw.text(surface, words, (MAIN.centerx, NOTE_TOP + k * NOTE_STEP), NOTE_SIZE, colour, False, "midtop",
+                      MAIN.width - 40)
 
     def _seat(self, surface, snap, view, seat, rect) -> None:
         i = seat.seat
@@ -192,10 +204,10 @@ class TadikaView:
         what = texts.colour_name(self.lang, line["what"]) if line["kind"] == "one_colour" else line["what"]
         colour = texts.colour_name(self.lang, ALL_CARDS[win["hand"][0]].colour or "") \
             if line["kind"] == "row_in_one_colour" else ""
-        named = self.t("tadika_line_" + line["kind"], row=line["what"], what=what, colour=colour)
+        named = self.t(LINE_TEXT[line["kind"]], row=line["what"], what=what, colour=colour)
         if not win["bonuses"]:
             return f"{named}: {self.t('tadika_points', n=win['points'])}"
-        parts = [f"{named} {line['points']}"] + [f"{self.t('tadika_bonus_' + name)} {points}"
+        parts = [f"{named} {line['points']}"] + [f"{self.t(BONUS_TEXT[name])} {points}"
                                                 for name, points in win["bonuses"]]
         return f"{' + '.join(parts)} = {self.t('tadika_points', n=win['points'])}"
 

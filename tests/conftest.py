@@ -36,14 +36,15 @@ class Harness:
     (``press``, ``tap``) and ``settle`` hands the table every event up to the station's
     last frame, waiting on the queue, never sleeping."""
 
-    def __init__(self, players: int, mode: str, data_dir: Path, seed: int = 1) -> None:
+    def __init__(self, players: int, mode: str, data_dir: Path, seed: int = 1, game: str = "partout",
+                 **options) -> None:
         self.events: queue.Queue = queue.Queue()
         self.sims = [SimulatedStation(f"sim-{i + 1}").start() for i in range(players)]
         # whole games at machine speed: not a person's event rate
         self.links = [StationLink(s.port, self.events, flood_limit=False).open() for s in self.sims]
         self.store = EventLog(data_dir / "spieltisch.db")
-        self.rules = find_game("partout")
-        self.table = Table(self.rules, config={"players": players, "mode": mode}, seed=seed,
+        self.rules = find_game(game)
+        self.table = Table(self.rules, config={"players": players, "mode": mode, **options}, seed=seed,
                            stations=[s.station_id for s in self.sims],
                            names=["Anna", "Ben", "Clara", "David", "Eva", "Felix"][:players],
                            log_store=self.store)
@@ -67,8 +68,8 @@ class Harness:
         self.settle(seat)
 
     def tap(self, seat: int, card: str, *, text: bool = True, uid: str | None = None) -> None:
-        uid = uid or virtual_uid("partout", card)
-        self.sims[seat].tap(uid, tag_text("partout", card) if text else None)
+        uid = uid or virtual_uid(self.rules.name, card)
+        self.sims[seat].tap(uid, tag_text(self.rules.name, card) if text else None)
         self.settle(seat)
 
     @property
@@ -87,8 +88,8 @@ class Harness:
 def make_table(tmp_path):
     made = []
 
-    def make(players: int = 4, mode: str = "physical", seed: int = 1) -> Harness:
-        h = Harness(players, mode, tmp_path, seed)
+    def make(players: int = 4, mode: str = "physical", seed: int = 1, game: str = "partout", **options) -> Harness:
+        h = Harness(players, mode, tmp_path, seed, game, **options)
         made.append(h)
         return h
     yield make

@@ -111,8 +111,11 @@ def _keyboard(table: Table, station: Any, game: str):
             seat = table.stations.index(station.station_id)
             hands = getattr(table.state, "hands", None)
             if hands is not None and ui[1] < len(hands[seat]):
-                card = hands[seat][ui[1]]
-                tap_virtual_card(station, game, card)
+                tap_virtual_card(station, game, hands[seat][ui[1]])
+        elif ui[0] == "table_card":
+            open_cards = table.snapshot().view.get("middle") or []
+            if ui[1] < len(open_cards):
+                tap_virtual_card(station, game, open_cards[ui[1]])
     return press
 
 

@@ -7,10 +7,15 @@ import random
 import statistics
 import time
 
-from controller.bench.measure import Target, median_of
+from controller.bench.measure import Target, median_of, percentile
 from controller.games import find_game
 
 TARGETS: dict[str, Target] = {
+    "tadika_swap_match_per_s": (500_000, "min", "checks/s", "Tadika: swap_match on random pairs of the deck"),
+    "tadika_hand_score_per_s": (100_000, "min", "hands/s", "Tadika: hand_score on random seven-card hands"),
+    "tadika_round_core_ms": (10, "max", "ms", "Tadika: a whole bot round in the rules core, 4 players (median)"),
+    "tadika_round_core_ms_p90": (float("nan"), "info", "ms", "the same, 90th percentile"),
+    "tadika_rounds_per_match": (float("nan"), "info", "rounds", "bot rounds to 50 points, 4 players (median)"),
     "partout_rounds_per_s": (2000, "min", "rounds/s", "random legal play, rules core alone, slowest of 3/4/6 players"),
     "partout_rounds_per_s_3p": (2000, "min", "rounds/s", "3 players"),
     "partout_rounds_per_s_4p": (2000, "min", "rounds/s", "4 players"),
@@ -48,9 +53,58 @@ def crazykick_matches(players: int, seeds: range) -> tuple[list[float], list]:
     return times, stats
 
 
+def tadika_swap_match_per_s(checks: int = 200_000) -> float:
+    from controller.games.tadika import deck, swap_match
+    rng = random.Random(1)
+    cards = deck(True)
+    pairs = [(a, b) for a, b in ((rng.choice(cards), rng.choice(cards)) for _ in range(checks)) if a != b]
+    start = time.perf_counter()
+    for give, take in pairs:
+        swap_match(give, take)
+    return len(pairs) / (time.perf_counter() - start)
+
+
+def tadika_hand_score_per_s(hands: int = 50_000) -> float:
+    from controller.games.tadika import deck, hand_score
+    rng = random.Random(2)
+    cards = deck(True)
+    sample = [rng.sample(cards, 7) for _ in range(hands)]
+    start = time.perf_counter()
+    for hand in sample:
+        hand_score(hand)
+    return hands / (time.perf_counter() - start)
+
+
+def tadika_bot_rounds(players: int, seeds: range) -> tuple[list[float], list[int]]:
+    """Per round, the milliseconds the bots and the rules core take to play it (bot
+    decisions included); and per match, its rounds."""
+    from controller.bots.tadika import TadikaBot
+    rules = find_game("tadika")
+    bot = TadikaBot()
+    round_ms, rounds = [], []
+    for seed in seeds:
+        state = rules.new_game({"players": players}, seed)
+        rng = random.Random(seed)
+        start = time.perf_counter()
+        while state.phase != "over":
+            before = len(state.history)
+            state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
+            if len(state.history) != before:
+                round_ms.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+        rounds.append(len(state.history))
+    return round_ms, rounds
+
+
 def figures(quick: bool = False) -> dict[str, float]:
     runs = 3 if quick else 5
     out: dict[str, float] = {}
+    out["tadika_swap_match_per_s"] = median_of(runs, tadika_swap_match_per_s)
+    out["tadika_hand_score_per_s"] = median_of(runs, tadika_hand_score_per_s)
+    round_ms, rounds = tadika_bot_rounds(4, range(10 if quick else 30))
+    out["tadika_round_core_ms"] = statistics.median(round_ms)
+    out["tadika_round_core_ms_p90"] = percentile(round_ms, 90)
+    out["tadika_rounds_per_match"] = statistics.median(rounds)
     for players in (3, 4, 6):
         out[f"partout_rounds_per_s_{players}p"] = median_of(runs, lambda: partout_rounds_per_s(players))
     out["partout_rounds_per_s"] = min(out[f"partout_rounds_per_s_{p}p"] for p in (3, 4, 6))

@@ -88,6 +88,8 @@ class TadikaBot(RandomBot):
         if isinstance(action, Swap):
             after = [b - g + t for b, g, t in zip(base, CONTRIBUTION[action.give], CONTRIBUTION[action.take])]
             if action.take in WISH_CARDS:            # played at once: a fresh card and a new middle
+                if action.give in WISH_CARDS:
+                    return now - 1.0                 # a wish for a wish changes nothing
                 return value(after) + FRESH_CARD
             worth = value(after)
             if worth <= now:                         # never swap for nothing: it could go round in circles

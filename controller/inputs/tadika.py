@@ -7,7 +7,8 @@ Soft keys (buttons 0-2 top row, 3-5 bottom row)::
     [  back  ] [new middle] [take wish]
 
 - **A swap** is two taps: the card put down and the card taken, in either order (the table
-  knows which cards lie in the middle). Tapping a wish card from the hand plays it.
+  knows which cards lie in the middle). Tapping a wish card from the hand plays it; to
+  give a wish card away (for the wish card in the middle), tap the middle card first.
 - **Swap all** and **I win!** then take the seven cards of the hand tapped one by one
   (physical cards); with virtual cards the table knows the hand and the button is enough.
 - **The middle** (physical cards): at the start of a round the dealer taps the seven cards
@@ -181,6 +182,8 @@ class TadikaInput(InputAdapter):
     # -- how a bot (or a test) makes an action with its hands ------------------------------------------
     def inputs_for(self, state: TadikaState, seat: int, action: Any) -> list[Step]:
         if isinstance(action, Swap):
+            if action.give in WISH_CARDS:          # a wish tapped first from the hand would be played
+                return [Step("tap", action.take), Step("tap", action.give)]
             return [Step("tap", action.give), Step("tap", action.take)]
         if isinstance(action, PlayWish):
             return [Step("tap", action.card)]

@@ -2,7 +2,7 @@
 
 The texts live in ``<lang>.json`` beside this file; code refers to them by key.
 Parameters named like a seat (``player``, ``expected``, ``seat``) are shown as the
-seat's name, ``card`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
+seat's name, ``card``, ``give`` and ``take`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
 rules core can say "not_your_turn" with seat numbers and each screen says it in
 its own language.
 
@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 LANGUAGES = ("de", "en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
 _SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner", "owner"})
+_CARD_PARAMS = frozenset({"card", "give", "take"})
 
 
 @lru_cache(maxsize=None)
@@ -91,7 +92,7 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
         return "–"
     if name in _SEAT_PARAMS and isinstance(value, int):
         return seat_label(lang, value, seat_names)
-    if name == "card":
+    if name in _CARD_PARAMS:
         return card_name(lang, str(value))
     if name in ("colour", "team"):
         return colour_name(lang, str(value))
