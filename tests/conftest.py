@@ -84,6 +84,15 @@ class Harness:
         self.store.close()
 
 
+@pytest.fixture(scope="module")
+def screen():
+    """A headless screen: the views draw on its 1920×1080 canvas."""
+    from display.app import Screen
+    s = Screen(headless=True)
+    yield s
+    s.close()
+
+
 @pytest.fixture
 def make_table(tmp_path):
     made = []

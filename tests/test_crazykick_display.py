@@ -3,21 +3,11 @@ a refused seat framed red, the ball-out call, the goal celebration on a live scr
 
 from __future__ import annotations
 
-import pytest
-
 from controller.games.crazykick import RULES, Play, load_deck
 from controller.table import Table
-from display.app import Screen
 from display.crazykick_view import CENTRE_CARD, TABLE_AREA, CrazyKickView, rgb, seat_rects
 from display.draw import GOLD, RED
 from tests.test_crazykick_rules import arrange, card, stuck_state
-
-
-@pytest.fixture(scope="module")
-def screen():
-    s = Screen(headless=True)
-    yield s
-    s.close()
 
 
 def centre_border(canvas):

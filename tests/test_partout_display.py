@@ -11,13 +11,6 @@ from display.draw import GOLD, RED
 from display.partout_view import TABLE_AREA, CARD_SIZE, seat_rects
 
 
-@pytest.fixture(scope="module")
-def screen():
-    s = Screen(headless=True)
-    yield s
-    s.close()
-
-
 def border_pixel(canvas, rect):
     return tuple(canvas.get_at((rect.centerx, rect.top + 1)))[:3]
 

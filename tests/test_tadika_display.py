@@ -18,13 +18,6 @@ from display.tadika_view import (
 )
 
 
-@pytest.fixture(scope="module")
-def screen():
-    s = Screen(headless=True)
-    yield s
-    s.close()
-
-
 def border(canvas, rect):
     return tuple(canvas.get_at((rect.centerx, rect.top + 2)))[:3]
 

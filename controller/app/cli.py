@@ -17,6 +17,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from controller.games import GAMES, IllegalAction, find_game
 from controller.games.texts import LANGUAGES
