@@ -60,6 +60,15 @@ class PanelEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class StationFlooding:
+    """The station sends more than its budget: ``dropped`` of its events so far were not
+    passed on (a stuck button, a broken firmware)."""
+    station: str
+    dropped: int
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class StationLost:
     station: str
     port: str
@@ -67,4 +76,4 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost | PanelEvent
+InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost | StationFlooding | PanelEvent

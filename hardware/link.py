@@ -20,7 +20,9 @@ another ``ttyACM`` number, never under another by-id name.
 
 A station that floods (a stuck loop sending frames) is held to a byte budget and an
 event budget: beyond them its reader sleeps and its events are dropped and counted, so
-it cannot take the CPU or the queue from the others.
+it cannot take the CPU or the queue from the others. Events dropped cost nothing, so the
+station keeps its documented rate during a flood and plays normally again as soon as it
+ends; a :class:`StationFlooding` tells the table (once a second) so that seat is told.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Callable
 import serial
 
 from hardware.clocksync import ClockSync
-from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent, TagGone
+from hardware.events import ButtonEvent, StationFlooding, StationHello, StationLost, TagEvent, TagGone
 from hardware.protocol import (
     PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame,
 )
@@ -48,7 +50,8 @@ class StationError(RuntimeError):
 
 
 class TokenBucket:
-    """``rate`` per second, at most ``burst`` at once."""
+    """``rate`` per second, at most ``burst`` at once. The debt is bounded by one burst, so
+    the end of a flood is forgiven within ``burst / rate`` seconds, however long it lasted."""
 
     def __init__(self, rate: float, burst: float, now_ns: int) -> None:
         self.rate = rate
@@ -56,12 +59,23 @@ class TokenBucket:
         self.tokens = burst
         self.at = now_ns
 
+    def _refill(self, now_ns: int) -> None:
+        self.tokens = min(self.burst, self.tokens + max(0, now_ns - self.at) * 1e-9 * self.rate)
+        self.at = max(self.at, now_ns)
+
     def take(self, amount: float, now_ns: int) -> float:
-        """Spend ``amount``; returns the deficit (0 when there was enough)."""
-        self.tokens = min(self.burst, self.tokens + (now_ns - self.at) * 1e-9 * self.rate)
-        self.at = now_ns
-        self.tokens -= amount
+        """Spend ``amount`` even when short (bytes already read); returns the deficit."""
+        self._refill(now_ns)
+        self.tokens = max(-self.burst, self.tokens - amount)
         return max(0.0, -self.tokens)
+
+    def try_take(self, amount: float, now_ns: int) -> bool:
+        """Spend ``amount`` if it is there; what is refused costs nothing."""
+        self._refill(now_ns)
+        if self.tokens < amount:
+            return False
+        self.tokens -= amount
+        return True
 
 
 def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
@@ -84,6 +98,7 @@ class StationLink(SupervisedPort):
     WHO_INTERVAL_NS = 250_000_000
     EVENT_RATE, EVENT_BURST = 100, 60   # events a second: far above two hands on six buttons
     BYTE_RATE, BYTE_BURST = 64_000, 16_384   # bytes a second; a station sends ≈ 1 kB/s
+    FLOOD_NOTICE_NS = 1_000_000_000     # while a station floods, the table hears of it once a second
 
     def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
                  clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
@@ -110,6 +125,7 @@ class StationLink(SupervisedPort):
         self._write_lock = threading.Lock()
         self._last_seq: int | None = None
         self._lost = False
+        self._flood_told_ns: int | None = None
         # budgets on the link's clock: a simulated table's bots press at human rates in its time
         self._events_bucket = TokenBucket(self.EVENT_RATE, self.EVENT_BURST, clock())
         self._bytes_bucket = TokenBucket(self.BYTE_RATE, self.BYTE_BURST, clock())
@@ -251,10 +267,13 @@ class StationLink(SupervisedPort):
             return
         if event is None:
             return
-        if self.flood_limit and not isinstance(event, StationHello) and self._events_bucket.take(1, now):
+        if self.flood_limit and not isinstance(event, StationHello) and not self._events_bucket.try_take(1, now):
             self.flood_dropped += 1
             if self.flood_dropped in (1, 100, 10_000):
                 log.warning("station %s floods: %d events dropped", self.station_id, self.flood_dropped)
+            if self._flood_told_ns is None or now - self._flood_told_ns >= self.FLOOD_NOTICE_NS:
+                self._flood_told_ns = now             # the table says so at that seat, once a second
+                self.events.put(StationFlooding(self.station_id or "?", self.flood_dropped, now))
             return
         self.events.put(event)
 

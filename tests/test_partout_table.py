@@ -4,6 +4,7 @@ the issue names changing nothing but the message and a red flash."""
 from __future__ import annotations
 
 
+from controller.games import texts
 from controller.inputs.base import BACK, MINUS, OK, PLUS
 from controller.table import BUZZ_REFUSED, LED_REFUSED, LED_YOUR_TURN
 
@@ -206,6 +207,18 @@ class TestRefusals:
         for lang in texts.LANGUAGES:
             sentence = texts.render(lang, m.key, m.params, names)
             assert "Ben" in sentence and "David" in sentence and "{" not in sentence
+
+
+def test_a_flooding_station_is_named_at_its_seat_and_nothing_changes(make_table):
+    from hardware.events import StationFlooding
+    h = make_table()
+    before = snap(h)
+    h.table.handle(StationFlooding(h.sims[2].station_id, 150, 0))
+    m = h.table.message
+    assert m.key == "station_flooding" and m.seat == 2 and m.refusal
+    assert "Clara" in texts.render("en", m.key, m.params, h.table.names) and "150 inputs" in \
+        texts.render("en", m.key, m.params, h.table.names)
+    assert snap(h) == before
 
 
 def test_station_unplugged_is_reported(make_table):

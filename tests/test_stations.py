@@ -168,6 +168,54 @@ def test_a_flooding_station_is_held_to_its_budget_and_the_others_still_get_throu
         person.close()
 
 
+def test_an_event_budget_keeps_its_rate_during_a_flood_and_forgives_it_at_once():
+    """10 s of a stuck loop at 10,000 events a second: the documented 100 a second still
+    pass (not fewer: a dropped event costs nothing), and a press 20 ms after the flood is
+    let through (before: a debt of about 41,000 tokens muted the station for minutes)."""
+    from hardware.link import TokenBucket
+    bucket = TokenBucket(StationLink.EVENT_RATE, StationLink.EVENT_BURST, 0)
+    passed = sum(bucket.try_take(1, t * 100_000) for t in range(100_000))          # every 0.1 ms for 10 s
+    assert StationLink.EVENT_RATE * 10 <= passed <= StationLink.EVENT_BURST + StationLink.EVENT_RATE * 10
+    assert bucket.try_take(1, 10_000_000_000 + 20_000_000)
+
+
+def test_the_byte_budgets_debt_is_bounded_by_one_burst():
+    from hardware.link import TokenBucket
+    bucket = TokenBucket(StationLink.BYTE_RATE, StationLink.BYTE_BURST, 0)
+    for t in range(10_000):
+        bucket.take(4096, t * 1_000_000)                      # 4 MB/s for 10 s
+    assert bucket.take(10, 10_000_000_000) <= StationLink.BYTE_BURST + 10
+    assert bucket.take(10, 10_000_000_000 + int(1e9 * 2 * StationLink.BYTE_BURST / StationLink.BYTE_RATE)) == 0
+
+
+def test_a_station_that_flooded_plays_again_within_a_second_and_its_seat_is_told():
+    from hardware.events import StationFlooding
+    events: queue.Queue = queue.Queue()
+    sim = SimulatedStation("stuck").start()
+    link = StationLink(sim.port, events).open()
+    try:
+        while not events.empty():
+            events.get_nowait()
+        sim.flood(5_000)                                      # a stuck loop, then it recovers
+        ended = time.monotonic()
+        time.sleep(0.3)                                       # the person presses once it is quiet
+        seq = sim.press(2, release=False)
+        got, pressed_at = [], None
+        deadline = time.monotonic() + 5
+        while pressed_at is None and time.monotonic() < deadline:
+            event = events.get(timeout=5)
+            got.append(event)
+            if isinstance(event, ButtonEvent) and event.seq == seq:
+                pressed_at = time.monotonic()
+        assert pressed_at is not None and pressed_at - ended < 1.0
+        assert link.flood_dropped > 0
+        told = [e for e in got if isinstance(e, StationFlooding)]
+        assert told and told[0].station == "stuck" and told[0].dropped >= 1
+    finally:
+        link.close()
+        sim.close()
+
+
 def test_presses_carry_their_time_over_a_delayed_jittery_link():
     """0-4 ms each way at random, a station clock far off and 200 ppm fast: after a second
     of sync, the press time on the host clock is within a millisecond or two."""

@@ -121,6 +121,11 @@ class Table:
             return self._station_lost(event)
         if kind == "StationHello":
             return self._station_hello(event)
+        if kind == "StationFlooding":
+            seat = self.seat_of(station)
+            self._note(Message("station_flooding", {"seat": seat, "n": event.dropped}, seat, True,
+                               self.revision + 1))
+            return []
         if kind == "PanelEvent":
             if event.button == "undo":
                 return self.undo()
