@@ -89,10 +89,14 @@ def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: 
 
 
 def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> None:
-    """Across the middle of the screen while a seat's station is unplugged: the game waits."""
-    if not snap.paused_for or snap.finished:
+    """Across the middle of the screen while the game waits: a seat's station is unplugged,
+    or the table cannot save."""
+    if snap.finished or not (snap.paused_for or getattr(snap, "cannot_save", None)):
         return
-    words = texts.render(lang, "paused_banner", {"seat": snap.paused_for[0]}, names)
+    if snap.paused_for:
+        words = texts.render(lang, "paused_banner", {"seat": snap.paused_for[0]}, names)
+    else:
+        words = texts.render(lang, "cannot_save_banner")
     box = pygame.Rect(0, 0, 1300, 150)
     box.center = (surface.get_width() // 2, surface.get_height() // 2)
     panel(surface, box, RED, 8)

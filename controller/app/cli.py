@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--screenshot", help="save a PNG of the screen (at the end, or at --screenshot-at)")
     demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
     demo.add_argument("--fullscreen", action="store_true")
-    demo.add_argument("--timeout", type=float, help="give up after this many seconds")
+    demo.add_argument("--timeout", type=_seconds, help="give up after this many seconds")
     demo.add_argument("--reaction", default="250-600",
                       help="Crazy Kick: the bots' reaction time in ms, LOW-HIGH (default 250-600)")
 
@@ -82,18 +82,85 @@ def main(argv: list[str] | None = None) -> int:
     if args.data_dir:
         import os
         os.environ["SPIELTISCH_DATA"] = str(args.data_dir)
+    return run_command(args)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """The command, with every way it can fail turned into one line for a person and a
+    non-zero exit: no traceback reaches a player or an owner. An unexpected error's
+    details go to ``errors.log`` in the data directory (or the temporary directory)."""
+    from controller.table.eventlog import BrokenLog, StorageError
+    from controller.table.runner import TableStopped
     from hardware.link import StationError
     try:
         return COMMANDS[args.command](args)
     except (IllegalAction, KeyError, StationError) as exc:
-        print(f"spieltisch: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
-        return 2
+        return _fail(exc.args[0] if isinstance(exc, KeyError) else exc, 2)
+    except BrokenLog as exc:
+        again = f"spieltisch demo {exc.game}` (without --resume)" if args.command == "demo" else \
+            f"spieltisch play {exc.game} --new` (the game stays in the database, set aside)"
+        return _fail(f"{exc}. Keep it aside and start afresh: `{again}.", 1)
+    except StorageError as exc:
+        return _fail(exc, 1)
+    except TableStopped as exc:
+        return _fail(f"the game stopped: {exc}. Every accepted move is saved.", 1)
+    except TimeoutError as exc:
+        return _fail(f"{exc}; every accepted move is saved (`--resume` goes on with a demo).", 1)
+    except KeyboardInterrupt:
+        return _fail("stopped. Every accepted move is saved; the same command goes on with the game.", 130)
+    except Exception as exc:                          # a bug: one line here, the details in a file
+        return _fail(f"unexpected error ({type(exc).__name__}: {exc}); the details are in {_error_log(exc)}. "
+                     "Every accepted move is saved.", 1)
+
+
+def _fail(message: object, code: int) -> int:
+    print(f"spieltisch: {message}", file=sys.stderr)
+    return code
+
+
+def _error_log(exc: BaseException) -> str:
+    import tempfile
+    import time
+    import traceback
+    from controller.table.eventlog import default_data_dir
+    text = f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} spieltisch {' '.join(sys.argv[1:])}\n" + \
+        "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    for folder in (default_data_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / "errors.log"
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(text)
+            return str(path)
+        except OSError:
+            continue
+    return "(nowhere: no folder takes writes)"
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed < 1 << 63:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number from 0 to {(1 << 63) - 1}")
+    return seed
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e7:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def _game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=_seed, help="the same seed deals the same game (0 to 2^63-1)")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the screen")
     # every game's variants (GameRules.options); a game refuses the others' in game_options
     for name, (titles, option) in _all_options().items():
@@ -178,6 +245,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_cards(args: argparse.Namespace) -> int:
     from controller.app.play import learn_cards, list_cards
+    find_game(args.game)                           # an unknown game is named, not listed as empty
     if args.cards_command == "learn":
         return learn_cards(args.game, args.port)
     return list_cards(args.game)

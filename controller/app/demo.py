@@ -17,12 +17,13 @@ from controller.app.play import make_screen, open_links
 from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
-from controller.table.eventlog import EventLog, default_data_dir
+from controller.table.eventlog import EventLog, StorageError, TableLock, default_data_dir
 from controller.table.realtime import RealtimeRunner, SimulatedTime
 from controller.table.runner import TableRunner, Wake
 from controller.table.table import Table
 
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
+UNATTENDED_SAVE_S = 10.0     # a headless demo that cannot save for this long ends with the reason
 
 
 def demo_config(game: str, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -40,21 +41,24 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
     from hardware.sim import SimulatedStation
 
     rules = find_game(game)
-    store = EventLog(Path(data_dir or default_data_dir()) / "spieltisch.db")
-    saved = None
-    if resume:
-        candidates = [g for g in store.unfinished(rules.name) if g.config.get("demo")]
-        saved = candidates[0] if candidates else None
-    if saved is not None:
-        players, seed = int(saved.config["players"]), saved.seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(1 << 31)
-    config = saved.config if saved is not None else demo_config(rules.name, players, options)
-    rules.new_game(config, seed)          # a wrong player count or variant is refused before any window opens
-
+    folder = Path(data_dir or default_data_dir())
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
+        stack.enter_context(TableLock(folder))          # one table per data directory
+        store = EventLog(folder / "spieltisch.db")
         stack.callback(store.close)
+        saved = None
+        if resume:
+            unfinished = store.unfinished_ids(rules.name, demo=True)
+            if not unfinished:
+                raise StorageError(f"there is no unfinished {rules.title} demo in {folder} to go on with; "
+                                   "start one without --resume")
+            saved = store.load(unfinished[0])            # a broken log says where it breaks
+            players, seed = int(saved.config["players"]), saved.seed
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
+        config = saved.config if saved is not None else demo_config(rules.name, players, options)
+        rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         watching = screen.interactive
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
@@ -79,14 +83,15 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             realtime_bots = RealtimeBotDriver(rules, table.adapter, bot_seats, seed=seed, reaction=reaction)
             stack.callback(realtime_bots.close)
             runner = RealtimeRunner(table, events, links, screen=screen, bots=realtime_bots, keyboard=keyboard,
-                                    simulated=simulated)
+                                    simulated=simulated, give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S)
         else:
             if think is None:
                 think = 0.8 if watching else 0.0
             bots = BotDriver(rules, table.adapter, bot_seats, seed=seed, think=think, step=think / 4,
                              wake=lambda: events.put(Wake()))
             stack.callback(bots.close)
-            runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard)
+            runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard,
+                                 give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S)
         if screenshot:
             _shoot_at(runner, screen, screenshot, screenshot_at)
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):

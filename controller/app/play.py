@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from controller.table.eventlog import EventLog
+from controller.table.eventlog import EventLog, TableLock, default_data_dir
 from controller.games import find_game
 from controller.table.runner import TableRunner
 from controller.table.table import Table
@@ -71,18 +71,24 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     rules = find_game(game)
     if len(ports) != players:
         raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
+    twice = next((p for i, p in enumerate(ports) if p in ports[:i]), None)
+    if twice is not None:
+        raise SystemExit(f"spieltisch: the port {twice} is given twice; each seat needs its own station")
     config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
     rules.new_game(config, 0)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
+        stack.enter_context(TableLock(default_data_dir()))      # one table per data directory
         store = EventLog()
         stack.callback(store.close)
+        unfinished = store.unfinished_ids(rules.name, demo=False)
+        if unfinished and new:
+            store.abandon(unfinished[0], "set aside for a new game (--new)")
+            unfinished = []
+        # a log that cannot be read or replayed raises BrokenLog (here or in Table.resume)
+        saved = store.load(unfinished[0]) if unfinished else None
         links = open_links(ports, events, stack, bots=not flood_limit)
         stations = list(links)
-        saved = next((g for g in store.unfinished(rules.name) if not g.config.get("demo")), None)
-        if saved is not None and new:
-            store.abandon(saved.id)
-            saved = None
         names = (names + [""] * players)[:players]
         if saved is not None:
             print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)

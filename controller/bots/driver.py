@@ -27,6 +27,11 @@ from controller.table.cards import tap_virtual_card
 log = logging.getLogger(__name__)
 
 
+def _refusal(snapshot: Any) -> str:
+    message = snapshot.message
+    return "no reason given" if message is None else f"{message.key} {message.params}"
+
+
 def perform(station: Any, game: str, step: Any, *, release: bool = True) -> int:
     """Do one step of an action at a simulated station, as a hand would; returns the seq
     of the last frame it sent."""
@@ -56,10 +61,13 @@ class BotDriver:
         self._attempts: dict[tuple[int, int], int] = {}
         self._thread: threading.Thread | None = None
         self._closed = False
+        self.stuck: str | None = None     # why the bots cannot go on (the runner stops on it)
 
     def observe(self, snapshot: Any, state: Any) -> None:
         if self._closed or snapshot.finished or self._busy.is_set():
             return
+        if snapshot.paused_for or getattr(snapshot, "cannot_save", None):
+            return                         # the table waits, and so do its bots
         seat = self.rules.to_act(state)
         if seat not in self.stations:
             return
@@ -69,7 +77,10 @@ class BotDriver:
         key = (snapshot.action_count, seat)
         attempt = self._attempts.get(key, 0)
         if attempt >= 3:
-            log.error("bot at seat %d could not make a move at action %d", seat, snapshot.action_count)
+            if self.stuck is None:
+                self.stuck = (f"the bot at seat {seat + 1} could not make a move after {snapshot.action_count} "
+                              f"actions (the table refused it three times: {_refusal(snapshot)})")
+                log.error("%s", self.stuck)
             return
         self._attempts[key] = attempt + 1
         rng = random.Random(f"bot:{self.seed}:{snapshot.action_count}:{seat}:{attempt}")

@@ -16,6 +16,7 @@ recovery, undo and replays.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -61,6 +62,33 @@ class GameOption:
     @property
     def is_switch(self) -> bool:
         return not self.choices
+
+
+STRINGS = "strings"       # a field holding a list of strings (a hand of cards): a tuple in the action
+
+
+def action_from_fields(cls: type, data: Mapping[str, Any], types: Mapping[str, Any]) -> Any:
+    """An action of ``cls`` from JSON (a log, a file), each field checked against ``types``:
+    a type, a tuple of types, or ``STRINGS``. A bool is no int and a float no int; a field
+    the action has a default for may be missing. Anything else is refused, never raised."""
+    refused = IllegalAction("unknown_action", text=str(dict(data)))
+    fields = {k: v for k, v in data.items() if k != "type"}
+    optional = {f.name for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
+    if not set(fields) <= set(types) or set(types) - set(fields) - optional:
+        raise refused
+    values = {}
+    for name, value in fields.items():
+        wanted = types[name]
+        if wanted == STRINGS:
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise refused
+            value = tuple(value)
+        elif isinstance(value, bool) and bool not in (wanted if isinstance(wanted, tuple) else (wanted,)):
+            raise refused
+        elif not isinstance(value, wanted):
+            raise refused
+        values[name] = value
+    return cls(**values)
 
 
 def load_data(name: str) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, load_data
+from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, action_from_fields, load_data
 
 DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
@@ -408,9 +408,8 @@ class CrazyKick(GameRules):
         cls = ACTION_TYPES.get(str(data.get("type")))
         if cls is None:
             raise IllegalAction("unknown_action", text=str(data.get("type")))
-        if cls in (Flip, Play):
-            return cls(int(data["player"]), int(data["pile"]))
-        return cls(int(data["player"]))
+        types = {"player": int, "pile": int} if cls in (Flip, Play) else {"player": int}
+        return action_from_fields(cls, data, types)
 
     def state_to_json(self, state: CrazyKickState) -> dict[str, Any]:
         data = state._asdict()

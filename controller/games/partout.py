@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Sequence, Union
 
-from controller.games.core import GameRules, IllegalAction, Outcome, load_data
+from controller.games.core import GameRules, IllegalAction, Outcome, action_from_fields, load_data
 
 DATA = load_data("partout")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -114,6 +114,12 @@ _ACTION_TYPES: dict[str, type] = {
     "play": Play,
 }
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
+_FIELD_TYPES: dict[type, dict[str, Any]] = {
+    NameTrumpNumber: {"player": int, "number": int},
+    NameTrumpColour: {"player": int, "colour": str},
+    Bid: {"player": int, "tricks": int},
+    Play: {"player": int, "card": str, "choice": (int, str, type(None))},
+}
 
 
 def play_notation(card: str, choice: Choice) -> str:
@@ -486,10 +492,7 @@ class Partout(GameRules):
         cls = _ACTION_TYPES.get(str(data.get("type")))
         if cls is None:
             raise IllegalAction("unknown_action", text=str(data.get("type")))
-        try:
-            return cls(**{k: v for k, v in data.items() if k != "type"})
-        except TypeError:
-            raise IllegalAction("unknown_action", text=str(dict(data))) from None
+        return action_from_fields(cls, data, _FIELD_TYPES[cls])
 
     def state_to_json(self, state: PartoutState) -> dict[str, Any]:
         return {

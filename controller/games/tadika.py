@@ -27,7 +27,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
-from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, load_data
+from controller.games.core import (
+    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, load_data,
+)
 
 DATA = load_data("tadika")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -314,8 +316,8 @@ Action = Union[LayMiddle, Swap, SwapAll, Pass, Renew, PlayWish, Claim]
 _ACTION_TYPES: dict[str, type] = {"lay_middle": LayMiddle, "swap": Swap, "swap_all": SwapAll, "pass": Pass,
                                   "renew": Renew, "play_wish": PlayWish, "claim": Claim}
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
-_FIELD_TYPES: dict[str, type] = {"player": int, "give": str, "take": str, "card": str, "cards": tuple,
-                                 "hand": tuple}
+_FIELD_TYPES: dict[str, Any] = {"player": int, "give": str, "take": str, "card": str, "cards": STRINGS,
+                                "hand": STRINGS}
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -519,18 +521,7 @@ class Tadika(GameRules):
         cls = _ACTION_TYPES.get(str(data.get("type")))
         if cls is None:
             raise IllegalAction("unknown_action", text=str(data.get("type")))
-        fields = {k: v for k, v in data.items() if k != "type"}
-        if set(fields) != set(cls.__slots__):
-            raise IllegalAction("unknown_action", text=str(dict(data)))
-        for name, value in fields.items():
-            wanted = _FIELD_TYPES[name]
-            if wanted is tuple:
-                if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                    raise IllegalAction("unknown_action", text=str(dict(data)))
-                fields[name] = tuple(value)
-            elif not isinstance(value, wanted) or isinstance(value, bool):
-                raise IllegalAction("unknown_action", text=str(dict(data)))
-        return cls(**fields)
+        return action_from_fields(cls, data, {name: _FIELD_TYPES[name] for name in cls.__slots__})
 
     def state_to_json(self, state: TadikaState) -> dict[str, Any]:
         data = state._asdict()

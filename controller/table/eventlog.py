@@ -4,6 +4,14 @@ Every accepted action is committed durably (WAL, ``synchronous=FULL``: the commi
 reached the disk before the table acknowledges the input), so a power cut loses nothing
 that a player saw accepted. An unfinished game is resumed by replaying its log.
 Undo is an appended marker, never a deletion, so the log tells what happened.
+
+The file is marked as ours (SQLite's ``application_id``) and carries its schema version
+(``user_version``). Opening it checks both, the tables' columns and the file's integrity
+before anything is written, so a damaged file or another program's database is refused
+with a message and left exactly as it was; schema versions are migrated explicitly, one
+step at a time. Each log entry's number comes from the database in the statement that
+writes it, so two writers can never write the same one; :class:`TableLock` keeps a second
+table off a data directory in the first place.
 """
 
 from __future__ import annotations
@@ -11,10 +19,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
+SCHEMA_VERSION = 1
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -44,7 +56,19 @@ CREATE TABLE IF NOT EXISTS stations (
     station TEXT PRIMARY KEY,
     name    TEXT
 );
+CREATE TABLE IF NOT EXISTS health (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL
+)
 """
+
+COLUMNS = {
+    "games": ["id", "game", "config", "seed", "seats", "started_at", "finished_at", "result"],
+    "log": ["game_id", "seq", "kind", "action", "at"],
+    "cards": ["uid", "game", "card"],
+    "stations": ["station", "name"],
+    "health": ["id", "at"],          # one row, rewritten to learn whether the disk takes writes
+}
 
 
 def default_data_dir() -> Path:
@@ -53,6 +77,32 @@ def default_data_dir() -> Path:
         return Path(os.environ["SPIELTISCH_DATA"])
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "spieltisch"
+
+
+class StorageError(RuntimeError):
+    """The data directory or the database cannot be used; the message says why and what to do."""
+
+
+class BrokenLog(StorageError):
+    """A game's log cannot be read or replayed: names the game and the entry where it breaks."""
+
+    def __init__(self, game_id: int, game: str, index: int, entry: Any, reason: str) -> None:
+        self.game_id, self.game, self.index, self.entry, self.reason = game_id, game, index, entry, reason
+        where = "its setup" if index < 0 else f"move {index + 1} {entry}"
+        super().__init__(f"game {game_id} ({game}) cannot be replayed: {where}: {reason}")
+
+
+def storage_error(path: Path, exc: BaseException) -> StorageError:
+    """What a failed read or write of ``path`` means to an owner, in one sentence."""
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in reason:
+        return StorageError(f"{path} is not a Spieltisch database (damaged, or another kind of file); "
+                            "nothing was changed. Move it away, or choose another --data-dir.")
+    if "disk is full" in reason or getattr(exc, "errno", None) == 28:
+        return StorageError(f"cannot write to {path}: the disk is full. Free some space.")
+    if "readonly" in reason or "read-only" in reason or isinstance(exc, PermissionError):
+        return StorageError(f"cannot write to {path}: it is read-only ({reason}). Choose another --data-dir.")
+    return StorageError(f"cannot use {path}: {reason}")
 
 
 @dataclass(frozen=True)
@@ -72,14 +122,63 @@ class EventLog:
         if path is None:
             path = default_data_dir() / "spieltisch.db"
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        self._next_seq: dict[int, int] = {}
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot use the data directory {self.path.parent}: {exc}. "
+                               "Choose another with --data-dir.") from exc
+        try:
+            self._check_before_writing()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except StorageError:
+            self._db.close()
+            raise
+        except (OSError, sqlite3.Error) as exc:
+            self._db.close()
+            raise storage_error(self.path, exc) from exc
+
+    def _check_before_writing(self) -> None:
+        """Ours (or empty), of a version we know, with the columns we expect, and whole;
+        otherwise a StorageError, and the file is untouched: nothing here writes."""
+        app, version = (self._db.execute(f"PRAGMA {name}").fetchone()[0] for name in ("application_id", "user_version"))
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # a file from before it was marked has no application id and (some of) our tables
+        if app != APPLICATION_ID and (app != 0 or not tables <= set(COLUMNS)):
+            raise StorageError(f"{self.path} belongs to another program (tables: {', '.join(sorted(tables))}); "
+                               "Spieltisch leaves it unchanged. Choose another --data-dir.")
+        if version > SCHEMA_VERSION:
+            raise StorageError(f"{self.path} was written by a newer Spieltisch (schema {version}; this one knows "
+                               f"{SCHEMA_VERSION}). Update Spieltisch.")
+        for table in sorted(tables):
+            columns = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
+            if columns != COLUMNS[table]:
+                raise StorageError(f"{self.path}: the table {table} has the columns {', '.join(columns)}, not "
+                                   f"{', '.join(COLUMNS[table])}; Spieltisch leaves it unchanged. "
+                                   "Choose another --data-dir.")
+        if tables:
+            problems = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise StorageError(f"{self.path} is damaged ({problems[0]}); nothing was changed. Move it aside "
+                                   "and start afresh (`sqlite3 FILE .recover` may save its games).")
+
+    def _migrate(self) -> None:
+        """From the file's schema version to ours, one step at a time, each in one transaction."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                MIGRATIONS[target](self._db)
+                self._db.execute(f"PRAGMA user_version = {target}")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         self._db.close()
@@ -90,14 +189,20 @@ class EventLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def probe(self) -> str | None:
+        """Whether a durable write goes through now: None, or the reason it does not."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO health (id, at) VALUES (1, ?)", (time.time(),))
+            return None
+        except sqlite3.Error as exc:
+            return str(storage_error(self.path, exc))
+
     # -- games ------------------------------------------------------------------------------------
     def start_game(self, game: str, config: dict[str, Any], seed: int, seats: list[str | None]) -> int:
         cur = self._db.execute(
             "INSERT INTO games (game, config, seed, seats, started_at) VALUES (?, ?, ?, ?, ?)",
             (game, json.dumps(config, sort_keys=True), seed, json.dumps(seats), time.time()))
-        game_id = int(cur.lastrowid)  # type: ignore[arg-type]
-        self._next_seq[game_id] = 0
-        return game_id
+        return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def append(self, game_id: int, action: dict[str, Any]) -> int:
         return self._append(game_id, "action", json.dumps(action, sort_keys=True))
@@ -106,30 +211,41 @@ class EventLog:
         return self._append(game_id, "undo", None)
 
     def _append(self, game_id: int, kind: str, payload: str | None) -> int:
-        seq = self._next_seq.get(game_id)
-        if seq is None:
-            row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE game_id = ?", (game_id,)).fetchone()
-            seq = int(row[0])
-        # autocommit: one statement is one durable transaction
-        self._db.execute("INSERT INTO log (game_id, seq, kind, action, at) VALUES (?, ?, ?, ?, ?)",
-                         (game_id, seq, kind, payload, time.time()))
-        self._next_seq[game_id] = seq + 1
-        return seq
+        # One statement (autocommit: one durable transaction) whose number comes from the
+        # database as it writes, so no two writers can ever use the same number.
+        cur = self._db.execute(
+            "INSERT INTO log (game_id, seq, kind, action, at) "
+            "SELECT ?, COALESCE(MAX(seq) + 1, 0), ?, ?, ? FROM log WHERE game_id = ?",
+            (game_id, kind, payload, time.time(), game_id))
+        return int(self._db.execute("SELECT seq FROM log WHERE rowid = ?", (cur.lastrowid,)).fetchone()[0])
 
     def finish(self, game_id: int, result: dict[str, Any]) -> None:
         self._db.execute("UPDATE games SET finished_at = ?, result = ? WHERE id = ?",
                          (time.time(), json.dumps(result, sort_keys=True), game_id))
 
-    def abandon(self, game_id: int) -> None:
-        self.finish(game_id, {"abandoned": True})
+    def abandon(self, game_id: int, reason: str | None = None) -> None:
+        """Set a game aside: it stays in the database and is never resumed."""
+        self.finish(game_id, {"abandoned": True, **({"reason": reason} if reason else {})})
 
-    def unfinished(self, game: str | None = None) -> list[SavedGame]:
-        sql = "SELECT id FROM games WHERE finished_at IS NULL"
+    def unfinished_ids(self, game: str | None = None, *, demo: bool | None = None) -> list[int]:
+        """Unfinished games, newest first; their logs are not read, so a broken one shows too."""
+        sql = "SELECT id, config FROM games WHERE finished_at IS NULL"
         args: tuple[Any, ...] = ()
         if game is not None:
             sql += " AND game = ?"
             args = (game,)
-        return [self.load(row[0]) for row in self._db.execute(sql + " ORDER BY id DESC", args)]
+        found = []
+        for game_id, config in self._db.execute(sql + " ORDER BY id DESC", args):
+            try:
+                is_demo = bool(json.loads(config).get("demo"))
+            except (ValueError, AttributeError):
+                is_demo = False
+            if demo is None or is_demo == demo:
+                found.append(game_id)
+        return found
+
+    def unfinished(self, game: str | None = None) -> list[SavedGame]:
+        return [self.load(game_id) for game_id in self.unfinished_ids(game)]
 
     def load(self, game_id: int) -> SavedGame:
         row = self._db.execute("SELECT id, game, config, seed, seats, started_at, finished_at FROM games WHERE id = ?",
@@ -137,14 +253,24 @@ class EventLog:
         if row is None:
             raise KeyError(f"no game {game_id} in {self.path}")
         actions: list[dict[str, Any]] = []
-        for kind, payload in self._db.execute("SELECT kind, action FROM log WHERE game_id = ? ORDER BY seq", (game_id,)):
+        rows = self._db.execute("SELECT kind, action FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
+        for index, (kind, payload) in enumerate(rows):
             if kind == "undo":
                 if actions:
                     actions.pop()
-            else:
-                actions.append(json.loads(payload))
-        return SavedGame(row[0], row[1], json.loads(row[2]), row[3], json.loads(row[4]), row[5], actions,
-                         row[6] is not None)
+                continue
+            try:
+                action = json.loads(payload)
+            except (TypeError, ValueError) as exc:
+                raise BrokenLog(game_id, row[1], index, payload, f"unreadable ({exc})") from exc
+            if not isinstance(action, dict):
+                raise BrokenLog(game_id, row[1], index, payload, "not an action")
+            actions.append(action)
+        try:
+            config, seats = json.loads(row[2]), json.loads(row[4])
+        except (TypeError, ValueError) as exc:
+            raise BrokenLog(game_id, row[1], -1, row[2], f"unreadable ({exc})") from exc
+        return SavedGame(row[0], row[1], config, row[3], seats, row[5], actions, row[6] is not None)
 
     def results(self, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         sql = "SELECT id, game, finished_at, result FROM games WHERE result IS NOT NULL"
@@ -153,7 +279,15 @@ class EventLog:
             sql += " AND game = ?"
             args = (game,)
         rows = self._db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit))
-        return [{"id": r[0], "game": r[1], "finished_at": r[2], **json.loads(r[3])} for r in rows]
+        out = []
+        for game_id, name, finished_at, result in rows:
+            try:
+                shown = json.loads(result)
+            except ValueError:
+                shown = {"unreadable": result}
+            out.append({"id": game_id, "game": name, "finished_at": finished_at,
+                        **(shown if isinstance(shown, dict) else {"result": shown})})
+        return out
 
     # -- cards and stations -----------------------------------------------------------------------
     def register_card(self, uid: str, game: str, card: str) -> None:
@@ -174,3 +308,55 @@ class EventLog:
 
     def station_names(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT station, name FROM stations").fetchall())
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+# schema version → the step that reaches it from the one before
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _create_schema,      # a new file, or one from before files were marked: create what is missing
+}
+
+
+class TableLock:
+    """One table per data directory: a second ``play`` or ``demo`` on it would resume the
+    same game and write the same moves. Held (``flock``) while the table runs; the lock
+    file names the holder, and the kernel releases it when that process ends, however it
+    ends."""
+
+    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+        self.path = Path(data_dir) / "table.lock"
+        self._file: Any = None
+
+    def __enter__(self) -> "TableLock":
+        import fcntl
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(self.path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise StorageError(f"cannot use the data directory {self.path.parent}: {exc}. "
+                               "Choose another with --data-dir.") from exc
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise StorageError(f"another table is running on {self.path.parent}: {holder}. Stop it first, "
+                               "or give this one its own --data-dir.") from None
+        handle.seek(0)
+        handle.truncate()
+        command = " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("spieltisch") else "(from Python)"
+        handle.write(f"pid {os.getpid()}, `spieltisch {command}`, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        handle.flush()
+        self._file = handle
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()             # closing the file releases the lock
+            self._file = None

@@ -43,9 +43,9 @@ class RealtimeRunner(TableRunner):
                  keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
                  arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000,
-                 panel: Any = None) -> None:
+                 panel: Any = None, give_up_unsaved_s: float | None = None) -> None:
         super().__init__(table, events, links, screen=screen, bots=None, keyboard=keyboard,
-                         clock=simulated or clock, panel=panel)
+                         clock=simulated or clock, panel=panel, give_up_unsaved_s=give_up_unsaved_s)
         self.realtime_bots = bots
         self.simulated = simulated
         self.arbiter = arbiter or Arbiter()
@@ -78,6 +78,7 @@ class RealtimeRunner(TableRunner):
             if self.screen is not None:
                 for ui in self.screen.poll():
                     self._ui(ui)
+            self._watch()
             self._publish(idle=not batch)
             if self.simulated is not None and not batch:
                 self._advance()

@@ -20,10 +20,18 @@ class Wake:
     station = None
 
 
+class TableStopped(RuntimeError):
+    """The loop cannot go on: the bots are stuck, or an unattended table cannot save."""
+
+
+SAVE_RETRY_S = 1.0          # while the log refuses writes, try again this often
+
+
 class TableRunner:
     def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns, panel: Any = None) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns, panel: Any = None,
+                 give_up_unsaved_s: float | None = None) -> None:
         self.table = table
         self.events = events
         self.links = links                 # station id → StationLink
@@ -36,6 +44,9 @@ class TableRunner:
         self.first_frame_ns: int | None = None
         self.stopped = False
         self._last_revision = -1
+        self.give_up_unsaved_s = give_up_unsaved_s   # an unattended table (the demo) ends instead of waiting
+        self._unsaved_since: float | None = None
+        self._save_retried = 0.0
 
     def send(self, commands: list[Command]) -> None:
         for command in commands:
@@ -61,9 +72,29 @@ class TableRunner:
             if self.screen is not None:
                 for ui in self.screen.poll():
                     self._ui(ui)
+            self._watch()
             self._publish(idle=not batch)
         self._publish()
         return self.table.result()
+
+    def _watch(self) -> None:
+        """Between inputs: retry saving while the log refuses writes; stop with a reason when
+        the bots are stuck or an unattended table could not save for too long."""
+        now = time.monotonic()
+        if self.table.cannot_save is None:
+            self._unsaved_since = None
+        else:
+            if self._unsaved_since is None:
+                self._unsaved_since = now
+            if now - self._save_retried >= SAVE_RETRY_S:
+                self._save_retried = now
+                self.table.check_saving()
+            if self.table.cannot_save is not None and self.give_up_unsaved_s is not None and \
+                    now - self._unsaved_since > self.give_up_unsaved_s:
+                raise TableStopped(self.table.cannot_save)
+        stuck = getattr(self.bots, "stuck", None)
+        if stuck:
+            raise TableStopped(stuck)
 
     def _take(self, timeout: float) -> list[Any]:
         """Wait up to ``timeout`` s for an event, then take everything else already waiting."""

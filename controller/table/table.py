@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from controller.table.cards import CardResolver
-from controller.table.eventlog import EventLog, SavedGame
+from controller.table.eventlog import BrokenLog, EventLog, SavedGame, storage_error
 from controller.games.core import GameRules, IllegalAction
 from controller.inputs import InputAdapter, SoftKey, adapter_for
 
@@ -67,6 +67,7 @@ class Snapshot:
     action_count: int = 0
     finished: bool = False
     paused_for: tuple[int, ...] = ()    # seats whose station is unplugged: the game waits
+    cannot_save: str | None = None      # why the log takes no writes: the game waits
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,7 @@ class Table:
         self.store = log_store
         self.adapter = adapter or adapter_for(rules)
         self.resolver = resolver or CardResolver(rules.name, log_store)
-        self.actions: list[Any] = [rules.action_from_json(a) for a in actions]
-        self.state = rules.replay(self.config, seed, self.actions)
+        self.actions, self.state = self._replay(rules, game_id, actions)
         if log_store is not None and game_id is None:
             game_id = log_store.start_game(rules.name, self.config, seed, self.stations)
         self.game_id = game_id
@@ -103,6 +103,23 @@ class Table:
         self._leds: dict[str, str] = {}
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
+        self.cannot_save: str | None = None      # set while the log refuses writes
+
+    def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
+        """The state a saved game reached; a log that breaks is reported with the entry."""
+        try:
+            state = rules.new_game(self.config, self.seed)
+        except Exception as exc:                     # a setup no game takes
+            raise BrokenLog(game_id or 0, rules.name, -1, self.config, _reason(exc)) from exc
+        actions = []
+        for index, data in enumerate(logged):
+            try:
+                action = rules.action_from_json(data)
+                state = rules.apply(state, action)
+            except Exception as exc:                 # IllegalAction, or a log written by hand
+                raise BrokenLog(game_id or 0, rules.name, index, data, _reason(exc)) from exc
+            actions.append(action)
+        return actions, state
 
     @classmethod
     def resume(cls, rules: GameRules, saved: SavedGame, log_store: EventLog, **kw: Any) -> "Table":
@@ -144,6 +161,8 @@ class Table:
         if self.paused_for and not self.finished:
             # nothing moves while a seat cannot play: it would not see or answer it
             return self._refuse(seat, IllegalAction("paused", seat=self.paused_for[0]))
+        if self.cannot_save is not None and not self.check_saving():
+            return self._refuse(seat, IllegalAction("cannot_save", reason=self.cannot_save))
         if kind == "ButtonEvent":
             return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button))
         if kind == "TagEvent":
@@ -179,9 +198,11 @@ class Table:
         if self.store is not None and self.game_id is not None:
             try:
                 self.store.append(self.game_id, self.rules.action_to_json(action))
-            except Exception as exc:                 # disk full, card pulled: refuse, keep state
-                log.exception("event log append failed")
-                raise IllegalAction("log_failed", error=str(exc)) from exc
+            except Exception as exc:                 # disk full, card pulled: refuse, keep state, wait
+                log.warning("event log append failed: %s", exc)
+                self.cannot_save = str(storage_error(self.store.path, exc))
+                self._changed()
+                raise IllegalAction("cannot_save", reason=self.cannot_save) from exc
         self.state = new_state
         self.actions.append(action)
         self.adapter.reset()
@@ -200,12 +221,31 @@ class Table:
             self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
         return commands
 
+    def check_saving(self) -> bool:
+        """While the log refuses writes: try again; True (and the game goes on) once it takes them."""
+        if self.cannot_save is None:
+            return True
+        problem = self.store.probe() if self.store is not None else None
+        if problem is not None:
+            if problem != self.cannot_save:
+                self.cannot_save = problem
+                self._changed()
+            return False
+        self.cannot_save = None
+        self._note(Message("saving_again", {}, None, False, self.revision + 1))
+        return True
+
     def undo(self) -> list[Command]:
         if not self.actions:
             self._note(Message("nothing_to_undo", {}, None, True, self.revision + 1))
             return []
         if self.store is not None and self.game_id is not None:
-            self.store.append_undo(self.game_id)
+            try:
+                self.store.append_undo(self.game_id)
+            except Exception as exc:                 # nothing taken back that the log would not know
+                self.cannot_save = str(storage_error(self.store.path, exc))
+                self._note(Message("cannot_save", {"reason": self.cannot_save}, None, True, self.revision + 1))
+                return []
         self.actions.pop()
         self.state = self.rules.replay(self.config, self.seed, self.actions)
         self.adapter.reset()
@@ -287,7 +327,7 @@ class Table:
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,
                                   dict(self.processed), len(self.actions),
-                                  self.rules.outcome(state) is not None, self.paused_for)
+                                  self.rules.outcome(state) is not None, self.paused_for, self.cannot_save)
         return self._snapshot
 
     @property
@@ -310,3 +350,7 @@ class Table:
             "actions": len(self.actions),
             "finished": outcome is not None,
         }
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.message("en") if isinstance(exc, IllegalAction) else f"{type(exc).__name__}: {exc}"

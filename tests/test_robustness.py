@@ -1,0 +1,356 @@
+"""Nothing breaks the table: what a careless owner or an odd disk does gets one clear line
+and a non-zero exit, never a traceback, and changes nothing on disk; one table per data
+directory; a table that cannot save waits and goes on by itself; a log that cannot be
+replayed is named with the move where it breaks and can be set aside."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.games import IllegalAction, find_game
+from controller.table.eventlog import APPLICATION_ID, EventLog, StorageError, TableLock
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spieltisch(*args, data=None, timeout=60, **popen):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    if data is not None:
+        env["SPIELTISCH_DATA"] = str(data)
+    return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout, **popen)
+
+
+def one_clear_line(proc, code=None, *words):
+    assert "Traceback" not in proc.stderr, proc.stderr
+    if code is None:
+        assert proc.returncode != 0
+    else:
+        assert proc.returncode == code, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("spieltisch"), proc.stderr
+    for word in words:
+        assert word in last, last
+    return last
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def a_real_database(folder: Path) -> Path:
+    proc = spieltisch("demo", "partout", "--headless", "--seed", "1", data=folder)
+    assert proc.returncode == 0, proc.stderr
+    return folder / "spieltisch.db"
+
+
+# --- arguments --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (("demo", "partout", "--seed", "9223372036854775808"), ["seed"]),
+    (("demo", "partout", "--seed", "-1"), ["seed"]),
+    (("demo", "partout", "--timeout", "0"), ["seconds"]),
+    (("demo", "partout", "--edition", "dlp"), ["Partout", "--edition"]),
+    (("demo", "tadika", "--target", "70"), ["target"]),
+    (("demo", "partout", "--players", "5"), []),
+    (("cards", "list", "nosuchgame"), ["nosuchgame"]),
+    (("demo", "nosuchgame"), ["nosuchgame"]),
+])
+def test_bad_arguments_get_one_line(args, words, tmp_path):
+    one_clear_line(spieltisch(*args, data=tmp_path / "d"), None, *words)
+
+
+def test_a_game_that_runs_out_of_time_says_so(tmp_path):
+    one_clear_line(spieltisch("demo", "partout", "--headless", "--timeout", "0.001", data=tmp_path), 1,
+                   "did not finish")
+
+
+def test_resume_with_nothing_to_resume_says_so(tmp_path):
+    one_clear_line(spieltisch("demo", "tadika", "--headless", "--resume", data=tmp_path), 1, "no unfinished")
+
+
+def test_the_same_port_twice_is_named(tmp_path):
+    one_clear_line(spieltisch("play", "partout", "--players", "3", "--port", "/dev/null", "--port", "/dev/null",
+                              "--port", "/dev/zero", data=tmp_path), None, "/dev/null", "twice")
+
+
+# --- the data directory and the database file ------------------------------------------------------
+
+def test_a_data_directory_that_is_a_file_or_cannot_be_made(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    one_clear_line(spieltisch("demo", "partout", "--headless", data=a_file / "sub"), 1, "data directory")
+    one_clear_line(spieltisch("results", data=a_file), 1)
+    one_clear_line(spieltisch("demo", "partout", "--headless", data="/proc/no/such/dir"), 1, "data directory")
+    assert a_file.read_text() == "x"
+
+
+@pytest.mark.parametrize("damage", ["random", "truncated", "header"])
+def test_a_damaged_database_is_refused_and_left_as_it_was(damage, tmp_path):
+    db = a_real_database(tmp_path)
+    for side in ("-wal", "-shm"):
+        Path(str(db) + side).unlink(missing_ok=True)
+    data = db.read_bytes()
+    if damage == "random":
+        db.write_bytes(os.urandom(len(data)))
+    elif damage == "truncated":
+        db.write_bytes(data[:len(data) // 3])
+    else:
+        db.write_bytes(b"SQLite formal 3\0" + data[16:])
+    before = digest(db)
+    for args in (("results",), ("demo", "partout", "--headless", "--resume")):
+        one_clear_line(spieltisch(*args, data=tmp_path), 1, str(db))
+    assert digest(db) == before
+
+
+def test_another_programs_database_is_left_alone(tmp_path):
+    db = tmp_path / "spieltisch.db"
+    other = sqlite3.connect(db)
+    other.execute("CREATE TABLE recipes (name TEXT, minutes INTEGER)")
+    other.execute("INSERT INTO recipes VALUES ('soup', 40)")
+    other.commit()
+    other.close()
+    before = digest(db)
+    line = one_clear_line(spieltisch("results", data=tmp_path), 1, "another program")
+    assert "recipes" in line
+    assert digest(db) == before
+    tables = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
+    assert tables == {"recipes"}
+
+
+def test_our_table_names_with_other_columns_are_refused(tmp_path):
+    db = tmp_path / "spieltisch.db"
+    other = sqlite3.connect(db)
+    other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, who TEXT)")
+    other.commit()
+    other.close()
+    before = digest(db)
+    one_clear_line(spieltisch("results", data=tmp_path), 1, "columns")
+    assert digest(db) == before
+
+
+def test_the_database_is_marked_as_ours_and_a_file_from_before_is_taken_over(tmp_path):
+    with EventLog(tmp_path / "new.db") as log:
+        assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    old = sqlite3.connect(tmp_path / "old.db")               # as the table wrote it before the mark
+    for table, columns in (("games", "id INTEGER PRIMARY KEY, game, config, seed, seats, started_at, finished_at, "
+                                     "result"), ("log", "game_id, seq, kind, action, at"),
+                           ("cards", "uid PRIMARY KEY, game, card"), ("stations", "station PRIMARY KEY, name")):
+        old.execute(f"CREATE TABLE {table} ({columns})")
+    old.execute("INSERT INTO games VALUES (1, 'partout', '{\"players\": 4}', 3, '[]', 0, NULL, NULL)")
+    old.commit()
+    old.close()
+    with EventLog(tmp_path / "old.db") as log:
+        assert log.unfinished_ids("partout") == [1]
+        assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    with EventLog(tmp_path / "s.db") as log:
+        log._db.execute("PRAGMA user_version = 99")
+    with pytest.raises(StorageError, match="newer"):
+        EventLog(tmp_path / "s.db")
+
+
+def _tiny_disk(path: Path, kb: int):
+    path.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kb}k", "tmpfs", str(path)], capture_output=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here to fill it: {proc.stderr.decode().strip()}")
+    return lambda: subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def test_a_full_disk_at_start_gets_a_message(tmp_path):
+    disk = tmp_path / "disk"
+    unmount = _tiny_disk(disk, 16)
+    try:
+        (disk / "filler").write_bytes(b"\0" * 1024 * 15)
+        one_clear_line(spieltisch("demo", "partout", "--headless", data=disk), 1)
+    finally:
+        unmount()
+
+
+# --- one table per data directory; numbers from the database -------------------------------------------
+
+def test_a_second_table_on_the_same_data_directory_is_refused_naming_the_first(tmp_path):
+    first = subprocess.Popen([sys.executable, "-m", "controller.app.cli", "demo", "partout", "--headless",
+                              "--think", "0.3"], cwd=ROOT, env=dict(os.environ, SPIELTISCH_DATA=str(tmp_path),
+                                                                      SDL_VIDEODRIVER="dummy"),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not (tmp_path / "table.lock").exists() or "pid" not in (tmp_path / "table.lock").read_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        line = one_clear_line(spieltisch("demo", "partout", "--headless", "--resume", data=tmp_path), 1,
+                              "another table", f"pid {first.pid}")
+        assert "--data-dir" in line
+    finally:
+        first.kill()
+        first.wait()
+    # the kernel let the lock go with the killed process: the next table starts
+    with TableLock(tmp_path):
+        pass
+
+
+def test_log_numbers_come_from_the_database_so_two_writers_never_collide(tmp_path):
+    a, b = EventLog(tmp_path / "x.db"), EventLog(tmp_path / "x.db")
+    game = a.start_game("partout", {"players": 4}, 1, [])
+    seqs = [log.append(game, {"type": "bid", "player": 0, "tricks": i}) for i, log in enumerate([a, b, a, b, b])]
+    assert seqs == [0, 1, 2, 3, 4]
+    a.close()
+    b.close()
+
+
+# --- a log that cannot be replayed ---------------------------------------------------------------------
+
+def _break_a_demo(tmp_path, payload: str) -> int:
+    db = a_real_database(tmp_path)
+    con = sqlite3.connect(db)
+    game_id = con.execute("SELECT MAX(id) FROM games").fetchone()[0]
+    con.execute("UPDATE games SET finished_at = NULL, result = NULL WHERE id = ?", (game_id,))
+    con.execute("UPDATE log SET action = ? WHERE game_id = ? AND seq = 5", (payload, game_id))
+    con.commit()
+    con.close()
+    return game_id
+
+
+@pytest.mark.parametrize("payload, words", [
+    ("{not json", ["move 6", "unreadable"]),
+    (json.dumps({"type": "bid", "player": 0, "tricks": "2"}), ["move 6"]),
+    (json.dumps({"type": "play", "player": 0, "card": "red5"}), ["move 6"]),
+])
+def test_a_log_that_cannot_be_replayed_names_the_move_and_can_be_set_aside(payload, words, tmp_path):
+    game_id = _break_a_demo(tmp_path, payload)
+    line = one_clear_line(spieltisch("demo", "partout", "--headless", "--resume", data=tmp_path), 1,
+                          f"game {game_id}", *words)
+    assert "start afresh" in line
+    proc = spieltisch("demo", "partout", "--headless", "--seed", "2", data=tmp_path)
+    assert proc.returncode == 0, proc.stderr                 # a new game goes on beside it
+
+
+def test_play_new_sets_a_broken_game_aside(tmp_path):
+    with EventLog(tmp_path / "spieltisch.db") as log:
+        game_id = log.start_game("partout", {"players": 3, "mode": "physical"}, 1, [])
+        log._db.execute("INSERT INTO log VALUES (?, 0, 'action', '{oops', 0)", (game_id,))
+    ports = [arg for dev in ("/dev/null", "/dev/zero", "/dev/full") for arg in ("--port", dev)]
+    line = one_clear_line(spieltisch("play", "partout", "--players", "3", *ports, data=tmp_path), 1,
+                          f"game {game_id}", "--new")
+    assert "play partout --new" in line
+    # --new sets it aside before the stations are opened (here there are none to open)
+    spieltisch("play", "partout", "--players", "3", "--new", *ports, data=tmp_path)
+    with EventLog(tmp_path / "spieltisch.db") as log:
+        assert log.unfinished_ids("partout") == []
+        assert log.results("partout")[0]["abandoned"] is True
+
+
+# --- a table that cannot save -------------------------------------------------------------------------
+
+class FailingLog(EventLog):
+    """An event log whose disk fills up after ``room`` appends, and is freed by ``free()``."""
+
+    room = 10**9
+
+    def append(self, game_id, action):
+        if self.room <= 0:
+            raise sqlite3.OperationalError("database or disk is full")
+        self.room -= 1
+        return super().append(game_id, action)
+
+    def probe(self):
+        return None if self.room > 0 else "cannot write: the disk is full"
+
+
+def test_a_table_that_cannot_save_waits_and_goes_on_by_itself(make_table, tmp_path):
+    h = make_table(players=3, mode="virtual", game="tadika")
+    store = FailingLog(tmp_path / "f.db")
+    h.table.store = store
+    h.table.game_id = store.start_game("tadika", h.table.config, 1, h.table.stations)
+    store.room = 0
+    seat = h.state.to_act
+    before = h.state
+    h.press(seat, 0)                                         # pass: cannot be saved
+    assert h.state == before and h.table.cannot_save and "full" in h.table.cannot_save
+    assert h.table.snapshot().cannot_save and h.table.message.key == "cannot_save"
+    h.press(seat, 0)                                         # still full: refused, still waiting
+    assert h.state == before and h.table.message.key == "cannot_save"
+    store.room = 5                                           # space again
+    assert h.table.check_saving() and h.table.cannot_save is None
+    assert h.table.message.key == "saving_again"
+    h.press(seat, 0)
+    assert h.state.passes == 1
+    store.close()
+
+
+def test_a_headless_demo_that_cannot_save_ends_with_a_message(tmp_path, monkeypatch):
+    from controller.app import demo as demo_module
+    from controller.table.runner import TableStopped
+    monkeypatch.setattr(demo_module, "UNATTENDED_SAVE_S", 0.5)
+
+    class FullAfterTwenty(FailingLog):
+        room = 20
+
+    monkeypatch.setattr(demo_module, "EventLog", FullAfterTwenty)
+    started = time.monotonic()
+    with pytest.raises(TableStopped, match="full"):
+        demo_module.run_demo("partout", players=3, seed=1, headless=True, data_dir=tmp_path, timeout=60)
+    assert time.monotonic() - started < 30
+
+
+def test_the_pause_banner_says_the_table_cannot_save(make_table, screen):
+    from display.draw import RED
+    h = make_table(players=4, mode="virtual")
+    h.table.cannot_save = "cannot write: the disk is full"
+    h.table._changed()
+    canvas = screen.render(h.table.snapshot())
+    w, hgt = canvas.get_size()
+    assert tuple(canvas.get_at((w // 2 - 650 + 2, hgt // 2)))[:3] == RED
+
+
+# --- Ctrl-C, and actions from outside ---------------------------------------------------------------
+
+def test_ctrl_c_on_play_stops_at_once_with_a_message(tmp_path):
+    from hardware.sim import SimulatedStation
+    sims = [SimulatedStation(f"p{i}").start() for i in range(3)]
+    try:
+        env = dict(os.environ, SPIELTISCH_DATA=str(tmp_path), SDL_VIDEODRIVER="dummy")
+        proc = subprocess.Popen([sys.executable, "-m", "controller.app.cli", "play", "partout", "--players", "3",
+                                 *[arg for s in sims for arg in ("--port", s.port)]],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while not all(s.commands for s in sims):                 # the table is up: it lit the LEDs
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.poll() else ""
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == 130 and "Traceback" not in err
+        assert err.strip().splitlines()[-1].startswith("spieltisch: stopped")
+    finally:
+        for s in sims:
+            s.close()
+
+
+@pytest.mark.parametrize("game, data", [
+    ("partout", {"type": "bid", "player": 1, "tricks": "2"}),
+    ("partout", {"type": "bid", "player": 1, "tricks": 2.0}),
+    ("partout", {"type": "bid", "player": 1}),
+    ("partout", {"type": "bid", "player": 1, "tricks": 2, "extra": 0}),
+    ("crazy-kick", {"type": "play", "player": "0", "pile": 1}),
+    ("crazy-kick", {"type": "flip", "player": 0, "pile": True}),
+    ("tadika", {"type": "pass", "player": 0.0}),
+])
+def test_actions_from_outside_are_checked_in_every_game(game, data):
+    with pytest.raises(IllegalAction) as caught:
+        find_game(game).action_from_json(data)
+    assert caught.value.key == "unknown_action"
