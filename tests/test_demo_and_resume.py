@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.games import find_game
 from controller.table.eventlog import EventLog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,32 +53,56 @@ def test_same_seed_same_game_through_the_stations(tmp_path):
     assert (a["scores"], a["winner"], a["actions"]) == (b["scores"], b["winner"], b["actions"])
 
 
-def test_killed_mid_game_resumes_to_the_same_result(tmp_path):
-    whole = result_line(spieltisch("demo", "partout", "--headless", "--seed", "21", data_dir=tmp_path / "whole"))
-
-    data = tmp_path / "killed"
-    proc = spieltisch("demo", "partout", "--headless", "--seed", "21", "--think", "0.01", data_dir=data)
+def kill_after(game: str, actions: int, data: Path, *args: str) -> int:
+    """Start a demo, SIGKILL it once ``actions`` are in its log; returns how many were seen."""
+    proc = spieltisch("demo", game, "--headless", *args, data_dir=data)
     db = data / "spieltisch.db"
     logged = 0
     deadline = time.monotonic() + 60
-    while logged < 60 and time.monotonic() < deadline:
-        time.sleep(0.05)            # polling another process's file: nothing to wait on
+    while logged < actions and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)            # polling another process's file: nothing to wait on
         if db.exists():
             with EventLog(db) as store:
-                games = store.unfinished("partout")
+                games = store.unfinished(find_game(game).name)
                 logged = len(games[0].actions) if games else 0
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
-    assert 60 <= logged < whole["actions"]
+    return logged
 
-    with EventLog(db) as store:
-        (saved,) = store.unfinished("partout")
+
+@pytest.mark.parametrize("game, seed, at", [("partout", "21", 60), ("tadika", "4", 40)])
+def test_killed_mid_game_resumes_to_the_same_result(tmp_path, game, seed, at):
+    """Turn-based demos go on exactly: a bot's choice is drawn from (seed, actions so far, seat)."""
+    whole = result_line(spieltisch("demo", game, "--headless", "--seed", seed, data_dir=tmp_path / "whole"))
+    data = tmp_path / "killed"
+    logged = kill_after(game, at, data, "--seed", seed, "--think", "0.01")
+    assert at <= logged < whole["actions"]
+    with EventLog(data / "spieltisch.db") as store:
+        (saved,) = store.unfinished(game)
         kept = len(saved.actions)
     assert kept >= logged              # every action seen committed survived the kill
 
-    resumed = result_line(spieltisch("demo", "partout", "--headless", "--resume", data_dir=data))
+    resumed = result_line(spieltisch("demo", game, "--headless", "--resume", data_dir=data))
     assert resumed["game_id"] == saved.id
     assert (resumed["scores"], resumed["winner"], resumed["actions"]) == (whole["scores"], whole["winner"], whole["actions"])
+
+
+def test_a_killed_real_time_demo_goes_on_from_its_last_accepted_action(tmp_path):
+    """Crazy Kick: the position is kept exactly (every accepted action is in the log); the
+    presses the bots had planned but not made are not, so the rest of the match is played
+    afresh (docs/crazy-kick.md, "Resuming a demo")."""
+    logged = kill_after("crazy-kick", 150, tmp_path, "--seed", "3")
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        (saved,) = store.unfinished("crazy-kick")
+    assert len(saved.actions) >= logged >= 150
+    resumed = result_line(spieltisch("demo", "crazy-kick", "--headless", "--resume", data_dir=tmp_path))
+    assert resumed["game_id"] == saved.id and resumed["finished"]
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        after = store.load(saved.id)
+    assert after.actions[:len(saved.actions)] == saved.actions
+    rules = find_game("crazy-kick")
+    position = rules.replay(saved.config, saved.seed, [rules.action_from_json(a) for a in saved.actions])
+    assert max(position.scores) < 5 and sum(resumed["scores"]) >= sum(position.scores)
 
 
 def test_wrong_player_count_is_a_clear_error(tmp_path):
