@@ -175,7 +175,8 @@ class StationLink(SupervisedPort):
             with self._write_lock:
                 ser.write(data)
             return True
-        except (serial.SerialException, serial.SerialTimeoutException, OSError) as exc:
+        except (serial.SerialException, serial.SerialTimeoutException, OSError, TypeError) as exc:
+            # TypeError: pyserial's posix write raises it when the reader closed the port under it
             self._report_lost(f"write failed: {exc}")
             return False
 

@@ -111,3 +111,18 @@ def test_frames_with_any_fields_never_raise_out_of_the_reader(frames):
     while not events.empty():
         event = events.get_nowait()
         assert not isinstance(event, ButtonEvent) or 0 <= event.button < 6
+
+
+def test_a_write_while_the_reader_closes_the_port_reports_a_loss_and_does_not_raise():
+    """pyserial raises TypeError when the file descriptor goes away under a write (found by
+    ``spieltisch bench --faults``: it stopped the table's loop)."""
+    class ClosedUnderUs:
+        def write(self, data):
+            raise TypeError("argument must be an int, or have a fileno() method.")
+
+    events: queue.Queue = queue.Queue()
+    link = StationLink("gone://", events)
+    link.station_id = "gone"
+    link._serial = ClosedUnderUs()
+    assert link.send("LED", "ff0000", 300) is False
+    assert type(events.get_nowait()).__name__ == "StationLost"

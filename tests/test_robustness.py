@@ -48,6 +48,14 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _tiny_disk(path: Path, kb: int):
+    path.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kb}k", "tmpfs", str(path)], capture_output=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here to fill it: {proc.stderr.decode().strip()}")
+    return lambda: subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
 def a_real_database(folder: Path) -> Path:
     proc = spieltisch("demo", "partout", "--headless", "--seed", "1", data=folder)
     assert proc.returncode == 0, proc.stderr
@@ -93,6 +101,27 @@ def test_a_data_directory_that_is_a_file_or_cannot_be_made(tmp_path):
     one_clear_line(spieltisch("results", data=a_file), 1)
     one_clear_line(spieltisch("demo", "partout", "--headless", data="/proc/no/such/dir"), 1, "data directory")
     assert a_file.read_text() == "x"
+
+
+def test_a_data_directory_the_table_may_not_write_to(tmp_path):
+    """A read-only file system (root writes through permissions, not through this)."""
+    disk = tmp_path / "disk"
+    unmount = _tiny_disk(disk, 4096)
+    try:
+        a_real_database(disk)
+        for side in ("-wal", "-shm"):
+            Path(str(disk / "spieltisch.db") + side).unlink(missing_ok=True)
+        before = digest(disk / "spieltisch.db")
+        remounted = subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True)
+        assert remounted.returncode == 0, remounted.stderr
+        for args in (("demo", "partout", "--headless"), ("demo", "partout", "--headless", "--resume"),
+                     ("results",)):
+            proc = spieltisch(*args, data=disk)
+            one_clear_line(proc, 1)
+            assert str(disk) in proc.stderr
+        assert digest(disk / "spieltisch.db") == before
+    finally:
+        unmount()
 
 
 @pytest.mark.parametrize("damage", ["random", "truncated", "header"])
@@ -161,14 +190,6 @@ def test_a_newer_schema_is_refused(tmp_path):
         log._db.execute("PRAGMA user_version = 99")
     with pytest.raises(StorageError, match="newer"):
         EventLog(tmp_path / "s.db")
-
-
-def _tiny_disk(path: Path, kb: int):
-    path.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kb}k", "tmpfs", str(path)], capture_output=True)
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a small file system here to fill it: {proc.stderr.decode().strip()}")
-    return lambda: subprocess.run(["umount", "-l", str(path)], capture_output=True)
 
 
 def test_a_full_disk_at_start_gets_a_message(tmp_path):

@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     bench.add_argument("--only", metavar="AREA", action="append",
-                       help="measure only this area (rules, table, app, fairness, stations); repeatable")
+                       help="measure only this area (rules, table, app, fairness, stations, faults); repeatable")
+    bench.add_argument("--faults", action="store_true",
+                       help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -266,10 +268,11 @@ def cmd_stations(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from controller import bench
-    areas = tuple(args.only or bench.AREAS)
-    unknown = [a for a in areas if a not in bench.AREAS]
+    areas = tuple(args.only or ()) + (("faults",) if args.faults else ()) or bench.AREAS
+    known = bench.AREAS + bench.ON_DEMAND
+    unknown = [a for a in areas if a not in known]
     if unknown:
-        print(f"spieltisch: no bench area {unknown[0]!r}; choose from {', '.join(bench.AREAS)}", file=sys.stderr)
+        print(f"spieltisch: no bench area {unknown[0]!r}; choose from {', '.join(known)}", file=sys.stderr)
         return 2
     return bench.main(as_json=args.json, quick=args.quick, areas=areas)
 

@@ -9,6 +9,8 @@ entry of a flat name → value mapping, so a new game adds its own:
 - ``app.py``: the demo as a person starts it (first frame, peak memory)
 - ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
+- ``faults.py``: power cuts, unplugging, a flood, bad input (``--faults``; minutes, so not
+  in the default run)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from importlib import import_module
 from controller.bench.measure import Target, format_table
 
 AREAS = ("rules", "table", "app", "fairness", "stations")
+ON_DEMAND = ("faults",)          # long: only when asked for
 
 
 def _area(name: str):
@@ -27,7 +30,7 @@ def _area(name: str):
 
 def targets() -> dict[str, Target]:
     merged: dict[str, Target] = {}
-    for name in AREAS:
+    for name in AREAS + ON_DEMAND:
         merged.update(_area(name).TARGETS)
     return merged
 

@@ -67,7 +67,11 @@ class BotDriver:
         if self._closed or snapshot.finished or self._busy.is_set():
             return
         if snapshot.paused_for or getattr(snapshot, "cannot_save", None):
-            return                         # the table waits, and so do its bots
+            # the table waits, and so do its bots; a press made meanwhile may be lost with an
+            # unplugged station, so none is awaited and none counts as refused
+            self._last_sent.clear()
+            self._attempts.clear()
+            return
         seat = self.rules.to_act(state)
         if seat not in self.stations:
             return
@@ -101,6 +105,8 @@ class BotDriver:
                 self._last_sent[seat] = perform(station, self.rules.name, step)
                 if self.step and i + 1 < len(steps):
                     time.sleep(self.step)
+        except RuntimeError as exc:          # its station was unplugged under its hand: it tries again later
+            log.warning("bot at seat %d: %s", seat, exc)
         except Exception:
             log.exception("bot at seat %d failed", seat)
         finally:

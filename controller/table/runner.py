@@ -51,8 +51,12 @@ class TableRunner:
     def send(self, commands: list[Command]) -> None:
         for command in commands:
             link = self.links.get(command.station)
-            if link is not None:
+            if link is None:
+                continue
+            try:
                 link.send(command.kind, *command.args)
+            except Exception:                # one station's trouble must not stop the table
+                log.exception("sending %s to %s failed", command.kind, command.station)
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
