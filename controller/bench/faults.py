@@ -78,6 +78,14 @@ def _logged(db: Path, game: str) -> tuple[int | None, list[dict[str, Any]]]:
     return None, []
 
 
+def _finished(db: Path, game: str, game_id: int) -> dict[str, Any] | None:
+    """The result a finished game left in its database (it ended as the cut came)."""
+    from controller.table.eventlog import EventLog
+    with EventLog(db) as store:
+        row = next((r for r in store.results(game) if r["id"] == game_id), None)
+    return None if row is None else {**row, "game_id": game_id}
+
+
 def _result(proc: subprocess.Popen) -> dict[str, Any] | None:
     out, _ = proc.communicate(timeout=300)
     if proc.returncode != 0:
@@ -105,7 +113,9 @@ def power_cuts(kills_wanted: int, rng: random.Random) -> dict[str, float]:
                 deadline = time.monotonic() + rng.uniform(0.4, 1.6)
                 while time.monotonic() < deadline and proc.poll() is None:
                     time.sleep(0.02)
-                    game_id, seen = _logged(db, game) if db.exists() else (game_id, seen)
+                    found_id, found = _logged(db, game)
+                    if found_id is not None:      # a game that finished meanwhile is no longer listed
+                        game_id, seen = found_id, found
                 if proc.poll() is not None:       # it finished before the cut
                     final = _result(proc)
                     break
@@ -117,6 +127,11 @@ def power_cuts(kills_wanted: int, rng: random.Random) -> dict[str, float]:
                         if con.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
                             counts["integrity"] += 1
                 after_id, after = _logged(db, game)
+                if game_id is not None and after_id is None:     # it had finished as the cut came
+                    final = _finished(db, game, game_id)
+                    if final is None:
+                        counts["lost"] += 1
+                    break
                 if game_id is not None and (after_id != game_id or after[:len(seen)] != seen):
                     counts["lost"] += 1
                 game_id, seen = after_id, after

@@ -27,6 +27,10 @@ from controller.table.cards import tap_virtual_card
 log = logging.getLogger(__name__)
 
 
+# refusals that say the table waits, not that the move was wrong
+WAITING = frozenset({"paused", "cannot_save", "station_lost", "station_back", "station_flooding"})
+
+
 def _refusal(snapshot: Any) -> str:
     message = snapshot.message
     return "no reason given" if message is None else f"{message.key} {message.params}"
@@ -58,7 +62,8 @@ class BotDriver:
         self.bot = bot_class(rules)()
         self._busy = threading.Event()
         self._last_sent: dict[int, int] = {}
-        self._attempts: dict[tuple[int, int], int] = {}
+        self._attempts: dict[tuple[int, int], int] = {}   # (actions so far, seat) → rule refusals
+        self._refusal_seen: int | None = None
         self._thread: threading.Thread | None = None
         self._closed = False
         self.stuck: str | None = None     # why the bots cannot go on (the runner stops on it)
@@ -79,14 +84,20 @@ class BotDriver:
         if seat in self._last_sent and snapshot.processed.get(station.station_id) != self._last_sent[seat]:
             return                         # the table has not seen all our inputs yet
         key = (snapshot.action_count, seat)
-        attempt = self._attempts.get(key, 0)
+        # A choice is tried again as it was unless the rules refused it: a press lost with an
+        # unplugged station, or refused while the table waited, must not change the game.
+        message = snapshot.message
+        if key in self._attempts and message is not None and message.refusal and message.seat == seat \
+                and message.key not in WAITING and message.revision != self._refusal_seen:
+            self._refusal_seen = message.revision
+            self._attempts[key] += 1
+        attempt = self._attempts.setdefault(key, 0)
         if attempt >= 3:
             if self.stuck is None:
                 self.stuck = (f"the bot at seat {seat + 1} could not make a move after {snapshot.action_count} "
                               f"actions (the table refused it three times: {_refusal(snapshot)})")
                 log.error("%s", self.stuck)
             return
-        self._attempts[key] = attempt + 1
         rng = random.Random(f"bot:{self.seed}:{snapshot.action_count}:{seat}:{attempt}")
         action = self.bot.choose(self.rules, state, seat, rng)
         steps = self.adapter.inputs_for(state, seat, action)
