@@ -113,3 +113,278 @@ def test_parsing_any_text_is_a_card_or_a_refusal(text):
         assert refusal.key == "teamplay_unknown_card"
     else:
         assert Card.parse(card.notation()) == card
+
+
+# === the game ===========================================================================================
+
+import json  # noqa: E402
+import random  # noqa: E402
+from collections import Counter  # noqa: E402
+
+from controller.bots.teamplay import TeamplayBot  # noqa: E402
+from controller.games import find_game  # noqa: E402
+from controller.games.teamplay import (  # noqa: E402
+    MISSION_CARDS, Discard, DrawBank, DrawDeck, EndTurn, Fulfil, Give, KeepMission, LayBank, PutBack, RefillBank,
+    mission_type, partner, team_missions, team_points, teams_for,
+)
+
+RULES = find_game("teamplay")
+
+
+def refused(state, action, key):
+    with pytest.raises(IllegalAction) as caught:
+        RULES.apply(state, action)
+    assert caught.value.key == key, caught.value.key
+    return caught.value
+
+
+def started(players, seed=1, mode="virtual"):
+    """A new game past the setup (everybody keeps the mission dealt)."""
+    state = RULES.new_game({"players": players, "mode": mode}, seed)
+    while state.phase == "choose_missions":
+        state = RULES.apply(state, KeepMission(state.to_act, False))
+    return state
+
+
+def set_hand(state, player, cards):
+    return state._replace(hands=state.hands[:player] + (tuple(cards),) + state.hands[player + 1:],
+                          hand_sizes=state.hand_sizes[:player] + (len(cards),) + state.hand_sizes[player + 1:])
+
+
+@pytest.mark.parametrize("players, teams", [(3, [[0], [1], [2]]), (4, [[0, 2], [1, 3]]),
+                                            (5, [[0], [1], [2], [3], [4]]), (6, [[0, 3], [1, 4], [2, 5]])])
+def test_the_setup_as_printed(players, teams):
+    state = RULES.new_game({"players": players}, 3)
+    assert [list(t) for t in teams_for(players)] == teams
+    order = [(state.dealer + 1 + k) % players for k in range(players)]
+    assert [state.hand_sizes[p] for p in order] == [1, 2] + [3] * (players - 2)
+    assert len(state.bank) == 3 and state.general is not None
+    assert all(len(m) == (1 if players % 2 == 0 else 2) for m in state.missions)
+    assert state.phase == ("choose_missions" if players % 2 == 0 else "turn")
+    assert state.to_act == order[0]
+
+
+def test_with_an_even_count_everyone_may_exchange_the_mission_once():
+    state = RULES.new_game({"players": 4}, 2)
+    first = state.to_act
+    old = state.missions[first][0]
+    state = RULES.apply(state, KeepMission(first, True))
+    assert state.missions[first][0] != old and old in state.missions_out
+    assert state.to_act == (first + 1) % 4 and state.phase == "choose_missions"
+    for _ in range(3):
+        state = RULES.apply(state, KeepMission(state.to_act, False))
+    assert state.phase == "turn" and state.to_act == first
+    refused(state, KeepMission(first, True), "teamplay_not_now")          # once, at the start only
+
+
+def test_two_draws_in_any_split_the_bank_refilled_at_once_and_not_a_third():
+    state = started(3)
+    p = state.to_act
+    bank_card = state.bank[0]
+    after = RULES.apply(state, DrawBank(p, bank_card))
+    assert bank_card in after.hands[p] and len(after.bank) == 3 and after.deck_left == state.deck_left - 1
+    after = RULES.apply(after, DrawDeck(p))
+    assert after.hand_sizes[p] == state.hand_sizes[p] + 2
+    refused(after, DrawDeck(p), "teamplay_third_draw")
+    refused(RULES.apply(state, DrawDeck(p)), EndTurn(p), "teamplay_draw_first")
+
+
+def test_draws_may_be_split_by_a_mission():
+    state = started(3)
+    p = state.to_act
+    state = set_hand(state, p, ["red3-1", "blue3-1"])._replace(missions=state.missions[:p] + (("pair/1", "low-three/1"),)
+                                                                + state.missions[p + 1:])
+    state = RULES.apply(state, DrawDeck(p))
+    state = RULES.apply(state, Fulfil(p, "pair/1", ("red3-1", "blue3-1")))
+    assert "pair/1" in state.fulfilled[p] and state.draws == 1
+    assert RULES.apply(state, DrawDeck(p)).draws == 2
+
+
+def test_a_mission_is_fulfilled_exactly_and_replaced_and_the_cards_go_to_the_discards():
+    state = started(4)
+    p = state.to_act
+    state = set_hand(state, p, ["red3-1", "blue3-1", "red5-2"])._replace(missions=state.missions[:p] + (("pair/2",),)
+                                                                          + state.missions[p + 1:])
+    error = refused(state, Fulfil(p, "pair/2", ("red3-1", "red5-2")), "teamplay_needs_groups")
+    assert "2" in error.message("en")
+    after = RULES.apply(state, Fulfil(p, "pair/2", ("red3-1", "blue3-1")))
+    assert after.fulfilled[p] == ("pair/2",) and after.missions[p][0] == state.mission_pile[0]
+    assert {"red3-1", "blue3-1"} <= set(after.discard) and after.hands[p] == ("red5-2",)
+    assert after.fresh == state.mission_pile[0]
+    refused(after, Fulfil(p, "pair/2", ("red5-2",)), "teamplay_not_your_mission")
+
+
+def test_a_card_serves_one_mission_only_and_the_partners_mission_is_not_ones_own():
+    state = started(4)
+    p = state.to_act
+    mate = partner(state, p)
+    state = set_hand(state, p, ["red3-1", "blue3-1"])._replace(
+        missions=tuple(("pair/1",) if q == p else (("pair/2",) if q == mate else state.missions[q]) for q in range(4)),
+        general="pair/3")
+    state = RULES.apply(state, Fulfil(p, "pair/1", ("red3-1", "blue3-1")))
+    refused(state, Fulfil(p, "pair/3", ("red3-1", "blue3-1")), "teamplay_not_in_hand")
+    refused(state, Fulfil(p, "pair/2", ("red3-1", "blue3-1")), "teamplay_not_your_mission")
+    refused(state, Fulfil(p, "pair/3", ("red3-1", "red3-1")), "teamplay_card_twice")
+
+
+def test_the_new_own_mission_may_be_put_back_once_right_away():
+    state = started(4)
+    p = state.to_act
+    state = set_hand(state, p, ["red3-1", "blue3-1", "red6-1"])._replace(
+        missions=state.missions[:p] + (("pair/1",),) + state.missions[p + 1:])
+    state = RULES.apply(state, Fulfil(p, "pair/1", ("red3-1", "blue3-1")))
+    fresh = state.fresh
+    after = RULES.apply(state, PutBack(p))
+    assert after.missions[p] == (state.mission_pile[0],) and fresh in after.missions_out and after.fresh is None
+    refused(after, PutBack(p), "teamplay_put_back_not_now")                 # the next one is kept
+    moved_on = RULES.apply(state, DrawDeck(p))
+    refused(moved_on, PutBack(p), "teamplay_put_back_not_now")              # right away, or not at all
+
+
+def test_giving_one_or_two_cards_once_a_turn_only_with_a_partner():
+    state = started(4)
+    p = state.to_act
+    mate = partner(state, p)
+    state = set_hand(state, p, ["red3-1", "blue3-1", "red6-1"])
+    after = RULES.apply(state, Give(p, ("red3-1", "red6-1")))
+    assert after.hand_sizes[mate] == state.hand_sizes[mate] + 2 and "red3-1" in after.hands[mate]
+    refused(after, Give(p, ("blue3-1",)), "teamplay_gave_already")
+    refused(state, Give(p, ()), "teamplay_give_count")
+    refused(state, Give(p, ("red3-1", "blue3-1", "red6-1")), "teamplay_give_count")
+    alone = started(3)
+    q = alone.to_act
+    refused(alone, Give(q, (alone.hands[q][0],)), "teamplay_no_partner")
+
+
+def test_the_hand_limit_holds_at_the_start_of_a_turn_after_the_first_round():
+    state = started(4)
+    p = state.to_act
+    big = ["red1-1", "red2-1", "red3-1", "red4-1", "red5-1", "red6-1", "red7-1", "red8-1"]
+    first_turn = set_hand(state, p, big)
+    assert first_turn.must_discard == 0                                      # not in the first round
+    later = set_hand(state, p, big)._replace(turns=tuple(t + 1 for t in state.turns))
+    from controller.games.teamplay import _begin_turn
+    later = _begin_turn(later, p)
+    assert later.must_discard == 2
+    error = refused(later, DrawDeck(p), "teamplay_discard_first")
+    assert "8" in error.message("en") and "6" in error.message("en")
+    refused(later, Discard(p, ("red1-1",)), "teamplay_discard_count")
+    after = RULES.apply(later, Discard(p, ("red1-1", "red2-1")))
+    assert after.hand_sizes[p] == 6 and after.discard[-2:] == ("red1-1", "red2-1")
+
+
+def test_the_eighth_team_mission_gives_everybody_exactly_one_more_turn():
+    state = started(4)
+    p = state.to_act
+    mate = partner(state, p)
+    done = [m for m in state.mission_pile if m != "pair/1"][:7]          # the partner has fulfilled seven
+    state = set_hand(state, p, ["red3-1", "blue3-1"])._replace(
+        fulfilled=tuple(tuple(done) if q == mate else () for q in range(4)),
+        mission_pile=tuple(m for m in state.mission_pile if m not in done),
+        missions=state.missions[:p] + (("pair/1",),) + state.missions[p + 1:])
+    state = RULES.apply(state, Fulfil(p, "pair/1", ("red3-1", "blue3-1")))
+    assert state.final_turns == 4
+    turns = 0
+    while state.phase != "over":
+        seat = state.to_act
+        state = RULES.apply(RULES.apply(RULES.apply(state, DrawDeck(seat)), DrawDeck(seat)), EndTurn(seat))
+        turns += 1
+        assert turns <= 5
+    assert turns == 5                  # the rest of p's turn, then one turn each, p's last
+    assert RULES.outcome(state).winners == (team_of_seat(state, p),)
+
+
+def team_of_seat(state, player):
+    return next(t for t, team in enumerate(teams_for(state.players)) if player in team)
+
+
+def test_ties_go_to_more_missions_then_are_shared():
+    state = started(4)._replace(phase="over", to_act=None)
+    state = state._replace(fulfilled=(("pair/1", "pair/2"), ("sum-12/1",), (), ("pair/3",)))
+    outcome = RULES.outcome(state)                   # 2 : 2 points, 2 : 2 missions
+    assert outcome.scores == (2, 2) and outcome.winners == (0, 1)
+    state = state._replace(fulfilled=(("pair/1", "pair/2"), ("low-three/1",), (), ()))
+    assert RULES.outcome(state).winners == (0,)      # 2 : 2 points, 2 missions against 1
+
+
+def test_the_pile_is_shuffled_again_from_the_discards():
+    state = started(3)
+    p = state.to_act
+    state = state._replace(discard=state.deck[:-1], deck=state.deck[-1:], deck_left=1)
+    state = RULES.apply(state, DrawDeck(p))
+    assert state.deck_left == 0
+    state = RULES.apply(state, DrawDeck(p))
+    assert state.discard == () and state.deck_left == len(state.deck) > 0
+
+
+def test_physical_cards_the_bank_is_tapped_and_the_table_follows_every_card_it_sees():
+    state = RULES.new_game({"players": 4, "mode": "physical"}, 5)
+    assert state.phase == "lay_bank" and state.to_act == state.dealer
+    refused(state, DrawDeck(state.dealer), "teamplay_phase_lay_bank")
+    refused(state, LayBank(state.dealer, ("red3-1", "red3-1", "blue5-2")), "teamplay_card_twice")
+    refused(state, LayBank(state.dealer, ("red3", "red4-1", "blue5-2")), "teamplay_unknown_card")
+    state = RULES.apply(state, LayBank(state.dealer, ("red3-1", "red4-1", "blue5-2")))
+    while state.phase == "choose_missions":
+        state = RULES.apply(state, KeepMission(state.to_act, False))
+    p = state.to_act
+    size = state.hand_sizes[p]
+    state = RULES.apply(state, DrawBank(p, "red4-1"))
+    assert state.phase == "refill" and state.hand_sizes[p] == size + 1 and "red4-1" in state.hands[p]
+    refused(state, RefillBank(p, "red3-1"), "teamplay_card_in_bank")
+    state = RULES.apply(state, RefillBank(p, "blue8-4"))
+    assert state.phase == "turn" and "blue8-4" in state.bank
+    state = RULES.apply(state, DrawDeck(p))
+    assert state.hand_sizes[p] == size + 2
+    mate = partner(state, p)
+    mate_size = state.hand_sizes[mate]
+    state = RULES.apply(state, Give(p, ("red4-1",)))
+    assert "red4-1" in state.hands[mate] and state.hand_sizes[mate] == mate_size + 1
+    refused(state, Give(p, ("red4-1",)), "teamplay_gave_already")
+    state = RULES.apply(state, EndTurn(p))
+    q = state.to_act                                  # the next player is not p's partner
+    assert q != mate
+    state = state._replace(general="pair/1")
+    error = refused(state, Fulfil(q, "pair/1", ("red4-1", "blue4-1")), "teamplay_card_with_other")
+    assert error.params["owner"] == mate
+    refused(state, Fulfil(q, "pair/1", ("red3-1", "blue3-1")), "teamplay_card_in_bank")
+
+
+def play_out(seed, players, steps=3000):
+    state = RULES.new_game({"players": players}, seed)
+    bot, rng, actions = TeamplayBot(), random.Random(seed), []
+    for _ in range(steps):
+        if state.phase == "over":
+            break
+        legal = RULES.legal_actions(state, state.to_act)
+        action = bot.choose(RULES, state, state.to_act, rng) if rng.random() < 0.85 else rng.choice(legal)
+        state = RULES.apply(state, action)
+        actions.append(action)
+        yield state, action, actions
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(3, 6))
+def test_no_card_or_mission_in_two_places_and_sizes_and_points_add_up(seed, players):
+    for state, _, _ in play_out(seed, players, steps=400):
+        places = [c for h in state.hands for c in h] + list(state.bank) + list(state.deck) + list(state.discard)
+        assert Counter(places) == Counter(NUMBER_CARDS)
+        assert list(state.hand_sizes) == [len(h) for h in state.hands]
+        missions = [m for own in state.missions for m in own] + list(state.mission_pile) + list(state.missions_out) \
+            + [m for done in state.fulfilled for m in done] + ([state.general] if state.general else [])
+        assert Counter(missions) == Counter(MISSION_CARDS)
+        points = team_points(state)
+        assert sum(points) == sum(mission_type(m).points for done in state.fulfilled for m in done)
+        assert sum(team_missions(state)) == sum(len(done) for done in state.fulfilled)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(3, 6))
+def test_whole_games_end_and_replay_from_their_log(seed, players):
+    final = None
+    for state, action, actions in play_out(seed, players):
+        assert RULES.action_from_json(json.loads(json.dumps(RULES.action_to_json(action)))) == action
+        final = (state, list(actions))
+    state, actions = final
+    assert state.phase == "over"
+    assert RULES.replay({"players": players}, seed, actions) == state
+    assert RULES.state_from_json(json.loads(json.dumps(RULES.state_to_json(state)))) == state

@@ -29,6 +29,7 @@ def test_same_keys_and_placeholders_as_english(lang):
             for form in template:
                 assert fields(other[key][form]) == fields(template[form]) >= {"n"}, (lang, key, form)
     assert set(other["_colours"]) == set(en["_colours"]) and set(other["_cards"]) == set(en["_cards"])
+    assert set(other["_missions"]) == set(en["_missions"])
 
 
 def test_every_key_used_in_code_has_a_text():

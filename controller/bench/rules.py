@@ -11,6 +11,11 @@ from controller.bench.measure import Target, median_of, percentile
 from controller.games import find_game
 
 TARGETS: dict[str, Target] = {
+    "teamplay_fulfills_per_s": (100_000, "min", "checks/s", "Teamplay: fulfills, random missions and 2-6 cards"),
+    "teamplay_ways_ms": (1.0, "max", "ms", "Teamplay: all 16 mission types searched in an 8-card hand (median)"),
+    "teamplay_ways_ms_p90": (float("nan"), "info", "ms", "the same, 90th percentile"),
+    "teamplay_game_core_ms": (20, "max", "ms", "Teamplay: a whole bot game in the rules core, 4 players (median)"),
+    "teamplay_game_core_ms_6p": (float("nan"), "info", "ms", "the same with 6 players"),
     "tadika_swap_match_per_s": (500_000, "min", "checks/s", "Tadika: swap_match on random pairs of the deck"),
     "tadika_hand_score_per_s": (100_000, "min", "hands/s", "Tadika: hand_score on random seven-card hands"),
     "tadika_round_core_ms": (10, "max", "ms", "Tadika: a whole bot round in the rules core, 4 players (median)"),
@@ -96,9 +101,52 @@ def tadika_bot_rounds(players: int, seeds: range) -> tuple[list[float], list[int
     return round_ms, rounds
 
 
+def teamplay_fulfills_per_s(checks: int = 50_000) -> float:
+    from controller.games.teamplay import MISSIONS, NUMBER_CARDS, fulfills
+    rng = random.Random(4)
+    sample = [(rng.choice(list(MISSIONS)), rng.sample(NUMBER_CARDS, rng.randint(2, 6))) for _ in range(checks)]
+    start = time.perf_counter()
+    for mission_id, cards in sample:
+        fulfills(mission_id, cards)
+    return checks / (time.perf_counter() - start)
+
+
+def teamplay_ways_ms(hands: int = 300) -> list[float]:
+    from controller.games.teamplay import MISSIONS, NUMBER_CARDS, ways
+    rng = random.Random(5)
+    times = []
+    for _ in range(hands):
+        hand = rng.sample(NUMBER_CARDS, 8)
+        start = time.perf_counter()
+        for mission_id in MISSIONS:
+            ways(mission_id, hand)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def teamplay_games_ms(players: int, seeds: range) -> list[float]:
+    from controller.bots.teamplay import TeamplayBot
+    rules, bot = find_game("teamplay"), TeamplayBot()
+    times = []
+    for seed in seeds:
+        state, rng = rules.new_game({"players": players}, seed), random.Random(seed)
+        start = time.perf_counter()
+        while state.phase != "over":
+            state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def figures(quick: bool = False) -> dict[str, float]:
     runs = 3 if quick else 5
     out: dict[str, float] = {}
+    out["teamplay_fulfills_per_s"] = median_of(runs, teamplay_fulfills_per_s)
+    searched = teamplay_ways_ms(100 if quick else 300)
+    out["teamplay_ways_ms"] = statistics.median(searched)
+    out["teamplay_ways_ms_p90"] = percentile(searched, 90)
+    seeds = range(10 if quick else 30)
+    out["teamplay_game_core_ms"] = statistics.median(teamplay_games_ms(4, seeds))
+    out["teamplay_game_core_ms_6p"] = statistics.median(teamplay_games_ms(6, seeds))
     out["tadika_swap_match_per_s"] = median_of(runs, tadika_swap_match_per_s)
     out["tadika_hand_score_per_s"] = median_of(runs, tadika_hand_score_per_s)
     round_ms, rounds = tadika_bot_rounds(4, range(10 if quick else 30))

@@ -27,9 +27,11 @@ def find_game(name: str) -> GameRules:
 from controller.games import crazykick as _crazykick  # noqa: E402  (registered below)
 from controller.games import partout as _partout  # noqa: E402
 from controller.games import tadika as _tadika  # noqa: E402
+from controller.games import teamplay as _teamplay  # noqa: E402
 
 register(_partout.RULES)
 register(_crazykick.RULES)
 register(_tadika.RULES)
+register(_teamplay.RULES)
 
 __all__ = ["GAMES", "GameRules", "IllegalAction", "Outcome", "find_game", "register"]

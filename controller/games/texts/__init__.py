@@ -74,9 +74,11 @@ def card_name(lang: str, card: str) -> str:
     specials = names.get("_cards", {})
     if card in specials:
         return specials[card]
-    kind, dash, copy = card.rpartition("-")      # one of several equal cards: "wish-3"
-    if dash and copy.isdigit() and kind in specials:
-        return specials[kind]
+    kind, dash, copy = card.rpartition("-")      # one of several equal cards: "wish-3", "red3-2"
+    if dash and copy.isdigit():
+        if kind in specials:
+            return specials[kind]
+        card = kind
     for colour in names.get("_colours", {}):
         if card.startswith(colour) and card[len(colour):].isdigit():
             return f"{names['_colours'][colour]} {card[len(colour):]}"
@@ -96,4 +98,6 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
         return card_name(lang, str(value))
     if name in ("colour", "team"):
         return colour_name(lang, str(value))
+    if name == "mission":
+        return table(lang).get("_missions", {}).get(str(value), value)
     return value

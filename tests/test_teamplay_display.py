@@ -1,0 +1,89 @@
+"""Teamplay's screen: nothing overlaps at any player count, every phase draws in every
+language, the seat on turn is framed gold and a refused one red, and every mission type
+is drawn with its icons inside its card."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+
+from controller.games.teamplay import MISSIONS, KeepMission
+from controller.games.texts import LANGUAGES
+from display.app import Screen
+from display.draw import GOLD, RED
+from display.teamplay_view import (
+    GENERAL_RECT, KEY_SIZE, MAIN, MISSION_SIZE, SEATS_TOP, bank_rects, draw_mission, icon_boxes, seat_rects,
+)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_nothing_overlaps_at_any_player_count(players):
+    seats = seat_rects(players)
+    for a, b in itertools.combinations(seats, 2):
+        assert not a.colliderect(b)
+    for rect in seats:
+        assert MAIN.contains(rect) and rect.top >= SEATS_TOP
+        missions_bottom = rect.top + 90 + MISSION_SIZE[1] + 6          # with the chosen mission's halo
+        keys_top = rect.bottom - 2 * KEY_SIZE[1] - 6 - 8
+        assert missions_bottom <= keys_top
+        assert 2 * MISSION_SIZE[0] + 10 + 28 <= rect.width or players % 2 == 0   # two missions side by side
+    for a, b in itertools.combinations([GENERAL_RECT] + bank_rects(), 2):
+        assert not a.colliderect(b)
+    assert all(r.bottom < 312 for r in [GENERAL_RECT] + bank_rects())      # above the status line
+
+
+@pytest.mark.parametrize("mission", sorted(MISSIONS))
+def test_every_mission_type_is_drawn_with_its_icons_inside_its_card(mission, screen):
+    assert len(icon_boxes(MISSIONS[mission])) == (MISSIONS[mission].cards or 1)
+    surface = pygame.Surface((400, 300))
+    surface.fill((0, 0, 0))
+    rect = pygame.Rect(50, 50, *MISSION_SIZE)
+    draw_mission(surface, "de", f"{mission}/1", rect)
+    outside = [surface.get_at((x, y))[:3] for x in range(400) for y in (40, 50 + MISSION_SIZE[1] + 10)]
+    assert all(pixel == (0, 0, 0) for pixel in outside)
+
+
+def border(canvas, rect):
+    return tuple(canvas.get_at((rect.centerx, rect.top + 2)))[:3]
+
+
+def test_the_seat_on_turn_is_gold_and_a_refused_seat_red(make_table, screen):
+    h = make_table(players=4, mode="virtual", seed=3, game="teamplay")
+    seat = h.state.to_act
+    other = (seat + 1) % 4
+    h.press(other, 4)                                 # keeping a mission out of turn
+    canvas = screen.render(h.table.snapshot())
+    rects = seat_rects(4)
+    assert border(canvas, rects[seat]) == GOLD and border(canvas, rects[other]) == RED
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("players", [3, 6])
+def test_every_phase_draws_in_every_language(make_table, lang, players):
+    screen = Screen(headless=True, lang=lang)
+    try:
+        physical = make_table(players=players, mode="physical", seed=2, game="teamplay")
+        physical.tap(physical.state.dealer, "red3-1")                 # laying the bank
+        screen.render(physical.table.snapshot())
+        virtual = make_table(players=players, mode="virtual", seed=5, game="teamplay")
+        rules = virtual.rules
+        while virtual.state.phase == "choose_missions":
+            screen.render(virtual.table.snapshot())
+            virtual.table.state = rules.apply(virtual.state, KeepMission(virtual.state.to_act, False))
+        p = virtual.state.to_act
+        virtual.tap(p, virtual.state.hands[p][0])                     # cards tapped for a mission
+        screen.render(virtual.table.snapshot())
+        virtual.table.state = virtual.state._replace(final_turns=2)
+        virtual.table._changed()
+        screen.render(virtual.table.snapshot())                       # the final round
+        virtual.table.state = virtual.state._replace(phase="over", to_act=None)
+        virtual.table._changed()
+        snap = virtual.table.snapshot()
+        assert snap.finished
+        canvas = screen.render(snap)                                  # the winners
+        bank = bank_rects()[0]
+        assert tuple(canvas.get_at((MAIN.centerx, bank.bottom + 10)))[:3] == GOLD   # the banner's frame
+    finally:
+        screen.close()
