@@ -17,7 +17,7 @@ from typing import Any
 LOGICAL_SIZE = (1920, 1080)
 KEY_BUTTONS = "qweasd"
 KEY_CARDS = "1234567890"
-KEY_TABLE_CARDS = "zxcvbnm"      # the cards lying open on the table (Tadika's middle)
+KEY_TABLE_CARDS = "zxcvbnm"      # the cards lying open on the table (Tadika's middle, Teamplay's bank)
 
 
 def has_screen() -> bool:

@@ -88,6 +88,22 @@ def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: 
             text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
 
 
+def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
+                help_key: str, size: int = 30) -> None:
+    """The table's last message (a refusal framed red, naming whose input it was), or the
+    game's help line while there is none."""
+    panel(surface, box, RED if snap.message and snap.message.refusal else None)
+    if snap.message is None:
+        wrapped(surface, texts.render(lang, help_key, {}, names), box.inflate(-40, -40), 30, MUTED)
+        return
+    m = snap.message
+    if m.refusal and m.seat is not None:
+        text(surface, texts.render(lang, "refused_for", {"player": m.seat}, names), (box.left + 20, box.top + 18), 32,
+             RED, True, max_width=box.width - 40)
+    body = texts.render(lang, m.key, m.params, names)
+    wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), size)
+
+
 def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> None:
     """Across the middle of the screen while the game waits: a seat's station is unplugged,
     or the table cannot save."""

@@ -181,16 +181,7 @@ class PartoutView:
 
     def _message(self, surface, snap) -> None:
         box = pygame.Rect(SIDE.left, SIDE.top + 640, SIDE.width, 330)
-        draw.panel(surface, box, RED if snap.message and snap.message.refusal else None)
-        if snap.message is None:
-            draw.wrapped(surface, self.t("help_line"), box.inflate(-40, -40), 30, MUTED)
-            return
-        m = snap.message
-        head = self.t("refused_for", player=m.seat) if m.refusal and m.seat is not None else ""
-        if head:
-            draw.text(surface, head, (box.left + 20, box.top + 18), 32, RED, True, max_width=box.width - 40)
-        body = texts.render(self.lang, m.key, m.params, self.names)
-        draw.wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), 32)
+        draw.message_box(surface, self.lang, snap, self.names, box, "help_line", 32)
 
     def _winner(self, surface, view) -> None:
         banner = pygame.Rect(0, 0, 1100, 200)

@@ -213,16 +213,7 @@ class TadikaView:
 
     def _message(self, surface, snap) -> None:
         box = pygame.Rect(SIDE.left, SIDE.bottom - 300, SIDE.width, 300)
-        draw.panel(surface, box, RED if snap.message and snap.message.refusal else None)
-        if snap.message is None:
-            draw.wrapped(surface, self.t("tadika_help_line"), box.inflate(-40, -40), 30, MUTED)
-            return
-        m = snap.message
-        if m.refusal and m.seat is not None:
-            draw.text(surface, self.t("refused_for", player=m.seat), (box.left + 20, box.top + 18), 32, RED, True,
-                      max_width=box.width - 40)
-        body = texts.render(self.lang, m.key, m.params, self.names)
-        draw.wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), 30)
+        draw.message_box(surface, self.lang, snap, self.names, box, "tadika_help_line", 30)
 
     def _winner(self, surface, view) -> None:
         """Under the winning hand: who won, the line that scored, the final points."""

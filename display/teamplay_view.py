@@ -174,16 +174,7 @@ class TeamplayView:
 
     def _message(self, surface, snap) -> None:
         box = pygame.Rect(SIDE.left, SIDE.bottom - 330, SIDE.width, 330)
-        draw.panel(surface, box, RED if snap.message and snap.message.refusal else None)
-        if snap.message is None:
-            draw.wrapped(surface, self.t("teamplay_help_line"), box.inflate(-40, -40), 30, MUTED)
-            return
-        m = snap.message
-        if m.refusal and m.seat is not None:
-            draw.text(surface, self.t("refused_for", player=m.seat), (box.left + 20, box.top + 18), 32, RED, True,
-                      max_width=box.width - 40)
-        body = texts.render(self.lang, m.key, m.params, self.names)
-        draw.wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), 30)
+        draw.message_box(surface, self.lang, snap, self.names, box, "teamplay_help_line", 30)
 
     def _winners(self, surface, view) -> None:
         banner = pygame.Rect(0, 0, 1200, 140)             # between the bank and the seats

@@ -121,3 +121,13 @@ def test_a_whole_game_with_physical_cards_ends_as_the_virtual_game(make_table, s
     saved = h.store.load(h.table.game_id)
     assert saved.finished
     assert RULES.replay(h.table.config, seed, [RULES.action_from_json(a) for a in saved.actions]) == h.state
+
+
+def test_the_keyboard_seat_draws_a_bank_card_with_z_to_b(make_table):
+    from controller.app.demo import _keyboard
+    h = make_table(players=3, mode="virtual", seed=6, game="teamplay")
+    seat = h.state.to_act
+    card = h.state.bank[1]
+    _keyboard(h.table, h.sims[seat], "teamplay")(("table_card", 1))
+    h.settle(seat)
+    assert card in h.state.hands[seat] and h.state.draws == 1

@@ -91,6 +91,16 @@ def action_from_fields(cls: type, data: Mapping[str, Any], types: Mapping[str, A
     return cls(**values)
 
 
+def action_to_fields(action: Any, type_name: str) -> dict[str, Any]:
+    """An action as JSON: its type's name and every field (tuples as lists); the inverse of
+    :func:`action_from_fields`."""
+    data: dict[str, Any] = {"type": type_name}
+    for field in dataclasses.fields(action):
+        value = getattr(action, field.name)
+        data[field.name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
 def load_data(name: str) -> dict[str, Any]:
     """A game's component data from ``controller/games/data/<name>.json``."""
     with resources.files("controller.games").joinpath("data", f"{name}.json").open(encoding="utf-8") as f:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from controller.games.core import (
-    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, load_data,
+    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, load_data,
 )
 
 DATA = load_data("tadika")
@@ -511,11 +511,7 @@ class Tadika(GameRules):
 
     # -- JSON --------------------------------------------------------------------------------------
     def action_to_json(self, action: Action) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-        for field in action.__slots__:  # type: ignore[union-attr]
-            value = getattr(action, field)
-            data[field] = list(value) if isinstance(value, tuple) else value
-        return data
+        return action_to_fields(action, _ACTION_NAMES[type(action)])
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         cls = _ACTION_TYPES.get(str(data.get("type")))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
-from controller.games.core import STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, load_data
+from controller.games.core import STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, load_data
 
 DATA = load_data("teamplay")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -596,11 +596,7 @@ class Teamplay(GameRules):
 
     # -- JSON ------------------------------------------------------------------------------------------
     def action_to_json(self, action: Action) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-        for field in action.__slots__:  # type: ignore[union-attr]
-            value = getattr(action, field)
-            data[field] = list(value) if isinstance(value, tuple) else value
-        return data
+        return action_to_fields(action, _ACTION_NAMES[type(action)])
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         cls = _ACTION_TYPES.get(str(data.get("type")))
