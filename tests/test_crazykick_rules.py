@@ -142,6 +142,7 @@ def test_teams_piles_and_deal(players, piles):
 @pytest.mark.parametrize("config, key", [({"players": 1}, "ck_player_count"), ({"players": 9}, "ck_player_count"),
                                          ({"players": 4, "mode": "physical"}, "ck_virtual_only"),
                                          ({"players": 4, "goals": 0}, "ck_goals_out_of_range"),
+                                         ({"players": 4, "goals": 9}, "ck_goals_out_of_range"),   # 8 goal cards a team
                                          ({"players": 4, "edition": "x"}, "ck_unknown_edition")])
 def test_bad_configs_are_refused(config, key):
     with pytest.raises(IllegalAction) as err:
@@ -248,6 +249,8 @@ def test_ball_out_needs_everybody_and_returns_all_but_the_top():
     state, top = stuck_state()
     assert state.stuck
     refused(state, Play(0, 0), "ck_ball_is_out")
+    refused(state, Flip(0, 0), "ck_ball_is_out")          # the table waits for agreement, nothing else
+    refused(state, Reshuffle(0), "ck_ball_is_out")
     assert RULES.legal_actions(state, 0) == [BallOut(0)]
     state = RULES.apply(state, BallOut(0))
     refused(state, BallOut(0), "ck_already_agreed")
@@ -319,3 +322,10 @@ def test_reaction_times_parse():
     assert Reaction.parse("300-500").play_high == 500
     with pytest.raises(ValueError):
         Reaction.parse("600-100")
+
+
+def test_a_match_to_eight_goals_can_end():
+    """Goal cards are set aside once scored: 8 a team, so 8 is the most a match can go to."""
+    from controller.bots.crazykick import simulate_match
+    stats = simulate_match({"players": 4, "goals": 8}, 2)
+    assert stats.result["finished"] and max(stats.result["scores"]) == 8

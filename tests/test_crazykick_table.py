@@ -215,3 +215,13 @@ def test_cli_refuses_a_bad_reaction_time(tmp_path):
                           "crazy-kick", "--headless", "--reaction", "fast"], capture_output=True, text=True, cwd=ROOT,
                          timeout=60, env={"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
     assert out.returncode == 2 and "LOW-HIGH" in out.stderr
+
+
+def test_the_runner_keeps_the_arbiter_it_is_given_even_an_empty_one():
+    from controller.table import Table
+    from controller.table.arbiter import Arbiter
+    from controller.table.realtime import RealtimeRunner
+    arbiter = Arbiter(min_window_ns=3_000_000)
+    assert len(arbiter) == 0 and not arbiter                  # empty, so falsy
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["a", "b"])
+    assert RealtimeRunner(table, None, {}, arbiter=arbiter).arbiter is arbiter

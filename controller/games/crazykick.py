@@ -206,8 +206,10 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_virtual_only", mode=config.get("mode"))
         deck = load_deck(str(config.get("edition", "schmidt")))
         goals = int(config.get("goals", GOALS_TO_WIN))
-        if goals < 1:
-            raise IllegalAction("ck_goals_out_of_range", goals=goals)
+        # goal cards are set aside once scored: a team can score no more than it has
+        most = min(sum(1 for c in deck.cards if c.goal and c.team_index == t) for t in (0, 1))
+        if not 1 <= goals <= most:
+            raise IllegalAction("ck_goals_out_of_range", goals=goals, high=most)
         team_of = tuple(seat % 2 for seat in range(players))
         piles_by_team = starting_piles(players)
         state = CrazyKickState(
@@ -247,6 +249,8 @@ class CrazyKick(GameRules):
         if not isinstance(player, int) or not 0 <= player < len(state.team_of):
             raise IllegalAction("no_such_seat", seat=player)
         deck = load_deck(state.edition)
+        if state.stuck and type(action) in (Flip, Reshuffle):
+            raise IllegalAction("ck_ball_is_out")      # while the ball is out, the table only waits for agreement
         if type(action) is Flip:
             return self._flip(deck, state, player, action.pile)
         if type(action) is Play:

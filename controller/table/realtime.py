@@ -48,7 +48,7 @@ class RealtimeRunner(TableRunner):
                          clock=simulated or clock, panel=panel, give_up_unsaved_s=give_up_unsaved_s)
         self.realtime_bots = bots
         self.simulated = simulated
-        self.arbiter = arbiter or Arbiter()
+        self.arbiter = arbiter if arbiter is not None else Arbiter()   # an empty arbiter is falsy
         self.ping_interval_ns = ping_interval_ns     # simulated time: the runner pings the stations
         self._next_ping = 0
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
