@@ -335,3 +335,23 @@ class TestRefusals:
             RULES.action_from_json({"type": "cheat", "player": 1})
         with pytest.raises(IllegalAction, match="does not know"):
             RULES.action_from_json({"type": "bid", "player": 1, "tricks": 2, "extra": 1})
+
+
+# Written out from the rule book's table (not from the formula under test): a point a
+# trick; the table's bonus when the team made its bid; a team that bid and took no trick
+# loses a point for each trick it missed.
+@pytest.mark.parametrize("bid, tricks, teams, points", [
+    (1, 0, 2, -1), (3, 0, 2, -3), (3, 0, 3, -3), (0, 0, 2, 0), (0, 2, 2, 2),
+    (1, 1, 2, 1 + 2), (2, 4, 2, 4 + 4), (3, 3, 2, 3 + 8), (4, 5, 2, 5 + 16), (5, 5, 2, 5 + 30),
+    (6, 6, 2, 6 + 50), (7, 7, 2, 7 + 100), (5, 4, 2, 4),
+    (1, 1, 3, 1 + 4), (2, 2, 3, 2 + 8), (3, 3, 3, 3 + 16), (4, 4, 3, 4 + 30), (5, 6, 3, 6 + 50),
+    (6, 6, 3, 6 + 100), (7, 7, 3, 7 + 200), (3, 2, 3, 2),
+])
+def test_team_points_as_the_rule_book_prints_them(bid, tricks, teams, points):
+    assert team_points(bid=bid, tricks=tricks, teams=teams) == points
+
+
+def test_a_dungeon_two_cards_from_the_end_still_locks_its_card():
+    # the Dungeon locks green 3 (trump number and colour); of the rest red 2 is highest (red led)
+    assert trick_winner(["green3", "red1", "dungeon:0", "red2"], trump_number=3, trump_colour="green") == 3
+    assert trick_winner(["green3", "red1", "red2", "dungeon:0"], trump_number=3, trump_colour="green") == 2
