@@ -42,11 +42,12 @@ def run(quick: bool = False, areas: tuple[str, ...] = AREAS) -> dict[str, float]
     return {k: round(v, 4) for k, v in figures.items()}
 
 
-def table(figures: dict[str, float]) -> str:
+def as_table(figures: dict[str, float]) -> str:
+    """The figures for people (``table`` would be shadowed by the ``table`` area's module)."""
     return format_table(figures, targets())
 
 
 def main(as_json: bool, quick: bool, areas: tuple[str, ...] = AREAS) -> int:
     figures = run(quick=quick, areas=areas)
-    print(json.dumps(figures) if as_json else table(figures))
+    print(json.dumps(figures) if as_json else as_table(figures))
     return 0
