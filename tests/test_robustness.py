@@ -69,6 +69,7 @@ def a_real_database(folder: Path) -> Path:
     (("demo", "partout", "--seed", "-1"), ["seed"]),
     (("demo", "partout", "--timeout", "0"), ["seconds"]),
     (("demo", "partout", "--edition", "dlp"), ["Partout", "--edition"]),
+    (("demo", "tadika", "--reaction", "300-500"), ["Tadika", "--reaction"]),
     (("demo", "tadika", "--target", "70"), ["target"]),
     (("demo", "partout", "--players", "5"), []),
     (("cards", "list", "nosuchgame"), ["nosuchgame"]),

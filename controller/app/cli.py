@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
     demo.add_argument("--fullscreen", action="store_true")
     demo.add_argument("--timeout", type=_seconds, help="give up after this many seconds")
-    demo.add_argument("--reaction", default="250-600",
-                      help="Crazy Kick: the bots' reaction time in ms, LOW-HIGH (default 250-600)")
+    demo.add_argument("--reaction",
+                      help="real-time games (Crazy Kick): the bots' reaction time in ms, LOW-HIGH (default 250-600)")
 
     play = sub.add_parser("play", help="run a real table with stations on serial ports")
     _game_arguments(play)
@@ -203,23 +203,28 @@ def game_options(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app.demo import run_demo
     rules = find_game(args.game)
-    rules.new_game({"players": args.players, **game_options(args, rules)}, 0)   # refuses a wrong count early
+    options = game_options(args, rules)
+    rules.new_game({"players": args.players, **options}, 0)   # refuses a wrong count early
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= args.players:
             print(f"spieltisch: --seat must be from 1 to {args.players}", file=sys.stderr)
             return 2
         seat = args.seat - 1
-    from controller.bots.crazykick import Reaction
-    try:
-        reaction = Reaction.parse(args.reaction)
-    except ValueError as exc:
-        print(f"spieltisch: {exc}", file=sys.stderr)
-        return 2
+    reaction = None
+    if args.reaction is not None:
+        if not rules.realtime:
+            raise IllegalAction("option_not_for_game", option="--reaction", game=rules.title)
+        from controller.bots.crazykick import Reaction
+        try:
+            reaction = Reaction.parse(args.reaction)
+        except ValueError as exc:
+            print(f"spieltisch: {exc}", file=sys.stderr)
+            return 2
     result = run_demo(rules.name, players=args.players, seed=args.seed, headless=args.headless,
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
-                      fullscreen=args.fullscreen, timeout=args.timeout, options=game_options(args, rules),
+                      fullscreen=args.fullscreen, timeout=args.timeout, options=options,
                       reaction=reaction)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0

@@ -20,6 +20,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from controller.bots import bot_class
 from controller.games.core import GameRules
 from controller.inputs import InputAdapter
 from controller.table.cards import tap_virtual_card
@@ -58,7 +59,6 @@ class BotDriver:
         self.think = think
         self.step = step
         self.wake = wake or (lambda: None)
-        from controller.bots import bot_class
         self.bot = bot_class(rules)()
         self._busy = threading.Event()
         self._last_sent: dict[int, int] = {}
@@ -138,7 +138,6 @@ class RealtimeBotDriver:
 
     def __init__(self, rules: GameRules, adapter: Any, stations: dict[int, Any], *, seed: int,
                  reaction: Any = None) -> None:
-        from controller.bots import bot_class
         bot = bot_class(rules)
         self.game = rules.name
         self.adapter = adapter

@@ -199,10 +199,7 @@ class Table:
             try:
                 self.store.append(self.game_id, self.rules.action_to_json(action))
             except Exception as exc:                 # disk full, card pulled: refuse, keep state, wait
-                log.warning("event log append failed: %s", exc)
-                self.cannot_save = str(storage_error(self.store.path, exc))
-                self._changed()
-                raise IllegalAction("cannot_save", reason=self.cannot_save) from exc
+                raise IllegalAction("cannot_save", reason=self._saving_failed(exc)) from exc
         self.state = new_state
         self.actions.append(action)
         self.adapter.reset()
@@ -220,6 +217,13 @@ class Table:
                 self.store.finish(self.game_id, self.result())
             self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
         return commands
+
+    def _saving_failed(self, exc: BaseException) -> str:
+        """The log refused a write: the table waits until it takes them again (check_saving)."""
+        log.warning("event log write failed: %s", exc)
+        self.cannot_save = str(storage_error(self.store.path if self.store is not None else "the log", exc))
+        self._changed()
+        return self.cannot_save
 
     def check_saving(self) -> bool:
         """While the log refuses writes: try again; True (and the game goes on) once it takes them."""
@@ -243,8 +247,7 @@ class Table:
             try:
                 self.store.append_undo(self.game_id)
             except Exception as exc:                 # nothing taken back that the log would not know
-                self.cannot_save = str(storage_error(self.store.path, exc))
-                self._note(Message("cannot_save", {"reason": self.cannot_save}, None, True, self.revision + 1))
+                self._note(Message("cannot_save", {"reason": self._saving_failed(exc)}, None, True, self.revision + 1))
                 return []
         self.actions.pop()
         self.state = self.rules.replay(self.config, self.seed, self.actions)
