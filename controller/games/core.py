@@ -161,6 +161,12 @@ class GameRules:
         """Every card of the game's full deck, in notation (empty for games without cards)."""
         return []
 
+    def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
+        """The config a new game starts from, given ``previous()``: the finished games'
+        results, newest first (a game that replays an earlier one, as Team UP!'s challenge,
+        takes what it needs from them). Most games take the config as it is."""
+        return dict(config)
+
     def replay(self, config: Mapping[str, Any], seed: int, actions: Iterable[Any]) -> Any:
         """The state reached by applying ``actions`` to a new game."""
         state = self.new_game(config, seed)
