@@ -204,7 +204,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app.demo import run_demo
     rules = find_game(args.game)
     options = game_options(args, rules)
-    rules.new_game({"players": args.players, **options}, 0)   # refuses a wrong count early
+    rules.check_config({"players": args.players, **options})   # refuses a wrong count early
     seat = None
     if args.seat is not None:
         if not 1 <= args.seat <= args.players:

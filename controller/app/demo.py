@@ -26,6 +26,12 @@ NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 UNATTENDED_SAVE_S = 10.0     # a headless demo that cannot save for this long ends with the reason
 
 
+def finished_games(store: EventLog, game: str, *, demo: bool) -> list[dict[str, Any]]:
+    """The finished games' results, newest first: demos or real games, never mixed."""
+    return [r for r in store.results(game, limit=500)
+            if isinstance(r.get("config"), dict) and bool(r["config"].get("demo")) == demo]
+
+
 def demo_config(game: str, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"players": players, "mode": "virtual", "demo": True, **(options or {})}
 
@@ -58,6 +64,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
         config = saved.config if saved is not None else demo_config(rules.name, players, options)
+        if saved is None:                 # a game that repeats an earlier one finds it among the demos
+            config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=True))
         rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         watching = screen.interactive

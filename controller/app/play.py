@@ -75,7 +75,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     if twice is not None:
         raise SystemExit(f"spieltisch: the port {twice} is given twice; each seat needs its own station")
     config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
-    rules.new_game(config, 0)
+    rules.check_config(config)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(default_data_dir()))      # one table per data directory
@@ -94,6 +94,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)
             table = Table.resume(rules, saved, store, stations=stations, names=names)
         else:
+            from controller.app.demo import finished_games
+            config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)

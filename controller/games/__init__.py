@@ -28,10 +28,12 @@ from controller.games import crazykick as _crazykick  # noqa: E402  (registered 
 from controller.games import partout as _partout  # noqa: E402
 from controller.games import tadika as _tadika  # noqa: E402
 from controller.games import teamplay as _teamplay  # noqa: E402
+from controller.games import teamup as _teamup  # noqa: E402
 
 register(_partout.RULES)
 register(_crazykick.RULES)
 register(_tadika.RULES)
 register(_teamplay.RULES)
+register(_teamup.RULES)
 
 __all__ = ["GAMES", "GameRules", "IllegalAction", "Outcome", "find_game", "register"]

@@ -161,6 +161,10 @@ class GameRules:
         """Every card of the game's full deck, in notation (empty for games without cards)."""
         return []
 
+    def check_config(self, config: Mapping[str, Any]) -> None:
+        """Refuses (IllegalAction) a config no game can start from, before anything opens."""
+        self.new_game(config, 0)
+
     def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
         """The config a new game starts from, given ``previous()``: the finished games'
         results, newest first (a game that replays an earlier one, as Team UP!'s challenge,

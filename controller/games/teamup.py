@@ -287,6 +287,25 @@ def fitting(pallet: Pallet, kind: CardKind) -> Iterator[Package]:
                             yield p
 
 
+def view_coordinates(turn: int, x: float, y: float) -> tuple[float, float]:
+    """A point of the pallet as the screen's view, turned ``turn`` quarters, places it."""
+    turn %= 4
+    if turn == 0:
+        return x, y
+    if turn == 1:
+        return y, X - x
+    if turn == 2:
+        return X - x, Y - y
+    return Y - y, x
+
+
+def screen_steps(turn: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The pallet steps that move a package right and up on the screen, the view turned
+    ``turn`` quarters (right: one more along the view's first axis; up: one less along its second)."""
+    steps = (((1, 0), (0, -1)), ((0, 1), (1, 0)), ((-1, 0), (0, 1)), ((0, -1), (-1, 0)))
+    return steps[turn % 4]
+
+
 def score(pallet: Pallet, face_down: int) -> int:
     """5 per complete floor, −1 per package left, −1 per card turned face down."""
     left = PACKAGES - sum(pallet.used.values())
@@ -380,6 +399,7 @@ class TeamupState(NamedTuple):
     to_act: int | None
     ended: str | None                  # "all_placed", "no_cards", "stopped"
     to_beat: int | None                # a challenge: the best score these cards had
+    order_known: bool = False          # puzzle and challenge: the team knows the order of the cards
 
 
 def current_card(state: TeamupState) -> int | None:
@@ -450,7 +470,13 @@ class TeamUp(GameRules):
         to_beat = config.get("to_beat")
         if to_beat is not None and (not isinstance(to_beat, int) or isinstance(to_beat, bool)):
             raise IllegalAction("teamup_bad_deck")
-        return TeamupState(players, mode, int(seed), puzzle, deck, (neutral,), (), "draw", 0, None, to_beat)
+        order_known = puzzle or "deck" in config
+        return TeamupState(players, mode, int(seed), puzzle, deck, (neutral,), (), "draw", 0, None, to_beat,
+                           order_known)
+
+    def check_config(self, config: Mapping[str, Any]) -> None:
+        """A challenge's cards come from the log later (``prepare_config``): the rest is checked."""
+        self.new_game({k: v for k, v in config.items() if k != "challenge"}, 0)
 
     def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
         """A challenge takes the card order and the start of the last finished game
@@ -607,13 +633,20 @@ def _place(state: TeamupState, action: Place) -> TeamupState:
     kind = kind_of_card(card)
     p = as_package(action.package)
     if p.shape in SHAPES and p.colour in COLOURS and not kind.allows(p.shape, p.colour):
-        raise IllegalAction("teamup_card_wants", card=card, kind=kind.name, shape=p.shape,
-                            colour=COLOUR_NAME[p.colour])
+        raise card_wants(card)
     problem = placement_problem(pallet_of(state.placed), p)
     if problem is not None:
         raise IllegalAction(problem[0], **problem[1])
     placed = state.placed + (p,)
     return _next_turn(state._replace(placed=placed, moves=state.moves + (len(placed) - 1,)))
+
+
+def card_wants(card: int) -> IllegalAction:
+    """What a card asks for, as a refusal: "card 12 asks for a red package"."""
+    kind = kind_of_card(card)
+    if len(kind.colours) == 1:
+        return IllegalAction("teamup_card_wants_colour", card=card, colour=COLOUR_NAME[kind.colours[0]])
+    return IllegalAction("teamup_card_wants_shape", card=card, shapes="/".join(kind.shapes))
 
 
 def _face_down(state: TeamupState, action: FaceDown) -> TeamupState:

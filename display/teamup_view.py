@@ -1,0 +1,361 @@
+"""Team UP! on the shared screen: the pallet in 3D (isometric, turnable in quarter turns),
+the packages in their colours with their edges drawn, the ghost package of the player on
+turn (solid edges and "fits" where it may go, dashed edges and the reason where not), the
+card drawn large, the cards left and turned face down, the floors completed, the supply,
+the players and the soft keys of the one on turn. At the end: the score, the best score
+these cards allowed, and that best line built up step by step on request.
+
+Colours are never the only difference: red packages carry a circle on top, blue ones a
+square, white ones nothing; the card names its colour in words; the ghost's verdict is
+written, and its edges are solid or dashed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import pygame
+
+from controller.games import texts
+from controller.games.teamup import COLOUR_NAME, COLOURS, FLOORS, SHAPES, X, Y, KINDS, as_package, view_coordinates
+from display import draw
+from display.draw import GOLD, INK, MUTED, RED
+
+MAIN = pygame.Rect(0, 100, 1300, 980)
+SIDE = pygame.Rect(1310, 20, 600, 1050)
+CELL = 92                      # the side of a cell on the screen
+RISE = 66                      # the height of a floor
+COS, SIN = math.cos(math.radians(30)), math.sin(math.radians(30))
+FILL = {"R": (196, 44, 40), "BL": (44, 96, 196), "W": (236, 234, 226), None: (176, 138, 92)}
+GHOST_OK, GHOST_BAD = (60, 220, 90), (240, 60, 50)
+EDGE = (20, 20, 20)
+CARD_SIZE = (250, 330)
+KEY_SIZE = (186, 52)
+
+
+def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    return tuple(max(0, min(255, round(c * factor))) for c in colour)  # type: ignore[return-value]
+
+
+class Projection:
+    """Pallet cells (x, y, floor z) to screen points, for the view turned ``turn`` quarters."""
+
+    def __init__(self, turn: int) -> None:
+        self.turn = turn % 4
+        width, depth = (X, Y) if self.turn % 2 == 0 else (Y, X)
+        self.width, self.depth = width, depth
+        span_x = (width + depth) * CELL * COS
+        top = MAIN.top + 70 + FLOORS * RISE
+        self.origin = (MAIN.centerx - span_x / 2 + depth * CELL * COS, top - 20)
+
+    def point(self, u: float, v: float, z: float) -> tuple[int, int]:
+        ox, oy = self.origin
+        return round(ox + (u - v) * CELL * COS), round(oy + (u + v) * CELL * SIN - z * RISE)
+
+    def cell_uv(self, x: int, y: int) -> tuple[int, int]:
+        corners = [view_coordinates(self.turn, x + i, y + j) for i in (0, 1) for j in (0, 1)]
+        return round(min(c[0] for c in corners)), round(min(c[1] for c in corners))
+
+
+class TeamUpView:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
+        self.lang = lang
+        self.names: list[str] = []
+
+    def t(self, key: str, **params: Any) -> str:
+        return texts.render(self.lang, key, params, self.names)
+
+    def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        view = snap.view
+        self.names = [s.name for s in snap.seats]
+        pending = self._pending(snap)
+        turn = pending.get("view_turn", 0)
+        projection = Projection(turn)
+        placed = view["placed"]
+        hindsight = pending.get("hindsight") if snap.finished else None
+        if hindsight is not None and pending.get("solution_step", 0) > 0:
+            line = [p for p in hindsight["line"] if p is not None]
+            placed = [view["placed"][0]] + line[:pending["solution_step"]]
+        draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
+        self._header(surface, snap, view)
+        self._pallet(surface, projection, placed)
+        self._floor_marks(surface, projection, view["floors"] if len(placed) == len(view["placed"]) else 0)
+        ghost = pending.get("ghost") if not snap.finished else None
+        if ghost is not None:
+            self._ghost(surface, projection, ghost, pending.get("problem"))
+        self._side(surface, snap, view, pending)
+        if snap.finished:
+            self._end(surface, view, pending, hindsight)
+        draw.pause_banner(surface, self.lang, snap, self.names)
+
+    # -- parts -----------------------------------------------------------------------------------------
+    def _pending(self, snap: Any) -> dict[str, Any]:
+        acting = snap.view["to_act"]
+        for seat in snap.seats:
+            if seat.pending and (seat.seat == acting or acting is None):
+                return seat.pending
+        for seat in snap.seats:
+            if seat.pending:
+                return seat.pending
+        return {}
+
+    def _header(self, surface, snap, view) -> None:
+        x = 380
+        if view["puzzle"]:
+            draw.text(surface, self.t("teamup_puzzle_mode"), (x, 34), 36, INK)
+        elif view["to_beat"] is not None:
+            draw.text(surface, self.t("teamup_to_beat", n=view["to_beat"]), (x, 34), 36, GOLD, True)
+        if not snap.finished and view["to_act"] is not None:
+            draw.text(surface, self.t("teamup_on_turn", player=view["to_act"]), (MAIN.centerx + 160, 34), 36, GOLD,
+                      True, "midtop", 560)
+
+    def _pallet(self, surface, projection: Projection, placed: Sequence[Sequence[Any]]) -> None:
+        # the wooden pallet under it all
+        corners = [projection.point(0, 0, 0), projection.point(projection.width, 0, 0),
+                   projection.point(projection.width, projection.depth, 0), projection.point(0, projection.depth, 0)]
+        under = [(px, py + 22) for px, py in corners]
+        pygame.draw.polygon(surface, (120, 84, 44), [corners[1], corners[2], under[2], under[1]])
+        pygame.draw.polygon(surface, (100, 70, 36), [corners[2], corners[3], under[3], under[2]])
+        pygame.draw.polygon(surface, (150, 110, 64), corners)
+        for u in range(projection.width + 1):
+            pygame.draw.line(surface, (110, 80, 46), projection.point(u, 0, 0), projection.point(u, projection.depth, 0), 2)
+        for v in range(projection.depth + 1):
+            pygame.draw.line(surface, (110, 80, 46), projection.point(0, v, 0), projection.point(projection.width, v, 0), 2)
+        # voxels, the farthest first; each knows its package so edges appear only between packages
+        owner: dict[tuple[int, int, int], int] = {}
+        for index, p in enumerate(placed):
+            q = as_package(p)
+            for k in range(q.z, q.z + q.dz):
+                for j in range(q.y, q.y + q.dy):
+                    for i in range(q.x, q.x + q.dx):
+                        owner[projection.cell_uv(i, j) + (k,)] = index
+        colours = [as_package(p).colour for p in placed]
+        for (u, v, z) in sorted(owner, key=lambda c: (c[0] + c[1] + c[2], c[2])):
+            self._voxel(surface, projection, owner, colours, u, v, z)
+        # the symbols on the packages' tops (colour told by shape too)
+        for index, p in enumerate(placed):
+            q = as_package(p)
+            if q.colour not in ("R", "BL"):
+                continue
+            top_cells = [projection.cell_uv(i, j) for j in range(q.y, q.y + q.dy) for i in range(q.x, q.x + q.dx)]
+            if any((u, v, q.z + q.dz) in owner for u, v in top_cells):
+                continue                                   # covered: nothing to see
+            cu = sum(u for u, _ in top_cells) / len(top_cells) + 0.5
+            cv = sum(v for _, v in top_cells) / len(top_cells) + 0.5
+            centre = projection.point(cu, cv, q.z + q.dz)
+            if q.colour == "R":
+                pygame.draw.circle(surface, (255, 236, 230), centre, 15, 5)
+            else:
+                pygame.draw.rect(surface, (230, 238, 255), pygame.Rect(centre[0] - 12, centre[1] - 12, 24, 24), 5)
+
+    def _voxel(self, surface, projection, owner, colours, u, v, z) -> None:
+        index = owner[(u, v, z)]
+        base = FILL.get(colours[index], FILL[None])
+        same = lambda du, dv, dz: owner.get((u + du, v + dv, z + dz)) == index  # noqa: E731
+        filled = lambda du, dv, dz: (u + du, v + dv, z + dz) in owner  # noqa: E731
+        p = projection.point
+        if not filled(0, 0, 1):                                       # top
+            face = [p(u, v, z + 1), p(u + 1, v, z + 1), p(u + 1, v + 1, z + 1), p(u, v + 1, z + 1)]
+            pygame.draw.polygon(surface, base, face)
+            edges = [((0, 1), (0, -1, 0)), ((1, 2), (1, 0, 0)), ((2, 3), (0, 1, 0)), ((3, 0), (-1, 0, 0))]
+            self._edges(surface, face, edges, same, filled)
+        if not filled(1, 0, 0):                                       # the side facing +u
+            face = [p(u + 1, v, z + 1), p(u + 1, v + 1, z + 1), p(u + 1, v + 1, z), p(u + 1, v, z)]
+            pygame.draw.polygon(surface, shade(base, 0.72), face)
+            edges = [((0, 1), (0, 0, 1)), ((1, 2), (0, 1, 0)), ((2, 3), (0, 0, -1)), ((3, 0), (0, -1, 0))]
+            self._edges(surface, face, edges, same, filled, side=(1, 0, 0))
+        if not filled(0, 1, 0):                                       # the side facing +v
+            face = [p(u, v + 1, z + 1), p(u + 1, v + 1, z + 1), p(u + 1, v + 1, z), p(u, v + 1, z)]
+            pygame.draw.polygon(surface, shade(base, 0.55), face)
+            edges = [((0, 1), (0, 0, 1)), ((1, 2), (1, 0, 0)), ((2, 3), (0, 0, -1)), ((3, 0), (-1, 0, 0))]
+            self._edges(surface, face, edges, same, filled, side=(0, 1, 0))
+
+    @staticmethod
+    def _edges(surface, face, edges, same, filled, side=(0, 0, 1)) -> None:
+        """An edge of a face is drawn unless the face goes on into the same package there."""
+        for (a, b), (du, dv, dz) in edges:
+            beyond = (du + side[0] * 0, dv, dz)
+            if same(*beyond) and not filled(du + side[0], dv + side[1], dz + side[2]):
+                continue
+            pygame.draw.line(surface, EDGE, face[a], face[b], 3)
+
+    def _floor_marks(self, surface, projection: Projection, floors: int) -> None:
+        """The floors numbered up the pallet's left edge, gold and filled once complete."""
+        for z in range(FLOORS):
+            x, y = projection.point(0, projection.depth, z + 0.5)
+            box = pygame.Rect(0, 0, 40, 34)
+            box.midright = (x - 18, y)
+            if z < floors:
+                pygame.draw.rect(surface, GOLD, box, border_radius=6)
+            pygame.draw.rect(surface, INK, box, 3, border_radius=6)
+            draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < floors else INK, True, "center")
+
+    def _ghost(self, surface, projection: Projection, ghost: Sequence[Any], problem: Any) -> None:
+        g = as_package(ghost)
+        cells = [projection.cell_uv(i, j) for j in range(g.y, g.y + g.dy) for i in range(g.x, g.x + g.dx)]
+        u0, v0 = min(c[0] for c in cells), min(c[1] for c in cells)
+        u1, v1 = max(c[0] for c in cells) + 1, max(c[1] for c in cells) + 1
+        z0, z1 = g.z, g.z + g.dz
+        ok = problem is None
+        colour = GHOST_OK if ok else GHOST_BAD
+        p = projection.point
+        top = [p(u0, v0, z1), p(u1, v0, z1), p(u1, v1, z1), p(u0, v1, z1)]
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        pygame.draw.polygon(veil, FILL.get(g.colour, FILL[None]) + (150,), top)
+        for face in ([p(u1, v0, z1), p(u1, v1, z1), p(u1, v1, z0), p(u1, v0, z0)],
+                     [p(u0, v1, z1), p(u1, v1, z1), p(u1, v1, z0), p(u0, v1, z0)]):
+            pygame.draw.polygon(veil, shade(FILL.get(g.colour, FILL[None]), 0.7) + (130,), face)
+        surface.blit(veil, (0, 0))
+        corners = {(a, b, c): p(a, b, c) for a in (u0, u1) for b in (v0, v1) for c in (z0, z1)}
+        for (a, b, c), start in corners.items():
+            for nxt in ((u1 if a == u0 else None, b, c), (a, v1 if b == v0 else None, c), (a, b, z1 if c == z0 else None)):
+                if None in nxt:
+                    continue
+                end = corners[nxt]                           # type: ignore[index]
+                if ok:
+                    pygame.draw.line(surface, colour, start, end, 6)
+                else:
+                    _dashed(surface, colour, start, end, 6)
+        label = self.t("teamup_fits") if ok else texts.render(self.lang, problem[0], problem[1], self.names)
+        box = pygame.Rect(MAIN.left + 40, MAIN.bottom - 120, MAIN.width - 80, 96)
+        draw.panel(surface, box, colour, 5)
+        draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
+
+    def _side(self, surface, snap, view, pending) -> None:
+        card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
+        draw.text(surface, self.t("teamup_card_drawn"), (card_box.left, SIDE.top + 24), 32, MUTED)
+        if view["card"] is not None:
+            draw_card(surface, self.lang, view["card"], view["card_kind"], card_box)
+        else:
+            pygame.draw.rect(surface, (40, 100, 66), card_box, 4, border_radius=16)
+        facts = pygame.Rect(card_box.right + 20, card_box.top, SIDE.right - card_box.right - 30, CARD_SIZE[1])
+        lines = [(self.t("teamup_score", n=view["score"]), GOLD, 40),
+                 (self.t("teamup_cards_left", n=view["cards_left"]), INK, 30),
+                 (self.t("teamup_face_down", n=view["face_down"]), RED if view["face_down"] else INK, 30),
+                 (self.t("teamup_packages_left", n=view["packages_left"]), INK, 30),
+                 (self.t("teamup_floors", n=view["floors"]), INK, 30)]
+        y = facts.top
+        for words, colour, size in lines:
+            draw.text(surface, words, (facts.left, y), size, colour, size > 30, max_width=facts.width)
+            y += size + 16
+        for z in range(FLOORS):                                # the floors as a ladder: filled when complete
+            box = pygame.Rect(facts.left + z * 52, y + 4, 44, 30)
+            if z < view["floors"]:
+                pygame.draw.rect(surface, GOLD, box, border_radius=5)
+            pygame.draw.rect(surface, INK, box, 3, border_radius=5)
+            draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < view["floors"] else INK, True, "center")
+        self._supply(surface, view, pygame.Rect(SIDE.left + 10, card_box.bottom + 20, SIDE.width - 20, 190))
+        top = card_box.bottom + 224
+        self._seats(surface, snap, view, pygame.Rect(SIDE.left + 10, top, SIDE.width - 20, SIDE.bottom - top))
+
+    def _supply(self, surface, view, rect) -> None:
+        draw.panel(surface, rect)
+        draw.text(surface, self.t("teamup_supply"), (rect.left + 16, rect.top + 8), 30, MUTED)
+        col_w = (rect.width - 140) // len(COLOURS)
+        for c, colour in enumerate(COLOURS):
+            x = rect.left + 130 + c * col_w
+            draw.text(surface, texts.colour_name(self.lang, COLOUR_NAME[colour]), (x + col_w // 2, rect.top + 8), 28,
+                      INK, True, "midtop", col_w - 6)
+        for r, shape in enumerate(SHAPES):
+            y = rect.top + 48 + r * 46
+            a, b, _ = SHAPES[shape]
+            draw.text(surface, f"{shape}  {a}×{b}", (rect.left + 16, y), 30, INK, True)
+            for c, colour in enumerate(COLOURS):
+                x = rect.left + 130 + c * col_w
+                left = view["supply"][f"{shape}:{colour}"]
+                draw.text(surface, str(left), (x + col_w // 2, y), 32, INK if left else MUTED, bool(left), "midtop")
+
+    def _seats(self, surface, snap, view, rect) -> None:
+        draw.panel(surface, rect)
+        y = rect.top + 12
+        for seat in snap.seats:
+            acting = view["to_act"] == seat.seat and not snap.finished
+            if acting:                                        # a pointer, drawn: the font has no arrows
+                pygame.draw.polygon(surface, GOLD, [(rect.left + 14, y + 4), (rect.left + 14, y + 28), (rect.left + 32, y + 16)])
+            facts = [texts.seat_label(self.lang, seat.seat, self.names)]
+            if not seat.connected and seat.station:
+                facts.append(self.t("station_offline"))
+            draw.text(surface, " · ".join(facts), (rect.left + 42, y), 32, GOLD if acting else INK, acting,
+                      max_width=rect.width - 32)
+            y += 42
+        acting = view["to_act"]
+        seat = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None
+        if seat is not None and seat.prompt is not None:
+            words = texts.render(self.lang, seat.prompt[0], seat.prompt[1], self.names)
+            draw.wrapped(surface, words, pygame.Rect(rect.left + 16, y + 4, rect.width - 32, 80), 30, INK)
+            y += 84
+        keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
+        if any(keys):
+            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, rect.bottom - 2 * KEY_SIZE[1] - 14), KEY_SIZE,
+                           bold=False)
+        keys_top = rect.bottom - 2 * KEY_SIZE[1] - 14
+        msg = pygame.Rect(rect.left + 8, y + 6, rect.width - 16, keys_top - y - 16)
+        if snap.message is not None and msg.height > 90:
+            draw.message_box(surface, self.lang, snap, self.names, msg, "teamup_help_line", 28)
+
+    def _end(self, surface, view, pending, hindsight) -> None:
+        banner = pygame.Rect(MAIN.left + 40, MAIN.bottom - 170, MAIN.width - 80, 150)
+        draw.panel(surface, banner, GOLD, 6)
+        draw.text(surface, self.t(f"teamup_ended_{view['ended']}", n=view["score"]), (banner.centerx, banner.top + 14),
+                  44, GOLD, True, "midtop", banner.width - 40)
+        if hindsight is None:
+            return
+        best = self.t("teamup_best_possible", n=hindsight["score"])
+        step = pending.get("solution_step", 0)
+        shown = [p for p in hindsight["line"] if p is not None]
+        if step:
+            best += " · " + self.t("teamup_solution_step", n=min(step, len(shown)), total=len(shown))
+        else:
+            best += " · " + self.t("teamup_solution_how")
+        draw.text(surface, best, (banner.centerx, banner.top + 80), 32, INK, False, "midtop", banner.width - 40)
+
+
+def _dashed(surface, colour, start, end, width) -> None:
+    (x0, y0), (x1, y1) = start, end
+    length = max(1.0, math.hypot(x1 - x0, y1 - y0))
+    dash = 14
+    for k in range(0, int(length), dash * 2):
+        a, b = k / length, min(1.0, (k + dash) / length)
+        pygame.draw.line(surface, colour, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
+                         (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
+
+
+def draw_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, rect: pygame.Rect) -> None:
+    """An order card: its number, and what it asks for (a colour in words and its sign, or
+    the outline of the shapes)."""
+    kind = KINDS[kind_name]
+    pygame.draw.rect(surface, (250, 248, 240), rect, border_radius=16)
+    pygame.draw.rect(surface, (30, 30, 30), rect, 3, border_radius=16)
+    draw.text(surface, str(number), (rect.left + 16, rect.top + 10), 44, (40, 40, 40), True)
+    if len(kind.colours) == 1:
+        colour = kind.colours[0]
+        block = pygame.Rect(0, 0, rect.width - 60, 150)
+        block.center = (rect.centerx, rect.centery + 10)
+        pygame.draw.rect(surface, FILL[colour], block, border_radius=10)
+        pygame.draw.rect(surface, (30, 30, 30), block, 3, border_radius=10)
+        if colour == "R":
+            pygame.draw.circle(surface, (255, 236, 230), block.center, 34, 8)
+        elif colour == "BL":
+            pygame.draw.rect(surface, (230, 238, 255), pygame.Rect(block.centerx - 28, block.centery - 28, 56, 56), 8)
+        draw.text(surface, texts.colour_name(lang, COLOUR_NAME[colour]), (rect.centerx, rect.bottom - 14), 36,
+                  (30, 30, 30), True, "midbottom", rect.width - 20)
+        return
+    shapes = kind.shapes
+    unit = 40
+    heights = [SHAPES[s][1] * unit for s in shapes]
+    widths = [SHAPES[s][0] * unit for s in shapes]
+    gap = 50
+    total = sum(widths) + gap * (len(shapes) - 1)
+    x = rect.centerx - total // 2
+    for s, w, h in zip(shapes, widths, heights):
+        box = pygame.Rect(x, rect.centery - h // 2 + 10, w, h)
+        pygame.draw.rect(surface, (210, 200, 180), box)
+        pygame.draw.rect(surface, (30, 30, 30), box, 4)
+        draw.text(surface, s, (box.centerx, box.bottom + 6), 36, (30, 30, 30), True, "midtop")
+        x += w + gap
+    if len(shapes) == 2:
+        draw.text(surface, texts.render(lang, "teamup_or"), (rect.centerx - total // 2 + widths[0] + gap // 2,
+                                                            rect.centery + 10), 30, (30, 30, 30), True, "center")
+
+
+VIEW = TeamUpView
