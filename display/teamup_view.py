@@ -46,7 +46,7 @@ class Projection:
         self.width, self.depth = width, depth
         span_x = (width + depth) * CELL * COS
         top = MAIN.top + 70 + FLOORS * RISE
-        self.origin = (MAIN.centerx - span_x / 2 + depth * CELL * COS, top - 20)
+        self.origin = (MAIN.centerx - span_x / 2 + depth * CELL * COS, top - 32)
 
     def point(self, u: float, v: float, z: float) -> tuple[int, int]:
         ox, oy = self.origin

@@ -20,7 +20,7 @@ NAMES = sorted(GAMES)
 
 
 def test_the_table_knows_games():
-    assert {"partout", "crazy-kick", "tadika", "teamplay"} <= set(NAMES)
+    assert {"partout", "crazy-kick", "tadika", "teamplay", "team-up"} <= set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -5,6 +5,7 @@ One module per area, each with its ``TARGETS`` and ``figures(quick)``; a figure 
 entry of a flat name → value mapping, so a new game adds its own:
 
 - ``rules.py``: each rules core alone (rounds/s, whole bot matches)
+- ``teamup.py``: Team UP!'s placement checks and its solver
 - ``table.py``: a station's frame → the action durably in the log
 - ``app.py``: the demo as a person starts it (first frame, peak memory)
 - ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
@@ -20,7 +21,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "table", "app", "fairness", "stations")
+AREAS = ("rules", "teamup", "table", "app", "fairness", "stations")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 

@@ -155,9 +155,20 @@ def _pallet(placed: tuple) -> Pallet:
     return Pallet(placed)
 
 
+_LAST: tuple[Any, Any] = (None, None)       # the last tuple asked for and its pallet (held: its id stays its own)
+
+
 def pallet_of(placed: Iterable[Sequence[Any]]) -> Pallet:
-    """The indexed pallet for ``placed`` (cached: the checks of one turn share it)."""
-    return _pallet(tuple(as_package(p) for p in placed))
+    """The indexed pallet for ``placed`` (cached: the checks of one turn share it, and a
+    game's own tuple of packages is recognised at once)."""
+    global _LAST
+    last = _LAST
+    if placed is last[0]:
+        return last[1]
+    pallet = _pallet(tuple(as_package(p) for p in placed))
+    if isinstance(placed, tuple):                # a list may change under the same id: not kept
+        _LAST = (placed, pallet)
+    return pallet
 
 
 def as_package(p: Sequence[Any]) -> Package:
@@ -322,14 +333,17 @@ def puzzle_neutral() -> Package:
     return as_package(DATA["puzzle"]["neutral"])
 
 
-def best_score(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float) -> tuple[int, list[Package | None]]:
+def best_score(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float,
+               clock: Any = None) -> tuple[int, list[Package | None]]:
     """The best score the team can reach with this card order from this neutral package,
     and the moves that reach it: per card drawn, in order, the package placed for it or
     None where it had to be turned face down (cards after the last move are not drawn).
     ``cards`` are card kinds (``"A/B"``) or card numbers. Searches for ``time_limit``
-    seconds; ``teamup_solver.solve`` also says whether the score is proven the best."""
+    seconds by ``clock`` (e.g. ``time.monotonic``), or without one for about as long counted
+    in steps, the same answer on every machine; ``teamup_solver.solve`` also says whether
+    the score is proven the best."""
     from controller.games.teamup_solver import solve
-    found = solve(cards, neutral, time_limit)
+    found = solve(cards, neutral, time_limit, clock=clock)
     return found.score, found.moves
 
 

@@ -27,12 +27,12 @@ option, so the score never falls below what the team has.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
 from controller.games.teamup import (
+    CARD_NUMBERS, current_card, fitting, kind_of_card, pallet_of,
     CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y,
     Package, as_package, orientations,
 )
@@ -105,7 +105,7 @@ class Solution:
     moves: list[Package | None]
     proven: bool                  # the search finished: no line does better
     nodes: int
-    seconds: float
+    seconds: float | None         # by the clock given, if one was
 
 
 class _Search:
@@ -113,6 +113,7 @@ class _Search:
         self.kinds = [KINDS[k] for k in kinds]
         self.neutral = neutral
         self.deadline = deadline
+        self.clock: Any = None                 # a wall clock, when the caller gives one
         self.heights = [0] * COLUMNS
         self.owner = [-1] * (COLUMNS * FLOORS)
         # per package: shape index (−1 neutral), x0, y0, z0, x1, y1
@@ -361,7 +362,8 @@ class _Search:
         one is found (it is then the best line), False when there is none from here (or the
         time ran out)."""
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.monotonic() > self.deadline or self.nodes > self.node_limit:
+        if self.nodes > self.node_limit or self.nodes & 255 == 0 and self.clock is not None and \
+                self.clock() > self.deadline:
             self.timed_out = True
         if self.timed_out:
             return False
@@ -587,12 +589,16 @@ def _kinds(cards: Sequence[Any]) -> list[str]:
     return out
 
 
-def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, placed: Sequence[Any] = (),
-          face_down: int = 0, nodes: int | None = None) -> Solution:
-    """The best line for these cards (numbers or kinds) from this neutral package, searched
-    for at most ``time_limit`` seconds, or ``nodes`` steps when given (the same answer on
-    every machine: what a bot needs). ``placed`` and ``face_down``: a game under way, the
-    packages on the pallet after the neutral and the cards turned face down so far.
+def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, clock: Any = None,
+          placed: Sequence[Any] = (), face_down: int = 0, nodes: int | None = None) -> Solution:
+    """The best line for these cards (numbers or kinds) from this neutral package.
+
+    How long it searches: ``nodes`` steps when given; else ``time_limit`` seconds by
+    ``clock`` (a wall clock such as ``time.monotonic``) when given; else about
+    ``time_limit`` seconds counted in steps (``STEPS_PER_SECOND``, measured on the
+    development machine), so that without a clock the answer is the same on every machine
+    and the rules core stays free of clocks. ``placed`` and ``face_down``: a game under
+    way, the packages on the pallet after the neutral and the cards turned face down so far.
 
     After a first line by the ordering alone, it asks for ever lower scores, from the most
     the bound allows down to one more than the best line so far; the first score a line is
@@ -601,17 +607,21 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, pl
     (restarts, each allowed more nodes than the last, so that an early choice which dooms
     everything under it is left soon), then one full search, which finds a line or proves
     there is none."""
-    start = time.monotonic()
-    deadline = start + max(0.0, float(time_limit)) if nodes is None else float("inf")
+    if nodes is None and clock is None:
+        nodes = max(1, int(max(0.0, float(time_limit)) * STEPS_PER_SECOND))
+    timed = nodes is None
+    start = clock() if clock is not None else 0.0
+    deadline = start + max(0.0, float(time_limit)) if timed else float("inf")
     search = _Search(_kinds(cards), as_package(neutral), deadline)
+    search.clock = clock if timed else None
     for p in placed:
         search.add(as_package(p))
     search.face_down = face_down
     search.best, search.best_line = search.now(), []
-    budget = search.nodes + nodes if nodes is not None else None
+    budget = None if timed else search.nodes + nodes
 
     def used() -> float:
-        return time.monotonic() if budget is None else search.nodes
+        return clock() if budget is None else search.nodes
 
     end = deadline if budget is None else budget
     search.dive()
@@ -634,9 +644,11 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, pl
             break
         target -= 1
     proven = proven and search.best >= target
-    return Solution(search.best, search.packages(), proven, search.nodes, time.monotonic() - start)
+    seconds = clock() - start if clock is not None else None
+    return Solution(search.best, search.packages(), proven, search.nodes, seconds)
 
 
+STEPS_PER_SECOND = 6000           # the search's steps a second on the development machine (bench: teamup)
 TIME_SHARE = 4
 RESTART_NODES = 400
 FULL_SEARCH_NODES = 60_000
@@ -654,3 +666,64 @@ def _attempt(search: _Search, target: int, share: float, nodes: int, noise: floa
     search.timed_out = False
     search.noise = noise
     return search.run(0, target)
+
+
+# === suggestions at the table ==========================================================================
+
+TRIED = 3                  # placements tried with the solver
+SOLVER_NODES = 250         # its budget for each
+KNOWN_ORDER_NODES = 3000   # the budget when the order of the cards is known
+
+
+def unseen_kinds(state: Any) -> list[str]:
+    """The kinds of the cards not drawn yet (public: the discards lie open)."""
+    drawn = set(state.deck[:len(state.moves) + (1 if state.phase == "place" else 0)])
+    return [CARD_KIND[n] for n in CARD_NUMBERS if n not in drawn]
+
+
+def _rank(state: Any, candidates: list[Package]) -> list[Package]:
+    """The placements, best first, by what they leave of the floors."""
+    search = _Search([], as_package(state.placed[0]), float("inf"))
+    for p in state.placed[1:]:
+        search.add(p)
+    scored = []
+    for p in candidates:
+        f = FOOTPRINT_AT[(SHAPE_INDEX[p.shape], p.x, p.y, p.dx, p.dy)]
+        search.place(f, p.z, COLOUR_INDEX[p.colour])
+        open_ways = sum(bin(search.open[z]).count("1") for z in range(search.floors(), search.lost))
+        snug = sum(1 for c in f.rim if c < 0 or search.heights[c] > p.z + 1)
+        scored.append(((-search.lost, -min(open_ways, 400), p.z, -snug, p), p))
+        search.remove(f, p.z, COLOUR_INDEX[p.colour])
+    scored.sort(key=lambda t: t[0][:4] + (tuple(t[1]),))
+    return [p for _, p in scored]
+
+
+def suggest_placement(state: Any, rng: random.Random | None = None) -> Package | None:
+    """A good package for the card drawn (the bots' move and the players' hint), from what
+    the players see: the placements ranked by what they leave of the floors (how far up all
+    floors can still be completed, how many ways the open floors keep, then low and snug),
+    the best few tried with the solver on one guessed order of the cards still in the pile
+    (in puzzle and challenge games, where the order is known, planned with it), each with a
+    budget of steps, the same on every machine, so a game replays as it was played. None
+    when nothing the card allows fits."""
+    candidates = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    if not candidates:
+        return None
+    face_down = sum(1 for m in state.moves if m < 0)
+    if state.order_known and len(state.deck) == len(CARD_NUMBERS):
+        # puzzle and challenge: the cards' order is no secret, so the solver plans with it
+        found = solve(state.deck[len(state.moves):], state.placed[0], 0.0, placed=state.placed[1:],
+                      face_down=face_down, nodes=KNOWN_ORDER_NODES)
+        if found.moves and found.moves[0] is not None and found.moves[0] in candidates:
+            return found.moves[0]
+    ranked = _rank(state, candidates)
+    rng = rng or random.Random(f"teamup-hint:{state.seed}:{len(state.moves)}")
+    future = unseen_kinds(state)
+    rng.shuffle(future)
+    best, best_score = ranked[0], None
+    for p in ranked[:TRIED]:
+        found = solve(future, state.placed[0], 0.0, placed=list(state.placed[1:]) + [p], face_down=face_down,
+                      nodes=SOLVER_NODES)
+        if best_score is None or found.score > best_score:
+            best, best_score = p, found.score
+    return best

@@ -24,15 +24,16 @@ Soft keys (buttons 0-2 top row, 3-5 bottom row) while a card waits for its packa
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
-    COLOUR_NAME, COLOURS, SHAPES, X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
+    X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
     fitting, kind_of_card, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
-from controller.games.teamup_solver import solve
+from controller.games.teamup_solver import solve, suggest_placement
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
 HINDSIGHT_SECONDS = 1.0
@@ -229,8 +230,7 @@ class TeamUpInput(InputAdapter):
         cards still face down)."""
         if self._hint_cache is not None and self._hint_cache[0] is state:
             return self._hint_cache[1]
-        from controller.bots.teamup import choose_placement
-        found = choose_placement(state)
+        found = suggest_placement(state)
         self._hint_cache = (state, found)
         return found
 
@@ -238,7 +238,7 @@ class TeamUpInput(InputAdapter):
         """At the end: the best score these cards allowed from this start, and its line
         (worked out once, in at most a second: the solver finds most in a tenth)."""
         if self.hindsight is None or self.hindsight[0] != (state.deck, state.placed[0]):
-            found = solve(state.deck, state.placed[0], HINDSIGHT_SECONDS)
+            found = solve(state.deck, state.placed[0], HINDSIGHT_SECONDS, clock=time.monotonic)
             self.hindsight = ((state.deck, state.placed[0]), {
                 "score": found.score, "proven": found.proven,
                 "line": [None if p is None else list(p) for p in found.moves]})
@@ -336,5 +336,3 @@ def ghost_of(p: Package) -> Ghost:
 
 
 INPUT = TeamUpInput
-
-__all__ = ["INPUT", "TeamUpInput", "Ghost", "COLOUR_NAME", "COLOURS", "SHAPES"]

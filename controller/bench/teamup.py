@@ -1,0 +1,137 @@
+"""Team UP! figures: how fast placements are checked, how fast the solver finds the best
+line for a card order (the puzzle deck's perfect pallet; random orders, with how many were
+proven the best), and what a bot game costs in the rules core."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from controller.bench.measure import Target, median_of
+from controller.games import find_game
+
+RANDOM_ORDERS = 20
+RANDOM_SECONDS = 10.0
+
+TARGETS: dict[str, Target] = {
+    "teamup_placement_per_s": (100_000, "min", "checks/s",
+                               "Team UP!: placement_error, random packages on mid-game pallets (one pallet per turn)"),
+    "teamup_placement_per_s_cold": (float("nan"), "info", "checks/s",
+                                    "the same with a new pallet for every check (nothing shared)"),
+    "teamup_puzzle_perfect_s": (2.0, "max", "s", "Team UP!: the solver's perfect pallet for the puzzle deck (median)"),
+    "teamup_puzzle_perfect_s_max": (float("nan"), "info", "s", "the same, slowest of the runs"),
+    "teamup_random_best_median": (float("nan"), "info", "points",
+                                  f"best score of {RANDOM_ORDERS} seeded random orders, {RANDOM_SECONDS:.0f} s each (median)"),
+    "teamup_random_best_min": (float("nan"), "info", "points", "the same, lowest"),
+    "teamup_random_perfect": (float("nan"), "info", "orders", "of those, orders allowing a perfect pallet (25)"),
+    "teamup_random_proven": (float("nan"), "info", "orders", "of those, best score proven (the search ran to its end)"),
+    "teamup_random_seconds_median": (float("nan"), "info", "s", "solver time per order (median)"),
+    "teamup_random_seconds_max": (float("nan"), "info", "s", "the same, slowest"),
+    "teamup_game_core_ms": (float("nan"), "info", "ms", "Team UP!: a whole bot game in the rules core, 2 players (median)"),
+}
+
+
+def pallets(count: int, seed: int = 3) -> list[tuple]:
+    """Mid-game pallets (about 14 packages) from bot-free random play."""
+    from controller.games.teamup import Draw, Place, current_card, fitting, kind_of_card, pallet_of
+    rules, rng = find_game("team-up"), random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = rules.new_game({"players": 1}, rng.randrange(1 << 30))
+        while len(state.placed) < 15 and state.phase != "over":
+            state = rules.apply(state, Draw(0))
+            options = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+            if not options:
+                break
+            state = rules.apply(state, Place.of(0, rng.choice(options)))
+        out.append(state.placed)
+    return out
+
+
+def candidates(rng: random.Random, count: int) -> list[tuple]:
+    """Packages anywhere on or just off the pallet, any turn, legal or not."""
+    from controller.games.teamup import COLOURS, SHAPES, orientations
+    out = []
+    for _ in range(count):
+        shape = rng.choice(list(SHAPES))
+        dx, dy, dz = rng.choice(orientations(shape))
+        out.append((shape, rng.choice(COLOURS), rng.randint(-1, 6 - dx), rng.randint(-1, 4 - dy), rng.randint(0, 4),
+                    dx, dy, dz))
+    return out
+
+
+def placement_per_s(cold: bool = False, checks: int = 40_000) -> float:
+    from controller.games.teamup import placement_error
+    rng = random.Random(7)
+    boards = pallets(40)
+    packages = candidates(rng, checks)
+    if cold:                        # every check on its own copy: the pallet is indexed every time
+        boards = [tuple(list(b)) for b in boards]
+        sample = [(list(boards[i % len(boards)]), p) for i, p in enumerate(packages)]
+    else:
+        sample = [(boards[(i * len(boards)) // checks], p) for i, p in enumerate(packages)]
+    start = time.perf_counter()
+    if cold:
+        from controller.games.teamup import _pallet
+        for placed, package in sample:
+            _pallet.cache_clear()
+            placement_error(placed, package)
+    else:
+        for placed, package in sample:
+            placement_error(placed, package)
+    return checks / (time.perf_counter() - start)
+
+
+def puzzle_seconds() -> tuple[float, int]:
+    from controller.games.teamup import CARD_NUMBERS, puzzle_neutral
+    from controller.games.teamup_solver import solve
+    found = solve(CARD_NUMBERS, puzzle_neutral(), 10.0, clock=time.perf_counter)
+    return found.seconds, found.score
+
+
+def random_orders(count: int, seconds: float) -> list:
+    from controller.games.teamup import CARD_NUMBERS, random_neutral
+    from controller.games.teamup_solver import solve
+    out = []
+    for seed in range(count):
+        rng = random.Random(f"bench:{seed}")
+        deck = list(CARD_NUMBERS)
+        rng.shuffle(deck)
+        out.append(solve(deck, random_neutral(rng), seconds, clock=time.perf_counter))
+    return out
+
+
+def game_ms(seeds: range) -> list[float]:
+    from controller.bots.teamup import TeamUpBot
+    rules, bot = find_game("team-up"), TeamUpBot()
+    times = []
+    for seed in seeds:
+        state, rng = rules.new_game({"players": 2}, seed), random.Random(seed)
+        start = time.perf_counter()
+        while state.phase != "over":
+            state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def figures(quick: bool = False) -> dict[str, float]:
+    runs = 3 if quick else 5
+    out: dict[str, float] = {}
+    out["teamup_placement_per_s"] = median_of(runs, placement_per_s)
+    out["teamup_placement_per_s_cold"] = median_of(runs, lambda: placement_per_s(cold=True, checks=10_000))
+    puzzle = [puzzle_seconds() for _ in range(runs)]
+    out["teamup_puzzle_perfect_s"] = statistics.median(s for s, score in puzzle) if all(
+        score == 25 for _, score in puzzle) else float("inf")
+    out["teamup_puzzle_perfect_s_max"] = max(s for s, _ in puzzle)
+    found = random_orders(5 if quick else RANDOM_ORDERS, 2.0 if quick else RANDOM_SECONDS)
+    scores = [f.score for f in found]
+    out["teamup_random_best_median"] = statistics.median(scores)
+    out["teamup_random_best_min"] = min(scores)
+    out["teamup_random_perfect"] = sum(1 for s in scores if s == 25)
+    out["teamup_random_proven"] = sum(1 for f in found if f.proven)
+    out["teamup_random_seconds_median"] = statistics.median(f.seconds for f in found)
+    out["teamup_random_seconds_max"] = max(f.seconds for f in found)
+    out["teamup_game_core_ms"] = statistics.median(game_ms(range(3 if quick else 8)))
+    return out
+

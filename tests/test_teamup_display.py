@@ -1,0 +1,102 @@
+"""Team UP!'s screen: every phase draws in every language and every view turn; the pallet
+stays in its area, full to the fifth floor, whichever way it is turned; every text a player
+reads fits at 28 px or more; the ghost's verdict is framed green or red and written out."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from controller.games import find_game, texts
+from controller.games.teamup import DATA, FLOORS, X, Y, Draw, Place, as_package
+from controller.games.texts import LANGUAGES
+from controller.table.table import Table
+from display import draw
+from display.teamup_view import (
+    CARD_SIZE, GHOST_BAD, GHOST_OK, KEY_SIZE, MAIN, SIDE, Projection, TeamUpView,
+)
+
+RULES = find_game("team-up")
+LINE = [as_package(p) for p in DATA["puzzle"]["line"]]
+
+
+def table_at(moves: int, **config) -> Table:
+    table = Table(RULES, config={"players": 3, "puzzle": True, **config}, seed=2, stations=["a", "b", "c"],
+                  names=["Anna", "Ben", "Clara"])
+    state = table.state
+    for package in LINE[:moves]:
+        player = state.to_act
+        table.apply(Draw(player))
+        table.apply(Place.of(player, package))
+        state = table.state
+    return table
+
+
+def test_the_pallet_full_to_the_top_stays_in_its_area_at_every_turn():
+    for turn in range(4):
+        p = Projection(turn)
+        points = [p.point(u, v, z) for u in (0, p.width) for v in (0, p.depth) for z in (0, FLOORS)]
+        xs, ys = [q[0] for q in points], [q[1] for q in points]
+        assert MAIN.left + 150 <= min(xs) and max(xs) <= MAIN.right - 20 < SIDE.left       # floor marks on the left
+        assert MAIN.top <= min(ys) and max(ys) + 22 <= MAIN.bottom - 120                   # above the verdict box
+        assert {p.width, p.depth} == {X, Y}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_phase_draws_in_every_language_and_view_turn(lang, screen):
+    view = TeamUpView(lang)
+    surface = screen.canvas
+    draws = table_at(5)
+    place = table_at(9)
+    place.apply(Draw(place.state.to_act))
+    over = table_at(27)
+    for table in (draws, place, over):
+        for turn in range(4):
+            table.adapter.view_turn = turn
+            table._changed()
+            surface.fill(draw.FELT)
+            view.draw(surface, table.snapshot())
+            centre = Projection(turn).point(X / 2, Y / 2, 0)
+            assert tuple(surface.get_at(centre))[:3] != draw.FELT       # the pallet is there
+    over.adapter.solution_step = 4
+    over._changed()
+    view.draw(surface, over.snapshot())
+    assert over.snapshot().seats[0].pending["hindsight"]["score"] == 25
+
+
+def verdict_border(surface) -> tuple[int, int, int]:
+    box = pygame.Rect(MAIN.left + 40, MAIN.bottom - 120, MAIN.width - 80, 96)
+    return tuple(surface.get_at((box.centerx, box.top + 2)))[:3]
+
+
+def test_the_ghost_is_framed_green_where_it_fits_and_red_with_the_reason_where_not(screen):
+    view = TeamUpView("en")
+    table = table_at(0)
+    seat = table.state.to_act
+    table.apply(Draw(seat))
+    surface = screen.canvas
+    view.draw(surface, table.snapshot())
+    assert table.snapshot().seats[seat].pending["problem"] is None
+    assert verdict_border(surface) == GHOST_OK
+    from controller.inputs.teamup import MOVE_RIGHT
+    while table.snapshot().seats[seat].pending["problem"] is None:
+        table.adapter.button(table.state, seat, MOVE_RIGHT)
+        table._changed()
+    surface.fill(draw.FELT)
+    view.draw(surface, table.snapshot())
+    assert verdict_border(surface) == GHOST_BAD
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_soft_key_and_fact_fits_at_28_px_or_more(lang, screen):
+    keys = [k for k in texts.table("en") if k.startswith("teamup_key_")] + ["key_back"]
+    for key in keys:
+        words = texts.render(lang, key)
+        assert draw.font(28).size(words)[0] <= KEY_SIZE[0] - 6, (lang, words)
+    facts_width = SIDE.right - (SIDE.left + 10 + CARD_SIZE[0]) - 30
+    for n in range(0, 37):
+        for key, size, bold in (("teamup_score", 40, True), ("teamup_cards_left", 30, False),
+                                ("teamup_face_down", 30, False), ("teamup_packages_left", 30, False),
+                                ("teamup_floors", 30, False)):
+            words = texts.render(lang, key, {"n": n if key != "teamup_score" else n - 27})
+            assert draw.font(size, bold).size(words)[0] <= facts_width, (lang, words)

@@ -1,0 +1,283 @@
+"""Team UP!'s rules: every placement rule with legal and illegal cases, the scoring of the
+rule book's own example, the puzzle line of the data page replayed card by card, every
+refusal of a move (with nothing changed), the challenge, and invariants of random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.games import find_game
+from controller.games.core import IllegalAction
+from controller.games.teamup import (
+    CARD_NUMBERS, DATA, PACKAGES, Draw, FaceDown, Package, Place, Stop, as_package, best_score, current_card,
+    deck_key, fitting, kind_of_card, pallet_of, placement_error, placement_problem, puzzle_neutral, score,
+)
+
+RULES = find_game("team-up")
+NEUTRAL = ("N", None, 0, 0, 0, 2, 2, 3)            # upright in the corner x = 0, y = 0
+LINE = [as_package(p) for p in DATA["puzzle"]["line"]]
+
+
+def reason(placed, package) -> str | None:
+    problem = placement_problem(pallet_of(placed), as_package(package))
+    return None if problem is None else problem[0]
+
+
+# --- the placement rules ---------------------------------------------------------------------------------
+
+def test_a_package_beside_the_neutral_on_the_pallet_may_go():
+    assert placement_error([NEUTRAL], ("A", "R", 2, 0, 0, 1, 2, 1)) is None
+    assert placement_error([NEUTRAL], ("C", "W", 0, 2, 0, 3, 2, 1)) is None       # along its side
+
+
+@pytest.mark.parametrize("package, key", [
+    (("A", "R", 5, 0, 0, 2, 1, 1), "teamup_off_pallet"),           # sticks out at x = 6
+    (("B", "R", 2, 1, 0, 1, 4, 1), "teamup_off_pallet"),           # y 1..4 on a 4-deep pallet
+    (("A", "R", -1, 2, 0, 1, 2, 1), "teamup_off_pallet"),
+    (("A", "R", 0, 0, 0, 1, 2, 1), "teamup_overlap"),              # where the neutral stands
+    (("A", "R", 0, 0, 2, 1, 2, 1), "teamup_overlap"),              # inside it, higher up
+    (("C", "W", 0, 0, 3, 2, 3, 1), "teamup_overhang"),             # half on the neutral, half in the air
+    (("A", "R", 2, 2, 1, 1, 2, 1), "teamup_overhang"),             # in the air beside it
+    (("A", "R", 3, 0, 0, 1, 2, 1), "teamup_no_touch"),             # a cell away
+    (("A", "R", 2, 2, 0, 2, 1, 1), "teamup_no_touch"),             # touches the neutral's corner edge only
+    (("A", "R", 2, 0, 0, 1, 1, 2), "teamup_colour_up"),            # standing: the colour would face sideways
+    (("A", "R", 2, 0, 0, 2, 2, 1), "teamup_wrong_size"),
+    (("D", "R", 2, 0, 0, 1, 2, 1), "teamup_unknown_shape"),
+    (("A", "green", 2, 0, 0, 1, 2, 1), "teamup_unknown_colour"),
+    (("N", None, 4, 0, 0, 2, 2, 3), "teamup_neutral_twice"),
+])
+def test_each_rule_refuses_with_its_reason(package, key):
+    assert reason([NEUTRAL], package) == key
+
+
+def test_the_reasons_are_sentences_a_player_reads():
+    assert placement_error([NEUTRAL], ("A", "R", 3, 0, 0, 1, 2, 1)) == (
+        "The package must touch another package with part of a face; an edge or a corner is not enough.")
+    assert placement_error([NEUTRAL], ("A", "R", 5, 0, 0, 2, 1, 1)) == (
+        "The package would stick out over the edge of the pallet.")
+
+
+def test_five_floors_and_no_more():
+    tower = [NEUTRAL, ("A", "R", 0, 0, 3, 1, 2, 1)]                                # on the neutral's top
+    assert reason(tower, ("A", "BL", 0, 0, 4, 1, 2, 1)) == "teamup_clone"         # the fifth floor exists
+    assert reason(tower, ("A", "BL", 0, 0, 5, 1, 2, 1)) == "teamup_too_high"      # a sixth does not
+
+
+def test_a_package_may_rest_on_several_packages():
+    placed = [NEUTRAL, ("A", "R", 2, 0, 0, 1, 2, 1), ("A", "W", 3, 0, 0, 2, 1, 1)]
+    assert reason(placed, ("A", "BL", 2, 0, 1, 2, 1, 1)) is None                # across both, turned on the red
+    assert reason(placed, ("C", "BL", 2, 0, 1, 3, 2, 1)) == "teamup_overhang"    # nothing under (4, 1)
+
+
+def test_clones_side_by_side_stacked_and_end_to_end_are_refused():
+    a = ("A", "R", 2, 0, 0, 1, 2, 1)
+    placed = [NEUTRAL, a]
+    assert reason(placed, ("A", "W", 3, 0, 0, 1, 2, 1)) == "teamup_clone"       # long faces in full contact
+    assert reason(placed, ("A", "W", 2, 2, 0, 1, 2, 1)) == "teamup_clone"       # end faces (1×1) in full contact
+    assert reason(placed, ("A", "W", 2, 0, 1, 1, 2, 1)) == "teamup_clone"       # stacked exactly
+    assert placement_error(placed, ("A", "W", 2, 0, 1, 1, 2, 1)).startswith("That would clone the red package A")
+
+
+def test_not_a_clone_when_the_faces_differ_or_only_partly_touch():
+    a = ("A", "R", 2, 0, 0, 1, 2, 1)
+    placed = [NEUTRAL, a]
+    assert reason(placed, ("A", "W", 3, 0, 0, 2, 1, 1)) is None       # turned: its end face meets a long face
+    assert reason(placed, ("A", "W", 3, 1, 0, 1, 2, 1)) is None       # shifted: half of the faces touch
+    assert reason(placed, ("B", "W", 3, 0, 0, 1, 4, 1)) is None       # another shape: clones are of one shape
+    placed.append(("A", "W", 3, 0, 0, 2, 1, 1))
+    assert reason(placed, ("A", "BL", 2, 0, 1, 2, 1, 1)) is None      # on the red one, but turned
+
+
+def test_only_three_of_a_package_exist():
+    placed = [NEUTRAL, ("A", "R", 2, 0, 0, 1, 2, 1), ("A", "R", 3, 0, 0, 2, 1, 1), ("A", "R", 3, 1, 0, 2, 1, 1)]
+    assert reason(placed, ("A", "R", 2, 2, 0, 2, 1, 1)) == "teamup_none_left"
+    assert reason(placed, ("A", "W", 2, 2, 0, 2, 1, 1)) is None
+
+
+def test_the_neutral_goes_first_and_into_a_corner():
+    assert reason([], ("A", "R", 0, 0, 0, 1, 2, 1)) == "teamup_neutral_first"
+    assert reason([], ("N", None, 1, 0, 0, 2, 2, 3)) == "teamup_neutral_corner"
+    for neutral in (("N", None, 4, 2, 0, 2, 2, 3), ("N", None, 3, 0, 0, 3, 2, 2), ("N", None, 4, 1, 0, 2, 3, 2)):
+        assert reason([], neutral) is None
+
+
+def test_the_colour_may_be_written_out():
+    assert placement_error([NEUTRAL], ("A", "red", 2, 0, 0, 1, 2, 1)) is None
+    assert placement_error([NEUTRAL], ["C", "white", 0, 2, 0, 3, 2, 1]) is None
+
+
+# --- scoring ---------------------------------------------------------------------------------------------
+
+def test_the_rule_books_example_four_floors_three_packages_left_two_cards_face_down_is_15():
+    pallet = pallet_of([puzzle_neutral()] + LINE[:24])
+    assert pallet.complete_floors() == 4
+    assert score(pallet, face_down=2) == 20 - 3 - 2 == 15
+
+
+def test_the_data_pages_puzzle_line_builds_a_perfect_pallet_card_by_card():
+    state = RULES.new_game({"players": 3, "puzzle": True}, seed=5)
+    assert state.placed == (puzzle_neutral(),) and state.deck == CARD_NUMBERS
+    for number, package in zip(CARD_NUMBERS, LINE):
+        player = state.to_act
+        state = RULES.apply(state, Draw(player))
+        assert current_card(state) == number
+        state = RULES.apply(state, Place.of(player, package))
+    assert state.phase == "over" and state.ended == "all_placed"
+    assert RULES.outcome(state).scores == (25,)
+
+
+# --- refusals: each says why and changes nothing ----------------------------------------------------------
+
+def refused(state, action, key):
+    with pytest.raises(IllegalAction) as caught:
+        RULES.apply(state, action)
+    assert caught.value.key == key, caught.value
+    return caught.value
+
+
+def test_every_refusal_of_a_turn():
+    state = RULES.new_game({"players": 2, "puzzle": True}, seed=1)
+    refused(state, Draw(1), "not_your_turn")
+    refused(state, Draw(7), "no_such_seat")
+    refused(state, Place.of(0, LINE[0]), "teamup_draw_first")
+    refused(state, FaceDown(0), "teamup_draw_first")
+    refused(state, Draw(0, 5), "teamup_table_draws")                  # the table draws virtual cards
+    drawn = RULES.apply(state, Draw(0))
+    refused(drawn, Draw(0), "teamup_card_waiting")
+    refused(drawn, Stop(0), "teamup_finish_card_first")
+    e = refused(drawn, Place.of(0, ("A", "W", 2, 0, 0, 1, 2, 1)), "teamup_card_wants_colour")   # card 1 is red
+    assert str(e) == "Card 1 asks for a red package."
+    refused(drawn, Place.of(0, ("A", "R", 3, 0, 0, 1, 2, 1)), "teamup_no_touch")
+    e = refused(drawn, FaceDown(0), "teamup_still_fits")
+    assert "still fits" in str(e)
+    after = RULES.apply(drawn, Place.of(0, LINE[0]))
+    card2 = RULES.apply(after, Draw(1))                               # card 2: shape A
+    e = refused(card2, Place.of(1, ("C", "R", 3, 0, 0, 2, 3, 1)), "teamup_card_wants_shape")
+    assert str(e) == "Card 2 asks for a package A."
+    over = RULES.apply(after, Stop(1))
+    refused(over, Draw(0), "game_over")
+    assert drawn.placed == (puzzle_neutral(),) and drawn.phase == "place"
+
+
+def test_face_down_only_when_nothing_the_card_allows_fits():
+    state = RULES.new_game({"players": 1, "puzzle": True}, seed=1)
+    placed = (puzzle_neutral(),) + tuple(LINE[:26])
+    # a red card with every red package used: nothing fits, the card goes face down (−1)
+    reds = [p for p in placed if p.colour == "R"]
+    assert len(reds) == 9
+    state = state._replace(placed=placed, moves=tuple(range(1, 27)), deck=CARD_NUMBERS[:26] + (33,) +
+                           tuple(n for n in CARD_NUMBERS[26:] if n != 33))
+    state = RULES.apply(state, Draw(0))
+    assert kind_of_card(current_card(state)).name == "R"
+    assert RULES.legal_actions(state, 0) == [FaceDown(0)]
+    state = RULES.apply(state, FaceDown(0))
+    assert state.moves[-1] == -1 and RULES.public_view(state)["face_down"] == 1
+
+
+def test_stopping_scores_the_pallet_as_it_stands():
+    state = RULES.new_game({"players": 2}, seed=3)
+    state = RULES.apply(state, Stop(0))
+    assert state.ended == "stopped" and RULES.outcome(state).scores == (-PACKAGES,)
+
+
+def test_a_wrong_player_count_or_deck_is_refused():
+    with pytest.raises(IllegalAction, match="1 to 4"):
+        RULES.new_game({"players": 5}, 1)
+    with pytest.raises(IllegalAction):
+        RULES.new_game({"players": 2, "deck": [1, 2, 3], "neutral": list(NEUTRAL)}, 1)
+    with pytest.raises(IllegalAction):
+        RULES.new_game({"players": 2, "deck": list(CARD_NUMBERS), "neutral": ["N", None, 1, 1, 0, 2, 2, 3]}, 1)
+
+
+# --- physical order cards ---------------------------------------------------------------------------------
+
+def test_physical_cards_are_tapped_each_once():
+    state = RULES.new_game({"players": 2, "mode": "physical"}, seed=2)
+    refused(state, Draw(0), "teamup_tap_card")
+    refused(state, Draw(0, 37), "teamup_unknown_card")
+    state = RULES.apply(state, Draw(0, 12))
+    assert current_card(state) == 12 and state.deck == (12,)
+    package = next(fitting(pallet_of(state.placed), kind_of_card(12)))
+    state = RULES.apply(state, Place.of(0, package))
+    refused(state, Draw(1, 12), "teamup_card_drawn_before")
+
+
+# --- the challenge ----------------------------------------------------------------------------------------
+
+def finished(config, seed, score_):
+    return {"game": "team-up", "config": config, "seed": seed, "scores": [score_]}
+
+
+def test_the_challenge_replays_the_last_games_cards_and_keeps_the_best_score():
+    first = RULES.new_game({"players": 2}, 11)
+    history = [finished({"players": 2}, 11, 14), finished({"players": 3}, 99, 20)]
+    config = RULES.prepare_config({"players": 3, "challenge": True}, lambda: history)
+    assert config["deck"] == list(first.deck) and as_package(config["neutral"]) == first.placed[0]
+    assert config["to_beat"] == 14
+    again = RULES.new_game(config, 12345)
+    assert again.deck == first.deck and again.placed == first.placed and again.order_known
+    # the challenge itself finished with 18: the next challenge keeps the best of both
+    history.insert(0, finished(config, 12345, 18))
+    config2 = RULES.prepare_config({"players": 2, "challenge": True}, lambda: history)
+    assert config2["deck"] == list(first.deck) and config2["to_beat"] == 18
+    assert deck_key(config2["deck"], config2["neutral"]) == deck_key(first.deck, first.placed[0])
+
+
+def test_a_challenge_without_a_game_before_is_refused():
+    with pytest.raises(IllegalAction) as caught:
+        RULES.prepare_config({"players": 2, "challenge": True}, lambda: [])
+    assert caught.value.key == "teamup_no_game_to_repeat"
+    RULES.check_config({"players": 2, "challenge": True})          # the rest of the config is fine
+
+
+# --- invariants of whole random games ---------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(1, 4))
+def test_random_games_keep_every_rule(seed, players):
+    rng = random.Random(seed)
+    state = RULES.new_game({"players": players}, seed)
+    steps = 0
+    while RULES.outcome(state) is None:
+        actions = RULES.legal_actions(state, state.to_act)
+        draws = [a for a in actions if not isinstance(a, Stop)]
+        action = rng.choice(draws if draws and rng.random() < 0.97 else actions)
+        state = RULES.apply(state, action)
+        steps += 1
+        assert RULES.state_from_json(RULES.state_to_json(state)) == state
+        assert RULES.action_from_json(RULES.action_to_json(action)) == action
+    cells = [c for p in state.placed for c in _cells(p)]
+    assert len(cells) == len(set(cells))                              # no cell twice
+    for i, p in enumerate(state.placed[1:], start=1):
+        assert placement_error(state.placed[:i], p) is None           # each was legal where it went
+    count = {}
+    for p in state.placed[1:]:
+        count[(p.shape, p.colour)] = count.get((p.shape, p.colour), 0) + 1
+    assert max(count.values(), default=0) <= 3
+    full = sum(1 for z in range(5) if sum(1 for c in cells if c[2] == z) == 24)
+    face_down = sum(1 for m in state.moves if m < 0)
+    assert RULES.outcome(state).scores == (5 * full - (PACKAGES - len(state.placed) + 1) - face_down,)
+    assert steps <= 2 * len(CARD_NUMBERS) + 1
+
+
+def _cells(p: Package):
+    return [(x, y, z) for x in range(p.x, p.x + p.dx) for y in range(p.y, p.y + p.dy) for z in range(p.z, p.z + p.dz)]
+
+
+def test_best_score_gives_a_score_and_a_line_the_rules_accept():
+    rng = random.Random(4)
+    deck = list(CARD_NUMBERS)
+    rng.shuffle(deck)
+    neutral = ("N", None, 4, 1, 0, 2, 3, 2)
+    total, moves = best_score(deck, neutral, 5.0)
+    assert isinstance(total, int) and len(moves) <= len(deck)
+    state = RULES.new_game({"players": 1, "deck": deck, "neutral": list(neutral)}, 1)
+    for move in moves:
+        state = RULES.apply(state, Draw(0))
+        state = RULES.apply(state, FaceDown(0) if move is None else Place.of(0, move))
+    if state.phase != "over":
+        state = RULES.apply(state, Stop(0))
+    assert RULES.outcome(state).scores == (total,)

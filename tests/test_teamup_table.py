@@ -1,0 +1,165 @@
+"""Team UP! at the table through simulated stations: the ghost package on the buttons, a
+refusal a player sees (the reason, a red flash, nothing changed), the hint, stopping with
+a confirmation, the view turned by a waiting player, physical order cards, and whole games
+made of presses only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.bots.teamup import TeamUpBot
+from controller.games import find_game
+from controller.games.teamup import DATA, Draw, FaceDown, Place, Stop, as_package, pallet_of, screen_steps
+from controller.inputs.teamup import DRAW, HINT, MORE, MOVE_RIGHT, PACKAGE, PLACE, STOP, TURN
+from controller.table import BUZZ_REFUSED, LED_REFUSED
+
+RULES = find_game("team-up")
+LINE = [as_package(p) for p in DATA["puzzle"]["line"]]
+
+
+def flashed_red(h, seat) -> bool:
+    return h.sims[seat].wait_for(lambda s: ("LED", (LED_REFUSED, "300")) in s.commands and
+                                 ("BUZZ", tuple(map(str, BUZZ_REFUSED))) in s.commands)
+
+
+def ghost(h, seat):
+    return as_package(h.table.snapshot().seats[seat].pending["ghost"])
+
+
+def act(h, action):
+    for step in h.table.adapter.inputs_for(h.state, action.player, action):
+        h.tap(action.player, step.arg) if step.kind == "tap" else h.press(action.player, step.arg)
+    message = h.table.snapshot().message
+    assert message is None or not message.refusal, (action, message)
+
+
+def test_a_turn_on_the_buttons_draw_move_turn_choose_and_place(make_table):
+    h = make_table(players=2, mode="virtual", seed=1, game="team-up", puzzle=True)
+    keys = [k.key if k else None for k in h.table.snapshot().seats[0].soft_keys]
+    assert keys[DRAW] == "teamup_key_draw" and keys[STOP] == "teamup_key_stop"
+    h.press(0, DRAW)
+    assert h.state.phase == "place"                               # card 1: red, any shape
+    g = ghost(h, 0)
+    assert g.colour == "R" and h.table.snapshot().seats[0].pending["problem"] is None   # starts where it fits
+    (sx, sy), _ = screen_steps(0)
+    h.press(0, MOVE_RIGHT)
+    moved = ghost(h, 0)
+    assert (moved.x, moved.y) == ((g.x + sx) % (6 - g.dx + 1), (g.y + sy) % (4 - g.dy + 1))
+    h.press(0, TURN)
+    assert (ghost(h, 0).dx, ghost(h, 0).dy) == (g.dy, g.dx)
+    shapes = set()
+    for _ in range(3):
+        h.press(0, PACKAGE)
+        shapes.add(ghost(h, 0).shape)
+    assert shapes == {"A", "B", "C"} and all(ghost(h, 0).colour == "R" for _ in range(1))
+    act(h, Place.of(0, LINE[0]))
+    assert h.state.placed[-1] == LINE[0] and h.state.to_act == 1
+
+
+def test_a_refused_placement_says_why_flashes_red_and_changes_nothing(make_table):
+    h = make_table(players=2, mode="virtual", seed=1, game="team-up", puzzle=True)
+    h.press(0, DRAW)
+    while True:                                                    # walk the ghost to a place it may not go
+        pending = h.table.snapshot().seats[0].pending
+        if pending["problem"] is not None:
+            break
+        h.press(0, MOVE_RIGHT)
+    before = h.state
+    h.press(0, PLACE)
+    assert h.state == before and len(h.table.actions) == 1       # only the draw
+    m = h.table.message
+    assert m.refusal and m.seat == 0 and m.key == pending["problem"][0]
+    assert flashed_red(h, 0)
+
+
+def test_the_hint_moves_the_ghost_to_a_place_that_is_accepted(make_table):
+    h = make_table(players=1, mode="virtual", seed=3, game="team-up")
+    h.press(0, DRAW, MORE, HINT)
+    hinted = ghost(h, 0)
+    assert h.table.snapshot().seats[0].pending["problem"] is None
+    h.press(0, PLACE)
+    assert h.state.placed[-1] == hinted
+
+
+def test_stopping_needs_a_second_press(make_table):
+    h = make_table(players=2, mode="virtual", seed=2, game="team-up")
+    h.press(0, STOP)
+    assert h.state.phase == "draw"
+    keys = [k.key if k else None for k in h.table.snapshot().seats[0].soft_keys]
+    assert keys[STOP] == "teamup_key_confirm_stop"
+    h.press(0, 3)                                                   # anything else: play on
+    assert h.state.phase == "draw"
+    h.press(0, STOP, STOP)
+    assert h.state.phase == "over" and h.table.result()["scores"] == [-27]
+
+
+def test_a_waiting_player_turns_the_view_and_the_arrows_follow_it(make_table):
+    h = make_table(players=2, mode="virtual", seed=1, game="team-up", puzzle=True)
+    h.press(0, DRAW)
+    h.press(1, 0)                                                   # seat 2 is not on turn: turns the view
+    assert h.table.snapshot().seats[0].pending["view_turn"] == 1
+    g = ghost(h, 0)
+    h.press(0, MOVE_RIGHT)
+    (sx, sy), _ = screen_steps(1)
+    assert (sx, sy) == (0, 1) and ghost(h, 0).y == (g.y + 1) % (4 - g.dy + 1) and ghost(h, 0).x == g.x
+
+
+def test_physical_order_cards_are_tapped(make_table):
+    h = make_table(players=2, mode="physical", seed=4, game="team-up")
+    h.press(0, DRAW)
+    assert h.table.message.key == "teamup_tap_card" and h.state.phase == "draw"
+    h.tap(0, "17")
+    assert h.state.phase == "place" and h.state.deck == (17,)
+    h.sims[1].tap("04AABBCCDDEEFF", "partout:red5")
+    h.settle(1)
+    assert h.table.message.key == "tag_other_game"
+
+
+@pytest.mark.parametrize("seed, players, options", [(1, 2, {"puzzle": True}), (6, 3, {}), (8, 1, {})])
+def test_whole_games_made_of_presses_end_as_the_rules_say(make_table, seed, players, options):
+    """The bots' moves made at the stations, press by press; the game the table kept must
+    be the one the rules make of the same moves, and replay from its log."""
+    h = make_table(players=players, mode="virtual", seed=seed, game="team-up", **options)
+    truth = RULES.new_game({"players": players, "mode": "virtual", **options}, seed)
+    bot, rng = TeamUpBot(), random.Random(seed)
+    steps = 0
+    while truth.phase != "over":
+        steps += 1
+        assert steps < 200
+        action = bot.choose(RULES, truth, truth.to_act, rng)
+        truth = RULES.apply(truth, action)
+        act(h, action)
+        assert h.state == truth
+    assert h.table.result()["scores"] == list(RULES.outcome(truth).scores)
+    saved = h.store.load(h.table.game_id)
+    assert saved.finished
+    assert RULES.replay(h.table.config, seed, [RULES.action_from_json(a) for a in saved.actions]) == h.state
+    if options.get("puzzle"):
+        assert RULES.outcome(truth).scores == (25,)              # with the order known, the bots build it perfect
+    pending = h.table.snapshot().seats[0].pending                 # at the end: the best these cards allowed
+    assert pending["hindsight"]["score"] >= RULES.outcome(truth).scores[0]
+    line = [p for p in pending["hindsight"]["line"] if p is not None]
+    h.press(0, 2, 2)
+    assert h.table.snapshot().seats[0].pending["solution_step"] == 2
+    assert len(line) >= 2
+
+
+def test_face_down_and_its_refusal_at_the_buttons(make_table):
+    h = make_table(players=1, mode="virtual", seed=1, game="team-up", puzzle=True)
+    h.press(0, DRAW, MORE, 5)                                       # face down: refused, a package fits
+    assert h.table.message.key == "teamup_still_fits" and h.state.phase == "place"
+    # all red packages used: a red card goes face down from the first row's place key
+    placed = (h.state.placed[0],) + tuple(LINE[:26])
+    h.table.state = h.state._replace(placed=placed, moves=tuple(range(1, 27)),
+                                     deck=tuple(range(1, 27)) + (33,) + tuple(n for n in range(27, 37) if n != 33),
+                                     phase="draw")
+    h.table.adapter.reset()
+    h.press(0, DRAW)
+    keys = [k.key if k else None for k in h.table.snapshot().seats[0].soft_keys]
+    assert keys[PLACE] == "teamup_key_face_down"
+    h.press(0, PLACE)
+    assert h.state.moves[-1] == -1 and isinstance(h.table.actions[-1], FaceDown)
+    assert pallet_of(h.state.placed).complete_floors() == 4
+    assert not any(isinstance(a, (Stop, Draw)) and a.player != 0 for a in h.table.actions)
