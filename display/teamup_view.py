@@ -29,7 +29,9 @@ COS, SIN = math.cos(math.radians(30)), math.sin(math.radians(30))
 FILL = {"R": (196, 44, 40), "BL": (44, 96, 196), "W": (236, 234, 226), None: (176, 138, 92)}
 GHOST_OK, GHOST_BAD = (60, 220, 90), (240, 60, 50)
 EDGE = (20, 20, 20)
-CARD_SIZE = (250, 330)
+CARD_SIZE = (250, 300)
+SUPPLY_HEIGHT = 170
+MESSAGE_MIN_HEIGHT = 120
 KEY_SIZE = (186, 52)
 
 
@@ -100,14 +102,15 @@ class TeamUpView:
         return {}
 
     def _header(self, surface, snap, view) -> None:
-        x = 380
+        """The game's mode on the first line, whose turn it is on the second, right of the title."""
+        x, width = 400, MAIN.right - 420
         if view["puzzle"]:
-            draw.text(surface, self.t("teamup_puzzle_mode"), (x, 34), 36, INK)
+            draw.text(surface, self.t("teamup_puzzle_mode"), (x, 14), 32, INK, max_width=width)
         elif view["to_beat"] is not None:
-            draw.text(surface, self.t("teamup_to_beat", n=view["to_beat"]), (x, 34), 36, GOLD, True)
+            draw.text(surface, self.t("teamup_to_beat", n=view["to_beat"]), (x, 14), 32, GOLD, True, max_width=width)
         if not snap.finished and view["to_act"] is not None:
-            draw.text(surface, self.t("teamup_on_turn", player=view["to_act"]), (MAIN.centerx + 160, 34), 36, GOLD,
-                      True, "midtop", 560)
+            draw.text(surface, self.t("teamup_on_turn", player=view["to_act"]), (x, 54), 34, GOLD, True,
+                      max_width=width)
 
     def _pallet(self, surface, projection: Projection, placed: Sequence[Sequence[Any]]) -> None:
         # the wooden pallet under it all
@@ -244,9 +247,8 @@ class TeamUpView:
                 pygame.draw.rect(surface, GOLD, box, border_radius=5)
             pygame.draw.rect(surface, INK, box, 3, border_radius=5)
             draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < view["floors"] else INK, True, "center")
-        self._supply(surface, view, pygame.Rect(SIDE.left + 10, card_box.bottom + 20, SIDE.width - 20, 190))
-        top = card_box.bottom + 224
-        self._seats(surface, snap, view, pygame.Rect(SIDE.left + 10, top, SIDE.width - 20, SIDE.bottom - top))
+        self._supply(surface, view, supply_rect())
+        self._seats(surface, snap, view, seats_rect())
 
     def _supply(self, surface, view, rect) -> None:
         draw.panel(surface, rect)
@@ -257,7 +259,7 @@ class TeamUpView:
             draw.text(surface, texts.colour_name(self.lang, COLOUR_NAME[colour]), (x + col_w // 2, rect.top + 8), 28,
                       INK, True, "midtop", col_w - 6)
         for r, shape in enumerate(SHAPES):
-            y = rect.top + 48 + r * 46
+            y = rect.top + 44 + r * 42
             a, b, _ = SHAPES[shape]
             draw.text(surface, f"{shape}  {a}×{b}", (rect.left + 16, y), 30, INK, True)
             for c, colour in enumerate(COLOURS):
@@ -266,32 +268,33 @@ class TeamUpView:
                 draw.text(surface, str(left), (x + col_w // 2, y), 32, INK if left else MUTED, bool(left), "midtop")
 
     def _seats(self, surface, snap, view, rect) -> None:
+        """The players in two columns, what the one on turn does next, the table's last
+        message (a refusal framed red), and the soft keys of the seat on turn."""
         draw.panel(surface, rect)
-        y = rect.top + 12
+        col = (rect.width - 24) // 2
         for seat in snap.seats:
+            row, column = divmod(seat.seat, 2)
+            x, y = rect.left + 12 + column * col, rect.top + 12 + row * SEAT_ROW
             acting = view["to_act"] == seat.seat and not snap.finished
             if acting:                                        # a pointer, drawn: the font has no arrows
-                pygame.draw.polygon(surface, GOLD, [(rect.left + 14, y + 4), (rect.left + 14, y + 28), (rect.left + 32, y + 16)])
+                pygame.draw.polygon(surface, GOLD, [(x + 2, y + 4), (x + 2, y + 28), (x + 20, y + 16)])
             facts = [texts.seat_label(self.lang, seat.seat, self.names)]
             if not seat.connected and seat.station:
                 facts.append(self.t("station_offline"))
-            draw.text(surface, " · ".join(facts), (rect.left + 42, y), 32, GOLD if acting else INK, acting,
-                      max_width=rect.width - 32)
-            y += 42
+            draw.text(surface, " · ".join(facts), (x + 28, y), 32, GOLD if acting else INK, acting,
+                      max_width=col - 36)
+        y = rect.top + 12 + SEAT_ROW * ((len(snap.seats) + 1) // 2)
         acting = view["to_act"]
         seat = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None
         if seat is not None and seat.prompt is not None:
             words = texts.render(self.lang, seat.prompt[0], seat.prompt[1], self.names)
-            draw.wrapped(surface, words, pygame.Rect(rect.left + 16, y + 4, rect.width - 32, 80), 30, INK)
-            y += 84
+            draw.wrapped(surface, words, pygame.Rect(rect.left + 16, y, rect.width - 32, PROMPT_HEIGHT), 30, INK)
+        y += PROMPT_HEIGHT
         keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
-        if any(keys):
-            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, rect.bottom - 2 * KEY_SIZE[1] - 14), KEY_SIZE,
-                           bold=False)
         keys_top = rect.bottom - 2 * KEY_SIZE[1] - 14
-        msg = pygame.Rect(rect.left + 8, y + 6, rect.width - 16, keys_top - y - 16)
-        if snap.message is not None and msg.height > 90:
-            draw.message_box(surface, self.lang, snap, self.names, msg, "teamup_help_line", 28)
+        if any(keys):
+            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, keys_top), KEY_SIZE, bold=False)
+        draw.message_box(surface, self.lang, snap, self.names, message_rect(len(snap.seats)), "teamup_help_line", 28)
 
     def _end(self, surface, view, pending, hindsight) -> None:
         banner = pygame.Rect(MAIN.left + 40, MAIN.bottom - 170, MAIN.width - 80, 150)
@@ -308,6 +311,27 @@ class TeamUpView:
         else:
             best += " · " + self.t("teamup_solution_how")
         draw.text(surface, best, (banner.centerx, banner.top + 80), 32, INK, False, "midtop", banner.width - 40)
+
+
+SEAT_ROW = 40
+PROMPT_HEIGHT = 72
+
+
+def supply_rect() -> pygame.Rect:
+    return pygame.Rect(SIDE.left + 10, SIDE.top + 70 + CARD_SIZE[1] + 20, SIDE.width - 20, SUPPLY_HEIGHT)
+
+
+def seats_rect() -> pygame.Rect:
+    top = supply_rect().bottom + 14
+    return pygame.Rect(SIDE.left + 10, top, SIDE.width - 20, SIDE.bottom - top)
+
+
+def message_rect(players: int) -> pygame.Rect:
+    """Between the prompt and the soft keys."""
+    rect = seats_rect()
+    top = rect.top + 12 + SEAT_ROW * ((players + 1) // 2) + PROMPT_HEIGHT
+    keys_top = rect.bottom - 2 * KEY_SIZE[1] - 14
+    return pygame.Rect(rect.left + 8, top, rect.width - 16, keys_top - top - 10)
 
 
 def _dashed(surface, colour, start, end, width) -> None:

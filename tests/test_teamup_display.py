@@ -100,3 +100,36 @@ def test_every_soft_key_and_fact_fits_at_28_px_or_more(lang, screen):
                                 ("teamup_floors", 30, False)):
             words = texts.render(lang, key, {"n": n if key != "teamup_score" else n - 27})
             assert draw.font(size, bold).size(words)[0] <= facts_width, (lang, words)
+
+
+def wrapped_height(words: str, width: int, size: int) -> int:
+    """The height draw.wrapped gives these words."""
+    f = draw.font(size)
+    lines, line = 0, ""
+    for word in words.split():
+        trial = f"{line} {word}".strip()
+        if f.size(trial)[0] > width and line:
+            lines, line = lines + 1, word
+        else:
+            line = trial
+    return (lines + (1 if line else 0)) * f.get_linesize()
+
+
+SAMPLE = {"text": "D7", "shape": "C", "colour": "white", "size": "2×3×1", "shown": "2×2×1", "n": 5, "card": 36,
+          "expected": 12, "shapes": "A/C", "x": 6, "y": 4, "floor": 5, "low": 1, "high": 4, "player": 3}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_fits_the_message_box_with_four_players(lang):
+    from display.teamup_view import message_rect
+    box = message_rect(4)
+    assert box.height >= 120
+    keys = [k for k in texts.table("en") if k.startswith("teamup_") and not k.startswith(("teamup_key_", "teamup_prompt"))]
+    names = ["Bernadette", "Maximilian", "Anna", "Clara"]
+    for key in keys + ["not_your_turn", "game_over"]:
+        body = texts.render(lang, key, SAMPLE, names)
+        assert 64 + wrapped_height(body, box.width - 40, 28) <= box.height - 8, (lang, key, body)
+    prompts = [k for k in texts.table("en") if k.startswith("teamup_prompt")]
+    assert len(prompts) >= 5
+    for key in prompts:
+        assert wrapped_height(texts.render(lang, key, SAMPLE, names), box.width - 16, 30) <= 72, (lang, key)

@@ -281,3 +281,37 @@ def test_best_score_gives_a_score_and_a_line_the_rules_accept():
     if state.phase != "over":
         state = RULES.apply(state, Stop(0))
     assert RULES.outcome(state).scores == (total,)
+
+
+def test_the_solver_builds_the_puzzle_decks_perfect_pallet_and_each_move_is_legal():
+    from controller.games.teamup_solver import solve
+    found = solve(CARD_NUMBERS, puzzle_neutral(), 2.0)
+    assert found.score == 25 and found.proven and None not in found.moves and len(found.moves) == 27
+    placed = [puzzle_neutral()]
+    for number, p in zip(CARD_NUMBERS, found.moves):
+        assert kind_of_card(number).allows(p.shape, p.colour), (number, p)
+        assert placement_error(placed, p) is None, (number, p)
+        placed.append(p)
+    assert solve(CARD_NUMBERS, puzzle_neutral(), 2.0).moves == found.moves      # without a clock: the same answer
+
+
+def test_a_game_under_way_is_solved_from_where_it_stands():
+    from controller.games.teamup_solver import solve
+    found = solve(CARD_NUMBERS[20:], puzzle_neutral(), 0.0, placed=LINE[:20], nodes=5000)
+    assert found.score == 25 and len(found.moves) == 7
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["type", "player", "card", "shape", "colour", "x", "y", "z", "dx", "dy", "dz"]),
+                       st.one_of(st.integers(-3, 40), st.text(max_size=3), st.none(), st.booleans(), st.floats()),
+                       max_size=11))
+def test_any_json_is_an_action_or_refused_never_an_exception(data):
+    try:
+        action = RULES.action_from_json(data)
+    except IllegalAction:
+        return
+    state = RULES.new_game({"players": 2}, 1)
+    try:
+        RULES.apply(state, action)
+    except IllegalAction:
+        pass

@@ -158,7 +158,7 @@ class TeamUpInput(InputAdapter):
             self.view_turn = (self.view_turn + 1) % 4
             return None
         if button == FACE_DOWN:
-            return FaceDown(seat)
+            return self._face_down(state, seat)
         if button == PLACE:
             if ghost is None:
                 return FaceDown(seat)
@@ -180,6 +180,14 @@ class TeamUpInput(InputAdapter):
         later = [p for p in spots if (p.z, p.y, p.x, p.dx) > (here.z, here.y, here.x, here.dx)]
         self._ghost[seat] = ghost_of((later or spots)[0])
         return None
+
+    def _face_down(self, state: TeamupState, seat: int) -> FaceDown:
+        """Turning the card face down; when a package still fits, the ghost goes there to
+        show it, and the rules refuse with the reason."""
+        fits = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+        if fits is not None:
+            self._ghost[seat] = ghost_of(fits)
+        return FaceDown(seat)
 
     def _before_drawing(self, state: TeamupState, seat: int, button: int) -> Any:
         if seat in self._stopping:
