@@ -220,7 +220,7 @@ class TeamUpView:
                 else:
                     _dashed(surface, colour, start, end, 6)
         label = self.t("teamup_fits") if ok else texts.render(self.lang, problem[0], problem[1], self.names)
-        box = pygame.Rect(MAIN.left + 40, MAIN.bottom - 120, MAIN.width - 80, 96)
+        box = verdict_rect()
         draw.panel(surface, box, colour, 5)
         draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
 
@@ -297,10 +297,12 @@ class TeamUpView:
         draw.message_box(surface, self.lang, snap, self.names, message_rect(len(snap.seats)), "teamup_help_line", 28)
 
     def _end(self, surface, view, pending, hindsight) -> None:
-        banner = pygame.Rect(MAIN.left + 40, MAIN.bottom - 170, MAIN.width - 80, 150)
+        """Under the pallet, where the verdict box was: why the game ended and its score, then
+        the best these cards allowed and, on request, which package of that line is shown."""
+        banner = verdict_rect()
         draw.panel(surface, banner, GOLD, 6)
-        draw.text(surface, self.t(f"teamup_ended_{view['ended']}", n=view["score"]), (banner.centerx, banner.top + 14),
-                  44, GOLD, True, "midtop", banner.width - 40)
+        draw.text(surface, self.t(f"teamup_ended_{view['ended']}", n=view["score"]), (banner.centerx, banner.top + 8),
+                  40, GOLD, True, "midtop", banner.width - 40)
         if hindsight is None:
             return
         best = self.t("teamup_best_possible", n=hindsight["score"])
@@ -310,7 +312,12 @@ class TeamUpView:
             best += " · " + self.t("teamup_solution_step", n=min(step, len(shown)), total=len(shown))
         else:
             best += " · " + self.t("teamup_solution_how")
-        draw.text(surface, best, (banner.centerx, banner.top + 80), 32, INK, False, "midtop", banner.width - 40)
+        draw.text(surface, best, (banner.centerx, banner.top + 54), 30, INK, False, "midtop", banner.width - 40)
+
+
+def verdict_rect() -> pygame.Rect:
+    """The box under the pallet: the ghost's verdict while building, the result at the end."""
+    return pygame.Rect(MAIN.left + 40, MAIN.bottom - 120, MAIN.width - 80, 96)
 
 
 SEAT_ROW = 40
