@@ -302,10 +302,14 @@ def test_a_game_under_way_is_solved_from_where_it_stands():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.sampled_from(["type", "player", "card", "shape", "colour", "x", "y", "z", "dx", "dy", "dz"]),
-                       st.one_of(st.integers(-3, 40), st.text(max_size=3), st.none(), st.booleans(), st.floats()),
-                       max_size=11))
+@given(st.dictionaries(st.sampled_from(["type", "player", "card", "package"]),
+                       st.one_of(st.integers(-3, 40), st.text(max_size=3), st.none(), st.booleans(), st.floats(),
+                                 st.sampled_from(["draw", "place", "face_down", "stop"]),
+                                 st.lists(st.one_of(st.integers(-2, 7), st.sampled_from(["A", "B", "C", "N", "R", "W"]),
+                                                    st.none(), st.booleans()), max_size=9)),
+                       max_size=4))
 def test_any_json_is_an_action_or_refused_never_an_exception(data):
+    """A log entry written by hand: an action of the right shape, or one clear refusal."""
     try:
         action = RULES.action_from_json(data)
     except IllegalAction:
@@ -315,3 +319,9 @@ def test_any_json_is_an_action_or_refused_never_an_exception(data):
         RULES.apply(state, action)
     except IllegalAction:
         pass
+
+
+def test_a_placement_is_logged_in_the_package_notation():
+    action = Place.of(1, ("C", "red", 0, 2, 0, 3, 2, 1))
+    assert RULES.action_to_json(action) == {"type": "place", "player": 1, "package": ["C", "R", 0, 2, 0, 3, 2, 1]}
+    assert RULES.action_from_json(RULES.action_to_json(action)) == action

@@ -359,25 +359,14 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """The package placed for the card drawn."""
+    """The package placed for the card drawn, in the package notation (logged as its list)."""
 
     player: int
-    shape: str
-    colour: str
-    x: int
-    y: int
-    z: int
-    dx: int
-    dy: int
-    dz: int
-
-    @property
-    def package(self) -> Package:
-        return Package(self.shape, self.colour, self.x, self.y, self.z, self.dx, self.dy, self.dz)
+    package: Package
 
     @classmethod
     def of(cls, player: int, p: Sequence[Any]) -> "Place":
-        return cls(player, *as_package(p))
+        return cls(player, as_package(p))
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,8 +386,7 @@ class Stop:
 Action = Union[Draw, Place, FaceDown, Stop]
 _ACTION_TYPES: dict[str, type] = {"draw": Draw, "place": Place, "face_down": FaceDown, "stop": Stop}
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
-_FIELD_TYPES: dict[str, Any] = {"player": int, "card": int, "shape": str, "colour": str, "x": int, "y": int,
-                                "z": int, "dx": int, "dy": int, "dz": int}
+_FIELD_TYPES: dict[str, Any] = {"player": int, "card": int, "package": list}
 
 
 class TeamupState(NamedTuple):
@@ -602,7 +590,10 @@ class TeamUp(GameRules):
         cls = _ACTION_TYPES.get(str(data.get("type")))
         if cls is None:
             raise IllegalAction("unknown_action", text=str(data.get("type")))
-        return action_from_fields(cls, data, {name: _FIELD_TYPES[name] for name in cls.__slots__})
+        action = action_from_fields(cls, data, {name: _FIELD_TYPES[name] for name in cls.__slots__})
+        if cls is Place:                         # the list checked and read as a package
+            return Place(action.player, as_package(action.package))
+        return action
 
     def state_to_json(self, state: TeamupState) -> dict[str, Any]:
         data = state._asdict()
