@@ -29,6 +29,9 @@ TARGETS: dict[str, Target] = {
     "teamup_random_seconds_median": (float("nan"), "info", "s", "solver time per order (median)"),
     "teamup_random_seconds_max": (float("nan"), "info", "s", "the same, slowest"),
     "teamup_game_core_ms": (float("nan"), "info", "ms", "Team UP!: a whole bot game in the rules core, 2 players (median)"),
+    "teamup_bot_score_median": (float("nan"), "info", "points", "the bots' score in those games (median)"),
+    "teamup_bot_score_min": (float("nan"), "info", "points", "the same, lowest"),
+    "teamup_bot_score_max": (float("nan"), "info", "points", "the same, highest"),
 }
 
 
@@ -102,17 +105,19 @@ def random_orders(count: int, seconds: float) -> list:
     return out
 
 
-def game_ms(seeds: range) -> list[float]:
+def bot_games(seeds: range) -> tuple[list[float], list[int]]:
+    """Whole bot games in the rules core: their times (ms) and scores."""
     from controller.bots.teamup import TeamUpBot
     rules, bot = find_game("team-up"), TeamUpBot()
-    times = []
+    times, scores = [], []
     for seed in seeds:
         state, rng = rules.new_game({"players": 2}, seed), random.Random(seed)
         start = time.perf_counter()
         while state.phase != "over":
             state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
         times.append((time.perf_counter() - start) * 1000)
-    return times
+        scores.append(rules.outcome(state).scores[0])
+    return times, scores
 
 
 def figures(quick: bool = False) -> dict[str, float]:
@@ -132,6 +137,10 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["teamup_random_proven"] = sum(1 for f in found if f.proven)
     out["teamup_random_seconds_median"] = statistics.median(f.seconds for f in found)
     out["teamup_random_seconds_max"] = max(f.seconds for f in found)
-    out["teamup_game_core_ms"] = statistics.median(game_ms(range(3 if quick else 8)))
+    times, scores = bot_games(range(3 if quick else 12))
+    out["teamup_game_core_ms"] = statistics.median(times)
+    out["teamup_bot_score_median"] = statistics.median(scores)
+    out["teamup_bot_score_min"] = min(scores)
+    out["teamup_bot_score_max"] = max(scores)
     return out
 

@@ -3,8 +3,8 @@ already played (so it knows which kinds are still in the pile, not their order).
 
 - **Placing**: the solver's suggestion (``suggest_placement`` in
   ``controller/games/teamup_solver.py``, also the players' hint): the placements ranked by
-  what they leave of the floors, the best few tried on one guessed order of the cards still
-  in the pile; in puzzle and challenge games, planned with the real order.
+  what they leave of the floors, the best few tried on three guessed orders of the cards
+  still in the pile; in puzzle and challenge games, planned with the real order.
 - **Drawing or stopping**: it stops when more than half of the kinds still in the pile
   would find no place on the pallet as it stands (a card drawn then costs a point).
 """

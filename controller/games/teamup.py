@@ -53,6 +53,7 @@ MODES = ("virtual", "physical")
 
 # the colours' names in the texts' colour table (a player reads "red", "Rot", "rouge", "rosso")
 COLOUR_NAME = {"R": "red", "BL": "blue", "W": "white"}
+_SHAPE_CODES = frozenset(SHAPES) | {"N"}
 _COLOUR_ALIASES = {**{c.lower(): c for c in COLOURS}, **{name: code for code, name in COLOUR_NAME.items()}}
 
 
@@ -173,16 +174,19 @@ def pallet_of(placed: Iterable[Sequence[Any]]) -> Pallet:
 
 def as_package(p: Sequence[Any]) -> Package:
     """A package from a tuple or list (a log, a test); the colour's long name is accepted."""
-    if isinstance(p, Package):
+    if type(p) is Package:
         return p
     if not isinstance(p, (tuple, list)) or len(p) != 8:
         raise IllegalAction("teamup_bad_package", text=str(p))
-    shape, colour, *numbers = p
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-        raise IllegalAction("teamup_bad_package", text=str(p))
-    if isinstance(colour, str):
+    shape, colour, x, y, z, dx, dy, dz = p
+    for n in (x, y, z, dx, dy, dz):
+        if type(n) is not int:                   # not a bool, not a float
+            raise IllegalAction("teamup_bad_package", text=str(p))
+    if shape not in _SHAPE_CODES:
+        shape = str(shape).strip().upper()
+    if colour not in COLOURS and isinstance(colour, str):
         colour = _COLOUR_ALIASES.get(colour.strip().lower(), colour)
-    return Package(str(shape).strip().upper(), colour, *numbers)
+    return Package(shape, colour, x, y, z, dx, dy, dz)
 
 
 def placement_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | None:
@@ -192,7 +196,7 @@ def placement_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] 
     size = SHAPES.get(p.shape)
     if size is None:
         return "teamup_unknown_shape", {"text": str(p.shape)}
-    if sorted((p.dx, p.dy, p.dz)) != sorted(size):
+    if (p.dx, p.dy, p.dz) not in _TURNS[p.shape]:
         return "teamup_wrong_size", {"shape": p.shape, "size": "×".join(map(str, size)),
                                      "shown": f"{p.dx}×{p.dy}×{p.dz}"}
     if p.dz != size[2]:
@@ -225,12 +229,18 @@ def _space_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | N
         return "teamup_too_high", {"n": FLOORS}
     inside, below, around = box_cells(p.x, p.y, p.z, p.dx, p.dy, p.dz)
     owner = pallet.owner
-    if any(owner[c] >= 0 for c in inside):
-        return "teamup_overlap", {}
-    if any(owner[c] < 0 for c in below):
-        return "teamup_overhang", {}
-    if pallet.placed and not any(owner[c] >= 0 for c in around):
-        return "teamup_no_touch", {}
+    for c in inside:                             # plain loops: this is the hot path of every check
+        if owner[c] >= 0:
+            return "teamup_overlap", {}
+    for c in below:
+        if owner[c] < 0:
+            return "teamup_overhang", {}
+    if pallet.placed:
+        for c in around:
+            if owner[c] >= 0:
+                break
+        else:
+            return "teamup_no_touch", {}
     clone = clone_of(pallet, p)
     if clone is not None:
         return "teamup_clone", {"shape": p.shape, "colour": COLOUR_NAME.get(pallet.placed[clone].colour or "", "")}
@@ -274,6 +284,11 @@ def orientations(shape: str) -> tuple[tuple[int, int, int], ...]:
         return NEUTRAL_ORIENTATIONS
     dx, dy, dz = SHAPES[shape]
     return ((dx, dy, dz),) if dx == dy else ((dx, dy, dz), (dy, dx, dz))
+
+
+# every way a package's size can be written (turned any way): what is not one is the wrong size
+_TURNS = {s: frozenset({(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)})
+          for s, (a, b, c) in SHAPES.items()}
 
 
 def resting_floor(pallet: Pallet, x: int, y: int, dx: int, dy: int) -> int:
