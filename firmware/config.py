@@ -23,12 +23,13 @@ READER = "pn532-i2c"
 I2C_ID = 0                    # I2C0 on GP8 (SDA) / GP9 (SCL)
 I2C_SDA = 8
 I2C_SCL = 9
-I2C_FREQ = 400_000
+I2C_FREQ = 100_000            # 100 kHz: a PN532 breakout's pull-ups and long wires hold at this
+I2C_TIMEOUT_US = 5_000        # a stuck bus costs at most this per transfer (rp2's default is 50 ms)
 UART_ID = 1                   # UART1 on GP8 (TX) / GP9 (RX) when READER = "pn532-uart"
 UART_TX = 8
 UART_RX = 9
 UART_BAUD = 115_200
-READER_POLL_MS = 60           # how often the reader looks for a card
+READER_POLL_MS = 60           # how often the reader looks for a card (one step per loop pass)
 READER_RETRIES = 1            # passive activation tries per poll: "no card" comes back fast
 TAG_GONE_POLLS = 3            # a card missing this many polls in a row was taken away
 READ_NDEF = True              # also read the NDEF text record of NTAG cards

@@ -1,9 +1,13 @@
-# Spieltisch station firmware for a Raspberry Pi Pico (MicroPython). Runs at boot.
+# Spieltisch station firmware for a Raspberry Pi Pico (MicroPython 1.24 or newer; tested
+# with 1.27). Runs at boot.
 #
-# One loop, never blocking: read host commands from USB, settle the buttons, poll the
-# reader now and then, write queued frames only while USB can take them. Presses are
-# stamped in a hard IRQ at the first edge (buttons.py).
+# One loop, never waiting: read host commands from USB (a PING is answered at once), settle
+# the buttons, give the reader one step, write frames only while USB takes them (and keep
+# the rest of a frame a partial write left). Presses are stamped in a hard IRQ at the first
+# edge (buttons.py). A watchdog fed by the loop resets a station that hangs; any exception
+# is reported in an ERR frame and resets the station, which then says HELLO again.
 
+import gc
 import select
 import sys
 import time
@@ -18,35 +22,36 @@ from led import Led
 from station import Station, TagPresence
 from wire import LineDecoder
 
+WATCHDOG_MS = 4000          # the loop passes in milliseconds; 4 s without one is a hang
+STAT_MS = 5000              # how often the station reports how it has been doing
+
 
 def unique_id():
     return "".join("%02x" % b for b in machine.unique_id())
 
 
 def make_reader():
-    """The configured reader and its kind for HELLO ("pn532", "none", or "missing")."""
+    """The configured reader (not yet set up: the loop does that, never waiting) and its
+    kind for HELLO ("pn532" or "none")."""
     if config.READER == "none":
         return None, "none"
-    from pn532 import PN532, I2cTransport, UartTransport
+    from pn532 import I2cTransport, Reader, UartTransport
     if config.READER == "pn532-i2c":
         bus = machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
-                          freq=config.I2C_FREQ)
+                          freq=config.I2C_FREQ, timeout=config.I2C_TIMEOUT_US)
         transport = I2cTransport(bus)
     else:
         uart = machine.UART(config.UART_ID, baudrate=config.UART_BAUD, tx=machine.Pin(config.UART_TX),
                             rx=machine.Pin(config.UART_RX), timeout=0)
         transport = UartTransport(uart)
-    reader = PN532(transport, retries=config.READER_RETRIES)
-    if reader.begin() is None:
-        return None, "missing"          # told to the host in HELLO; the buttons still work
-    return reader, "pn532"
+    return Reader(transport, config.READER_POLL_MS, retries=config.READER_RETRIES), "pn532"
 
 
 class Firmware:
-    def __init__(self, stdin, stdout, incoming, outgoing):
+    def __init__(self, stdin, stdout, incoming, outgoing, reader=None, reader_kind=None):
         self.stdin = stdin              # byte streams of the USB serial port
         self.stdout = stdout
-        self.incoming = incoming        # poll objects: is there a byte / room for a frame
+        self.incoming = incoming        # poll objects: is there a byte / room for a byte
         self.outgoing = outgoing
         self.logic = ButtonLogic(len(config.BUTTON_PINS), config.LOCKOUT_US)
         self.pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in config.BUTTON_PINS]
@@ -54,30 +59,41 @@ class Firmware:
             pin.irq(self._irq_handler(i), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=True)
         self.led = Led(config.LED_KIND, config.LED_PIN, config.LED_RGB_PINS, config.LED_BRIGHTNESS)
         self.buzzer = Buzzer(config.BUZZER_PIN)
-        self.reader, reader_kind = make_reader()
+        if reader_kind is None:
+            reader, reader_kind = make_reader()
+        self.reader = reader
         caps = "buttons=%d,reader=%s,led=%s" % (len(self.pins), reader_kind, config.LED_KIND)
         self.station = Station(unique_id(), caps, self.led, self.buzzer, time.ticks_us, config.OUT_QUEUE)
         self.presence = TagPresence(config.TAG_GONE_POLLS)
         self.decoder = LineDecoder()
-        self.next_poll = time.ticks_ms()
+        self.partial = None             # a frame USB has taken only part of …
+        self.sent = 0                   # … this many of its bytes
+        self.one = bytearray(1)         # the byte being written: no allocation per byte
+        self.tag_stamp = 0              # when the card being read was found
+        self.longest_us = 0             # the slowest loop pass since the last STAT
+        self.next_stat = time.ticks_add(time.ticks_ms(), STAT_MS)
         self.station.command("WHO", [])        # announce ourselves on power-up
 
     def _irq_handler(self, index):
         edge = self.logic.edge
         ticks_us = time.ticks_us
 
-        def handler(pin):                      # hard IRQ: stamp, nothing else
-            edge(index, ticks_us())
+        def handler(pin):                      # hard IRQ: stamp and level, nothing else
+            edge(index, ticks_us(), pin.value() == 0)
         return handler
 
     def step(self):
-        # commands from the host: only what is there, a byte at a time, never waiting
+        started = time.ticks_us()
+        # commands from the host: only what is there, never waiting; each stamped when its
+        # last byte came, and a PING answered before anything else is written
         while self.incoming.poll(0):
             data = self.stdin.read(1)
             if not data:
                 break
             for kind, fields in self.decoder.feed(data):
-                self.station.command(kind, fields)
+                self.station.command(kind, fields, time.ticks_us())
+            if self.station.pong is not None:
+                self.write_out()
 
         now_us = time.ticks_us()
         for i, pin in enumerate(self.pins):
@@ -88,28 +104,83 @@ class Firmware:
             self.station.button(button, down, stamp)
 
         now_ms = time.ticks_ms()
-        if self.reader is not None and time.ticks_diff(now_ms, self.next_poll) >= 0:
-            self.next_poll = time.ticks_add(now_ms, config.READER_POLL_MS)
-            self.poll_reader()
-
+        if self.reader is not None:
+            self.step_reader(now_ms)
         self.led.tick(now_ms)
         self.buzzer.tick(now_ms)
+        if time.ticks_diff(now_ms, self.next_stat) >= 0:
+            self.next_stat = time.ticks_add(now_ms, STAT_MS)
+            self.report()
+        self.write_out()
+        took = time.ticks_diff(time.ticks_us(), started)
+        if took > self.longest_us:
+            self.longest_us = took
 
-        # frames out only while USB has room: a host that stopped reading must not stall
-        # the loop (the station's queue drops its oldest instead)
-        while self.station.out and self.outgoing.poll(0):
-            self.stdout.write(self.station.take())
+    def write_out(self):
+        """Frames out only while USB has room: a host that stopped reading must not stall
+        the loop (the station's queue drops its oldest instead). On the Pico, POLLOUT means
+        one byte of room, and a longer write waits (up to half a second) and may return
+        having written part of it; so a byte goes at a time while there is room, and a frame
+        USB took only part of goes on from where it stopped, its tail never lost."""
+        one = self.one
+        while True:
+            frame = self.partial
+            if frame is None:
+                if not self.station.pending() or not self.outgoing.poll(0):
+                    return
+                frame = self.partial = self.station.take()
+                self.sent = 0
+            while self.sent < len(frame):
+                if not self.outgoing.poll(0):
+                    return
+                one[0] = frame[self.sent]
+                if not self.stdout.write(one):
+                    return
+                self.sent += 1
+            self.partial = None
 
-    def poll_reader(self):
-        stamp = time.ticks_us()
-        change = self.presence.poll(self.reader.read_uid())
+    def step_reader(self, now_ms):
+        result = self.reader.step(now_ms)
+        if result is None:
+            return
+        if result[0] == "text":
+            self.station.tag(result[1], result[2], self.tag_stamp)
+            return
+        change = self.presence.poll(result[1])
         if change is None:
             return
+        stamp = time.ticks_us()
         if change[0] == "on":
-            text = self.reader.read_text() if config.READ_NDEF else None
-            self.station.tag(change[1], text, stamp)
+            if config.READ_NDEF:
+                self.tag_stamp = stamp
+                self.reader.read_text(change[1])
+            else:
+                self.station.tag(change[1], None, stamp)
         else:
             self.station.tag_gone(change[1], stamp)
+
+    def report(self):
+        reader = "none"
+        failures = 0
+        if self.reader is not None:
+            reader = "ok" if self.reader.ready else "missing"
+            failures = self.reader.failures
+        self.station.stat(self.longest_us, reader, failures, gc.mem_free())
+        self.longest_us = 0
+
+
+def crashed(firmware, exc, stdout):
+    """An exception left the loop: say so (best effort, straight to USB), then reset."""
+    try:
+        firmware.station.out = []
+        firmware.station.error("crash", "%s %s" % (type(exc).__name__, exc))
+        frame = firmware.station.take()
+        if frame is not None:
+            stdout.write(frame)
+    except Exception:                           # noqa: BLE001 - nothing more to do but reset
+        pass
+    time.sleep_ms(50)
+    machine.reset()
 
 
 def run():
@@ -121,8 +192,18 @@ def run():
     outgoing = select.poll()
     outgoing.register(sys.stdout, select.POLLOUT)
     firmware = Firmware(sys.stdin.buffer, sys.stdout.buffer, incoming, outgoing)
-    while True:
-        firmware.step()
+    serve(firmware, machine.WDT(timeout=WATCHDOG_MS), sys.stdout.buffer)
+
+
+def serve(firmware, watchdog, stdout, passes=-1):
+    """The loop, fed to the watchdog each pass; ``passes`` bounds it for the checks."""
+    try:
+        while passes != 0:
+            firmware.step()
+            watchdog.feed()
+            passes -= 1
+    except Exception as exc:                   # noqa: BLE001 - a station must come back by itself
+        crashed(firmware, exc, stdout)
 
 
 # Hold button 0 while plugging in to get the REPL instead (for mpremote and updates).

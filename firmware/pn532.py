@@ -97,33 +97,44 @@ def target_uid(response):
     return "".join("%02X" % b for b in uid)
 
 
-def ndef_text(memory):
-    """NTAG user memory (from page 4) -> the first NDEF text record's text, or None."""
+MORE, DONE = 0, 1                    # ndef_scan: read more pages / the answer is in
+
+
+def ndef_scan(memory):
+    """NTAG user memory read so far (from page 4) -> (DONE, text or None) when the memory
+    settles it (a text record, a message without one, an empty tag), or (MORE, None) when
+    the NDEF message runs on past what was read. Walks the TLVs: no byte searches, which
+    MicroPython's bytearray does not all have."""
     i = 0
-    message = None
-    while i < len(memory):
+    n = len(memory)
+    while True:
+        if i >= n:
+            return MORE, None
         tlv = memory[i]
         if tlv == 0x00:                  # NULL TLV
             i += 1
             continue
-        if tlv == 0xFE or i + 1 >= len(memory):   # terminator
-            return None
+        if tlv == 0xFE:                  # terminator: no NDEF message on this tag
+            return DONE, None
+        if i + 1 >= n:
+            return MORE, None
         length = memory[i + 1]
         i += 2
         if length == 0xFF:
-            if i + 2 > len(memory):
-                return None
+            if i + 2 > n:
+                return MORE, None
             length = (memory[i] << 8) | memory[i + 1]
             i += 2
         if tlv == 0x03:
-            message = memory[i:i + length]
-            if len(message) < length:
-                return None
-            break
+            if i + length > n:
+                return MORE, None
+            return DONE, _first_text_record(memory[i:i + length])
         i += length
-    if message is None:
-        return None
-    return _first_text_record(message)
+
+
+def ndef_text(memory):
+    """NTAG user memory (from page 4) -> the first NDEF text record's text, or None."""
+    return ndef_scan(memory)[1]
 
 
 def _first_text_record(message):
@@ -169,64 +180,175 @@ def _first_text_record(message):
     return None
 
 
-class PN532:
-    """The reader on a transport with write(bytes) and read_available() -> bytes.
+FAILED = object()                    # an exchange's end without an answer
 
-    Every exchange is bounded: a missing chip or a missing card returns None fast."""
 
-    def __init__(self, transport, retries=1, timeout_ms=60):
+class Exchange:
+    """One command to the chip, never waiting: ``poll(now_ms)`` reads what is there and
+    returns the response (bytes), FAILED (a NACK, an error frame, no answer in time, a
+    bus error), or None while it is still under way."""
+
+    def __init__(self, transport, data, now_ms, timeout_ms):
         self.transport = transport
-        self.retries = retries
+        self.code = data[0]
+        self.started = now_ms
         self.timeout_ms = timeout_ms
         self.parser = FrameParser()
+        self.acked = False
+        self.sent = transport.write(build_frame(data))
 
-    def command(self, data, timeout_ms=None):
-        """Send a command, wait for its ACK and its response; the response bytes or None."""
-        timeout_ms = timeout_ms or self.timeout_ms
-        self.parser = FrameParser()
-        self.transport.write(build_frame(data))
-        acked = False
-        start = time.ticks_ms()
-        while time.ticks_diff(time.ticks_ms(), start) < timeout_ms:
-            chunk = self.transport.read_available()
-            if not chunk:
-                time.sleep_ms(1)
-                continue
+    def poll(self, now_ms):
+        if not self.sent:
+            return FAILED
+        chunk = self.transport.read_available()
+        if chunk:
             for item in self.parser.feed(chunk):
                 if item[0] == "ack":
-                    acked = True
-                elif item[0] == "frame" and acked and item[1][0] == data[0] + 1:
+                    self.acked = True
+                elif item[0] == "frame" and self.acked and item[1][0] == self.code + 1:
                     return item[1]
                 elif item[0] in ("nack", "error"):
-                    return None
+                    return FAILED
+        if time.ticks_diff(now_ms, self.started) >= self.timeout_ms:
+            return FAILED
         return None
 
-    def begin(self):
-        self.transport.wake()
-        version = self.command(bytes([GET_FIRMWARE_VERSION]))
-        if version is None:
+
+class Reader:
+    """The PN532 as a state machine the main loop steps: at most one exchange with the chip
+    per ``step``, so a silent chip or a stuck bus costs one bounded bus transfer per loop
+    pass, never a wait. It sets the chip up (and checks each answer), polls for a card every
+    ``poll_ms``, reads the NDEF text of a new card page by page, and after failures backs
+    off and sets the chip up again (a brown-out leaves it unconfigured).
+
+    A card's memory is read until its NDEF message ends (an NTAG216 holds 222 pages; text
+    longer than a frame is not sent anyway, so ``max_pages`` stops at 128).
+
+    ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, or ("text", uid,
+    text or None) when a card's text was read (``read_text(uid)`` starts that)."""
+
+    def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128):
+        self.transport = transport
+        self.poll_ms = poll_ms
+        self.retries = retries
+        self.timeout_ms = timeout_ms
+        self.max_pages = max_pages
+        self.state = "setup"
+        self.setup_step = 0
+        self.exchange = None
+        self.next_at = None
+        self.version = None
+        self.failures = 0                # every failed exchange, for STAT
+        self.streak = 0                  # failures in a row
+        self.backoff_ms = 0
+        self.resets = 0                  # set-ups after the first
+        self.uid = None
+        self.memory = bytearray()
+        self.page = 4
+        self.page_tries = 0
+
+    @property
+    def ready(self):
+        return self.version is not None and self.state not in ("setup", "backoff")
+
+    def read_text(self, uid):
+        self.uid = uid
+        self.memory = bytearray()
+        self.page = 4
+        self.page_tries = 0
+        self.state = "read"
+
+    def step(self, now_ms):
+        if self.exchange is None:
+            return self._start(now_ms)
+        answer = self.exchange.poll(now_ms)
+        if answer is None:
             return None
-        self.command(bytes([SAM_CONFIGURATION, 0x01, 0x14, 0x00]))
-        # MxRtyPassiveActivation: a bounded number of tries, so "no card" returns at once
-        self.command(bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries]))
-        return "%d.%d" % (version[2], version[3])
+        self.exchange = None
+        if answer is FAILED:
+            return self._failed(now_ms)
+        self.streak = 0
+        self.backoff_ms = 0
+        return self._answered(answer, now_ms)
 
-    def read_uid(self):
-        response = self.command(bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00]))
-        return None if response is None else target_uid(response)
+    # -- starting the next exchange ------------------------------------------------------------
+    def _start(self, now_ms):
+        if self.next_at is not None and time.ticks_diff(now_ms, self.next_at) < 0:
+            return None
+        self.next_at = None
+        if self.state == "backoff":
+            self.state, self.setup_step = "setup", 0
+        if self.state == "setup":
+            if self.setup_step == 0:             # waking takes a bus transfer: a pass of its own
+                self.transport.wake()
+                self.setup_step = 1
+                return None
+            if self.setup_step == 1:
+                command = bytes([GET_FIRMWARE_VERSION])
+            elif self.setup_step == 2:
+                command = bytes([SAM_CONFIGURATION, 0x01, 0x14, 0x00])      # normal mode, no IRQ pin
+            else:
+                # MxRtyPassiveActivation: a bounded number of tries, so "no card" comes back at once
+                command = bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries])
+        elif self.state == "read":
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
+        else:
+            command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
+        self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
+        return None
 
-    def read_text(self, pages=32):
-        """The NDEF text of the card just listed (NTAG21x READ returns 4 pages a time)."""
-        memory = bytearray()
-        for page in range(4, 4 + pages, 4):
-            response = self.command(bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, page]))
-            if response is None or len(response) < 2 or response[1] != 0:
-                break
-            memory.extend(response[2:])
-            text = ndef_text(memory)
-            if text is not None or 0xFE in memory:
-                return text
-        return ndef_text(memory)
+    # -- what came back ------------------------------------------------------------------------
+    def _answered(self, answer, now_ms):
+        if self.state == "setup":
+            if self.setup_step == 1:
+                if len(answer) < 4:
+                    return self._failed(now_ms)
+                self.version = "%d.%d" % (answer[2], answer[3])
+            self.setup_step += 1
+            if self.setup_step == 4:
+                self.state = "poll"
+            return None
+        if self.state == "read":
+            if len(answer) < 2 or answer[1] != 0:
+                return self._page_failed(now_ms)
+            self.memory.extend(answer[2:])
+            self.page_tries = 0
+            status, text = ndef_scan(self.memory)
+            self.page += 4
+            if status == DONE or self.page >= 4 + self.max_pages:
+                return self._text_done(text, now_ms)
+            return None
+        self.next_at = time.ticks_add(now_ms, self.poll_ms)
+        return ("uid", target_uid(answer))
+
+    def _page_failed(self, now_ms):
+        self.page_tries += 1
+        if self.page_tries <= 2:
+            return None                  # the same page again, while the card stays
+        return self._text_done(None, now_ms)
+
+    def _text_done(self, text, now_ms):
+        uid, self.uid = self.uid, None
+        self.state = "poll"
+        self.next_at = time.ticks_add(now_ms, self.poll_ms)
+        return ("text", uid, text)
+
+    def _failed(self, now_ms):
+        self.failures += 1
+        if self.state == "read":
+            return self._page_failed(now_ms)
+        self.streak += 1
+        if self.state == "poll" and self.streak < 3:
+            self.next_at = time.ticks_add(now_ms, self.poll_ms)
+            return None
+        # the chip does not answer as set up: wait, longer each time, and set it up again
+        self.backoff_ms = min(8000, max(250, self.backoff_ms * 2))
+        if self.version is not None or self.state == "poll":
+            self.resets += 1
+        self.version = None
+        self.state = "backoff"
+        self.next_at = time.ticks_add(now_ms, self.backoff_ms)
+        return None
 
 
 class UartTransport:
@@ -237,18 +359,28 @@ class UartTransport:
 
     def wake(self):
         self.uart.write(b"\x55\x55" + b"\x00" * 14)
-        time.sleep_ms(2)
-        self.uart.read()
 
     def write(self, data):
-        self.uart.write(data)
+        try:
+            self.uart.write(data)
+        except OSError:
+            return False
+        return True
 
     def read_available(self):
-        return self.uart.read() or b""
+        try:
+            return self.uart.read() or b""
+        except OSError:
+            return b""
 
 
 class I2cTransport:
-    """I2C at address 0x24: a read starts with a status byte, 0x01 once the chip is ready."""
+    """I2C at address 0x24. A read starts with a status byte, 0x01 once the chip has an
+    answer; the answer's length is only known from its header, so a read takes the header
+    first, and for a longer frame asks the chip (NACK) to send it again whole, sized to it.
+    With a missing chip a transfer fails at once (EIO); a stuck bus costs the I2C timeout."""
+
+    HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
 
     def __init__(self, i2c, address=0x24):
         self.i2c = i2c
@@ -259,17 +391,30 @@ class I2cTransport:
             self.i2c.writeto(self.address, b"\x00")
         except OSError:
             pass
-        time.sleep_ms(2)
 
     def write(self, data):
         try:
             self.i2c.writeto(self.address, data)
         except OSError:
-            pass
+            return False
+        return True
 
     def read_available(self):
         try:
-            data = self.i2c.readfrom(self.address, 32)
+            head = self.i2c.readfrom(self.address, self.HEADER)
+        except OSError:
+            return b""
+        if len(head) < self.HEADER or head[0] != 0x01:
+            return b""
+        if head[1] != 0x00 or head[2] != 0x00 or head[3] != 0xFF:
+            return head[1:]                    # not a frame's start: the parser skips it
+        length, lcs = head[4], head[5]
+        if (length == 0 and lcs == 0xFF) or (length == 0xFF and lcs == 0x00):
+            return head[1:]                    # ACK or NACK: all there
+        total = 1 + 5 + length + 2             # status, 00 00 FF LEN LCS, body, DCS, 00
+        try:
+            self.i2c.writeto(self.address, NACK)     # "again, please": the chip resends it whole
+            data = self.i2c.readfrom(self.address, total)
         except OSError:
             return b""
         if not data or data[0] != 0x01:

@@ -5,8 +5,15 @@
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 SEQ_MODULO = 1 << 16
+
+# Every number a command carries is bounded: anything else is answered with an ERR frame
+# and changes nothing (a 600 000 000 ms flash would overflow the ticks arithmetic).
+FLASH_MS_MAX = 60_000
+BUZZ_HZ = (20, 20_000)               # 0 Hz: silence
+BUZZ_MS_MAX = 10_000
+PING_MAX = 1 << 30
 
 
 class TagPresence:
@@ -36,6 +43,13 @@ class TagPresence:
         return None
 
 
+def _bounded(text, low, high):
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError(text)
+    return value
+
+
 class Station:
     def __init__(self, station_id, capabilities, led, buzzer, ticks_us, out_limit=64):
         self.station_id = station_id
@@ -45,38 +59,71 @@ class Station:
         self.ticks_us = ticks_us
         self.out_limit = out_limit
         self.out = []                 # frames waiting for the host
+        self.pong = None              # (n, received at): one answer waits, the newest
         self.seq = 0
         self.dropped = 0
+        self.bad_commands = 0
+        self.texts_cut = 0            # tags sent without their text: it made the frame too long
 
     # -- host -> station -----------------------------------------------------------------
-    def command(self, kind, fields):
-        """One frame from the host. Bad commands are ignored: the host may be newer."""
+    def command(self, kind, fields, received_at=None):
+        """One frame from the host, decoded at ``received_at`` (station µs). A PING is
+        answered before anything else (``take``), carrying when it came and when the answer
+        leaves, so the host can take the station's own delay out of the round trip. A
+        command with a number out of bounds or a malformed one gets an ERR frame and
+        changes nothing; an unknown kind is ignored (the host may be newer)."""
         try:
             if kind == "PING":
-                # stamped now, and put first: a PONG that waits behind events is a bad sample
-                self.out.insert(0, encode_frame("PONG", (int(fields[0]), self.ticks_us())))
+                n = _bounded(fields[0], 0, PING_MAX)
+                self.pong = (n, self.ticks_us() if received_at is None else received_at)
             elif kind == "WHO":
                 self._queue(encode_frame("HELLO", (PROTOCOL_VERSION, self.station_id, FIRMWARE_VERSION,
                                                    self.capabilities)))
             elif kind == "LED":
-                self.led.set(parse_rgb(fields[0]), int(fields[1]) if len(fields) > 1 else 0)
+                if len(fields[0]) != 6:
+                    raise ValueError(fields[0])
+                rgb = parse_rgb(fields[0])
+                self.led.set(rgb, _bounded(fields[1], 0, FLASH_MS_MAX) if len(fields) > 1 else 0)
             elif kind == "BUZZ":
-                self.buzzer.tone(int(fields[0]), int(fields[1]))
+                hz = int(fields[0])
+                if hz != 0:
+                    hz = _bounded(fields[0], BUZZ_HZ[0], BUZZ_HZ[1])
+                self.buzzer.tone(hz, _bounded(fields[1], 0, BUZZ_MS_MAX))
         except (ValueError, IndexError):
-            pass
+            self.bad_commands += 1
+            self.error("command", kind)
 
     # -- station -> host -----------------------------------------------------------------
     def button(self, button, down, stamp):
         self._event("BTN", (button, "D" if down else "U", stamp))
 
     def tag(self, uid, text, stamp):
-        self._event("TAG", (uid, stamp, encode_text(text)))
+        frame = encode_frame("TAG", (self.seq, uid, stamp, encode_text(text)))
+        if frame is None:                 # the text would not fit a frame: the UID alone
+            self.texts_cut += 1
+            frame = encode_frame("TAG", (self.seq, uid, stamp, encode_text(None)))
+        self._sequenced(frame)
 
     def tag_gone(self, uid, stamp):
         self._event("GONE", (uid, stamp))
 
+    def error(self, what, detail):
+        """ERR <what> <detail>: a malformed command, a crash (main.py), ..."""
+        frame = encode_frame("ERR", (what, encode_text(str(detail)[:60])))
+        if frame is not None:
+            self._queue(frame)
+
+    def stat(self, longest_loop_us, reader, reader_failures, free_bytes):
+        """STAT: how the station has been doing since the last one."""
+        self._queue(encode_frame("STAT", (
+            "loop_us=%d" % longest_loop_us, "reader=%s" % reader, "reader_failures=%d" % reader_failures,
+            "dropped=%d" % self.dropped, "bad_commands=%d" % self.bad_commands, "texts_cut=%d" % self.texts_cut,
+            "free=%d" % free_bytes)))
+
     def _event(self, kind, fields):
-        frame = encode_frame(kind, (self.seq,) + fields)
+        self._sequenced(encode_frame(kind, (self.seq,) + fields))
+
+    def _sequenced(self, frame):
         self.seq = (self.seq + 1) % SEQ_MODULO    # counted even if dropped: the host sees the gap
         if frame is not None:
             self._queue(frame)
@@ -87,6 +134,13 @@ class Station:
             self.dropped += 1
         self.out.append(frame)
 
+    def pending(self):
+        return self.pong is not None or bool(self.out)
+
     def take(self):
-        """The next frame to write, or None."""
+        """The next frame to write, or None: a waiting PONG first, stamped as it leaves."""
+        if self.pong is not None:
+            n, received = self.pong
+            self.pong = None
+            return encode_frame("PONG", (n, received, self.ticks_us()))
         return self.out.pop(0) if self.out else None

@@ -84,7 +84,7 @@ def test_button_logic_vectors(case):
     events = []
     for step in case["steps"]:
         if step[0] == "edge":
-            logic.edge(step[1], step[2])
+            logic.edge(step[1], step[2], step[3])
         else:
             logic.settle(step[1], step[2], step[3])
         events += logic.events()

@@ -46,15 +46,41 @@ class PWM:
         self.duty = duty
 
 
+chip = [None]        # a simulated PN532 (pn532chip.Chip) on the I2C bus, or nobody
+resets = []
+
+
 class I2C:
-    def __init__(self, *args, **kwargs):
-        self.written = []
+    def __init__(self, *args, timeout=50000, **kwargs):
+        self.timeout = timeout
 
     def writeto(self, address, data):
-        raise OSError(19)        # no reader wired: ENODEV, as a Pico says
+        if chip[0] is None:
+            raise OSError(5)     # no reader wired: EIO, as the rp2 port says
+        return chip[0].writeto(address, data)
 
     def readfrom(self, address, n):
-        raise OSError(19)
+        if chip[0] is None:
+            raise OSError(5)
+        return chip[0].readfrom(address, n)
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+class Reset(Exception):
+    """machine.reset() in the checks: stops the firmware where a Pico would reboot."""
+
+
+def reset():
+    resets.append(1)
+    raise Reset()
 
 
 def unique_id():
