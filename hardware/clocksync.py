@@ -1,9 +1,12 @@
 """Station clock → host clock, from NTP-style ping/pong exchanges.
 
 The host sends ``PING n`` at ``sent_ns`` (its monotonic clock), the station answers
-``PONG n <ticks_us>`` stamped with its own microsecond clock, and the answer comes in at
-``received_ns``. The station stamped somewhere inside the round trip; the midpoint is
-the best guess, wrong by at most half the round trip. So:
+``PONG n <received-µs> <sent-µs>`` stamped with its own microsecond clock when the PING
+came and when the answer left, and the answer comes in at ``received_ns``. As in NTP, the
+station's own delay between its two stamps is taken out of the round trip, and the middle
+of its two stamps is matched with the middle of the host's; what is left of the round trip
+is the wire, and the midpoint is wrong by at most half of that. (Firmware before 1.1 sent
+one stamp: a delay of zero.) So:
 
 * **minimum round-trip filtering**: only the fastest exchange of each time slot is
   trusted (its midpoint error is smallest), the rest are thrown away;
@@ -55,12 +58,15 @@ class ClockSync:
             return ticks
         return self._ref_us + ticks_diff(ticks % STATION_TICKS_MODULO, self._ref_ticks)
 
-    def add(self, sent_ns: int, station_ticks: int, received_ns: int) -> None:
-        if received_ns < sent_ns:
+    def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0) -> None:
+        """One exchange: the host's send and receive times, the station's stamp when the
+        PING came, and how long the station took to answer."""
+        rtt = received_ns - sent_ns - turnaround_us * 1000
+        if received_ns < sent_ns or rtt < 0:
             return
-        station_us = self.unwrap(station_ticks)
-        self._ref_ticks, self._ref_us = station_ticks % STATION_TICKS_MODULO, station_us
-        point = SyncPoint(station_us, (sent_ns + received_ns) / 2, received_ns - sent_ns, sent_ns)
+        station_us = self.unwrap(station_ticks) + turnaround_us / 2
+        self._ref_ticks, self._ref_us = station_ticks % STATION_TICKS_MODULO, self.unwrap(station_ticks)
+        point = SyncPoint(station_us, (sent_ns + received_ns) / 2, rtt, sent_ns)
         self.exchanges += 1
         points = self.points
         slot = sent_ns // self.slot_ns

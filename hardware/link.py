@@ -38,7 +38,7 @@ import serial
 from hardware.clocksync import ClockSync
 from hardware.events import ButtonEvent, StationFlooding, StationHello, StationLost, TagEvent, TagGone
 from hardware.protocol import (
-    PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame,
+    PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame, ticks_diff,
 )
 from hardware.supervised import SupervisedPort
 
@@ -113,6 +113,8 @@ class StationLink(SupervisedPort):
         self.capabilities: dict[str, str] = {}
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
+        self.stats: dict[str, str] = {}     # the station's last STAT (loop time, reader, drops, memory)
+        self.errors: list[tuple[str, str]] = []   # its ERR frames (a refused command, a crash), newest last
         self.flood_dropped = 0        # events dropped because the station flooded
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
@@ -317,7 +319,19 @@ class StationLink(SupervisedPort):
         if kind == "PONG":
             sent = self._pings.pop(int(f[0]), None)
             if sent is not None:
-                self.sync.add(sent, int(f[1]), now)
+                received = int(f[1])
+                # firmware 1.1: when the PING came and when the PONG left; the station's own
+                # delay between them is no part of the round trip
+                turnaround = ticks_diff(int(f[2]), received) if len(f) > 2 else 0
+                self.sync.add(sent, received, now, turnaround_us=max(0, turnaround))
+            return None
+        if kind == "STAT":
+            self.stats = dict(item.partition("=")[::2] for item in f)
+            return None
+        if kind == "ERR":
+            what, detail = (f[0], decode_text(f[1]) if len(f) > 1 else None)
+            self.errors = (self.errors + [(what, detail or "")])[-20:]
+            log.warning("station %s reports %s: %s", self.station_id, what, detail)
             return None
         return None                    # unknown kinds: a newer firmware's, ignored
 

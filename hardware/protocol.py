@@ -13,7 +13,9 @@ Station → host::
     BTN <seq> <button 0-5> <D|U> <station-µs>
     TAG <seq> <uid-hex> <station-µs> <ndef-text or ->
     GONE <seq> <uid-hex> <station-µs>                         the card was taken off the reader
-    PONG <n> <station-µs>
+    PONG <n> <received-µs> <sent-µs>    when the PING came, when this left (NTP style)
+    STAT <key=value> ...                 loop_us reader reader_failures dropped bad_commands texts_cut free
+    ERR <what> <detail>                  a refused command (command LED), a crash (crash <reason>)
 
 Host → station::
 
@@ -21,6 +23,10 @@ Host → station::
     LED <rrggbb> <flash-ms>   steady colour (flash-ms 0) or a flash that returns to it
     BUZZ <hz> <ms>
     PING <n>
+
+Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,
+tones ≤ 10 s); out of bounds or malformed, it answers ``ERR command <kind>`` and does
+nothing.
 
 ``seq`` counts a station's events modulo 65536 so the host sees lost frames.
 

@@ -285,8 +285,13 @@ class SimulatedStation(PtyDevice):
             if kind == "WHO":
                 caps = f"buttons={self.buttons},reader={self.reader},led=rgb"
                 self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
+                # as firmware 1.1 after its first pass: how it is doing
+                self._write(encode_frame("STAT", "loop_us=812", f"reader={'ok' if self.reader != 'none' else 'none'}",
+                                         "reader_failures=0", "dropped=0", "bad_commands=0", "texts_cut=0",
+                                         "free=151232"))
             elif kind == "PING":
-                self._write(encode_frame("PONG", fields[0], self._ticks()))
+                received = self._ticks()            # as firmware 1.1: when it came, when it left
+                self._write(encode_frame("PONG", fields[0], received, self._ticks()))
                 return                        # clock sync, 25 a second: not kept in ``commands``
         except RuntimeError:                  # unplugged meanwhile
             return

@@ -254,9 +254,10 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
         out = capsys.readouterr().out.splitlines()
         assert code == 0
         assert out[0].split() == ["port", "kind", "station", "id", "firmware", "clock", "offset", "round", "trip",
-                                  "last", "seen"]
+                                  "last", "seen", "health"]
         row = next(line for line in out if "e6614103e7452d2f" in line)
-        assert " station " in row and "sim-1.0" in row and row.count(" ms") == 2 and "s ago" in row
+        assert " station " in row and "sim-1.0" in row and row.count(" ms") == 3 and "s ago" in row
+        assert "loop ≤ 0.8 ms" in row and "reader ok" in row and "KB free" in row
         rtt = float(row.split(" ms")[1].split()[-1])
         assert 1.0 <= rtt < 50                     # the two delays at least, each way
         assert any("pn532:usb-FTDI" in line and " reader " in line and "pn532-1.6" in line for line in out)
@@ -265,8 +266,47 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
         row = json.loads(capsys.readouterr().out.splitlines()[0])
         assert row["id"] == "e6614103e7452d2f" and row["capabilities"]["buttons"] == "6"
         assert row["round_trip_ms"] >= 1.0 and row["clock_offset_ms"] is not None
+        assert row["stats"]["reader"] == "ok" and int(row["stats"]["loop_us"]) > 0    # the station's STAT
     finally:
         station.close()
         chip.close()
         os.close(master)
         os.close(slave)
+
+
+def test_the_stations_own_delay_is_taken_out_of_the_round_trip():
+    """Firmware 1.1 stamps when the PING came and when the PONG left (NTP style): a station
+    that answers 5 ms late is as well synchronised as a quick one."""
+    from hardware.clocksync import ClockSync
+    quick, slow = ClockSync(), ClockSync()
+    offset_us = 7_000_000                           # host µs = station µs + 7 s
+    for k in range(20):
+        sent = 1_000_000_000 + k * 600_000_000      # host ns
+        wire = 400_000                               # 0.4 ms each way
+        arrives_us = (sent + wire) // 1000 - offset_us
+        quick.add(sent, arrives_us, sent + 2 * wire)
+        slow.add(sent, arrives_us, sent + 2 * wire + 5_000_000, turnaround_us=5_000)
+    assert quick.round_trip_ns == slow.round_trip_ns == 800_000
+    assert abs(quick.offset_ns - slow.offset_ns) < 1_000
+    stamp = 1_000_000 + 123                           # a press, station µs
+    assert abs(slow.to_host_ns(stamp) - (stamp + offset_us) * 1000) < 1_000
+
+
+def test_stat_and_err_frames_are_kept_and_a_pong_with_two_stamps_syncs(tmp_path):
+    import queue
+    from hardware.link import StationLink
+    from hardware.protocol import Frame
+    link = StationLink("/dev/null", queue.Queue())
+    link.station_id = "e6614103e7452d2f"
+    link._hello.set()
+    link._to_event(Frame("STAT", ("loop_us=1500", "reader=missing", "reader_failures=4", "free=90000")), 10)
+    link._to_event(Frame("ERR", ("command", "LED")), 11)
+    link._to_event(Frame("ERR", ("crash", "ValueError%20boom")), 12)
+    assert link.stats == {"loop_us": "1500", "reader": "missing", "reader_failures": "4", "free": "90000"}
+    assert link.errors == [("command", "LED"), ("crash", "ValueError boom")]
+    from controller.table.stations import health
+    words = health({"stats": link.stats, "errors": link.errors})
+    assert words == "loop ≤ 1.5 ms, reader missing (4 failures), 87 KB free, last error: crash ValueError boom"
+    link._pings[3] = 1_000_000
+    link._to_event(Frame("PONG", ("3", "500", "2500")), 4_200_000)
+    assert link.sync.round_trip_ns == 3_200_000 - 2_000_000

@@ -55,6 +55,8 @@ def describe(port: str, found: Any, now_ns: int) -> dict[str, Any]:
         "drift_ppm": None if sync is None or not sync.ready else round(sync.drift_ppm, 1),
         "round_trip_ms": None if rtt is None else round(rtt / 1e6, 3),
         "last_seen_s": None if found.last_seen_ns is None else round((now_ns - found.last_seen_ns) / 1e9, 2),
+        "stats": dict(getattr(found, "stats", {}) or {}),
+        "errors": [list(e) for e in getattr(found, "errors", [])],
     }
 
 
@@ -78,18 +80,39 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
     return 0 if any(row["kind"] != "-" for row in rows) else 1
 
 
+def health(row: dict[str, Any]) -> str:
+    """The station's own report (STAT, firmware 1.1): the slowest loop pass, the reader,
+    what it dropped or refused; and its last error."""
+    stats = row.get("stats") or {}
+    parts = []
+    if "loop_us" in stats:
+        parts.append(f"loop ≤ {int(stats['loop_us']) / 1000:.1f} ms")
+    if "reader" in stats:
+        failures = stats.get("reader_failures", "0")
+        parts.append(f"reader {stats['reader']}" + (f" ({failures} failures)" if failures not in ("", "0") else ""))
+    for key, words in (("dropped", "frames dropped"), ("bad_commands", "commands refused"), ("texts_cut", "tag texts cut")):
+        if stats.get(key) not in (None, "", "0"):
+            parts.append(f"{stats[key]} {words}")
+    if "free" in stats:
+        parts.append(f"{int(stats['free']) // 1024} KB free")
+    errors = row.get("errors") or []
+    if errors:
+        parts.append(f"last error: {errors[-1][0]} {errors[-1][1]}".strip())
+    return ", ".join(parts) or "–"
+
+
 def format_table(rows: list[dict[str, Any]]) -> str:
     def ms(value: float | None) -> str:
         return "–" if value is None else f"{value:.3f} ms"
 
-    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen")
+    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen", "health")
     lines = [header]
     for r in rows:
         if "problem" in r:
-            lines.append((r["port"], "?", r["problem"], "", "", "", ""))
+            lines.append((r["port"], "?", r["problem"], "", "", "", "", ""))
             continue
         seen = "–" if r["last_seen_s"] is None else f"{r['last_seen_s']:.2f} s ago"
         lines.append((r["port"], r["kind"], r["id"], r["firmware"], ms(r["clock_offset_ms"]),
-                      ms(r["round_trip_ms"]), seen))
+                      ms(r["round_trip_ms"]), seen, health(r)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)
