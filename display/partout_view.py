@@ -231,4 +231,9 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
             pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
 
 
+def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
+    draw_card(surface, lang, card, rect)
+
+
 VIEW = PartoutView

@@ -290,4 +290,9 @@ def star(surface: pygame.Surface, centre: tuple[float, float], r: float, colour:
     pygame.draw.polygon(surface, colour, points)
 
 
+def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
+    draw_card(surface, lang, card, rect)
+
+
 VIEW = TadikaView

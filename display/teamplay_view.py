@@ -260,4 +260,9 @@ def draw_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rec
         pygame.draw.line(surface, ink, (left, line_y + 10), (right, line_y + 10), 3)
 
 
+def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
+    draw_number(surface, lang, card, rect)
+
+
 VIEW = TeamplayView

@@ -389,4 +389,10 @@ def draw_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, r
                                                             rect.centery + 10), 30, (30, 30, 30), True, "center")
 
 
+def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
+    from controller.games.teamup import CARD_KIND
+    draw_card(surface, lang, int(card), CARD_KIND[int(card)], rect)
+
+
 VIEW = TeamUpView

@@ -106,6 +106,9 @@ class Firmware:
         now_ms = time.ticks_ms()
         if self.reader is not None:
             self.step_reader(now_ms)
+        elif self.station.write_request is not None:
+            self.station.written(self.station.write_request[0], False, "reader")
+            self.station.write_request = None
         self.led.tick(now_ms)
         self.buzzer.tick(now_ms)
         if time.ticks_diff(now_ms, self.next_stat) >= 0:
@@ -140,8 +143,21 @@ class Firmware:
             self.partial = None
 
     def step_reader(self, now_ms):
+        request = self.station.write_request
+        if request is not None and self.reader.state in ("poll", "setup", "backoff"):
+            self.station.write_request = None
+            uid, text = request
+            if not self.reader.ready:
+                self.station.written(uid, False, "reader")
+            elif self.presence.uid != uid:
+                self.station.written(uid, False, "absent")
+            elif text is None or not self.reader.write_text(uid, text):
+                self.station.written(uid, False, "text")
         result = self.reader.step(now_ms)
         if result is None:
+            return
+        if result[0] == "wrote":
+            self.station.written(result[1], result[2], result[3])
             return
         if result[0] == "text":
             self.station.tag(result[1], result[2], self.tag_stamp)

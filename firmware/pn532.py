@@ -19,6 +19,7 @@ RF_CONFIGURATION = 0x32
 IN_DATA_EXCHANGE = 0x40
 IN_LIST_PASSIVE_TARGET = 0x4A
 NTAG_READ = 0x30
+NTAG_WRITE = 0xA2
 
 
 def build_frame(data):
@@ -137,6 +138,17 @@ def ndef_text(memory):
     return ndef_scan(memory)[1]
 
 
+def ndef_text_tlv(text):
+    """NTAG user memory from page 4 holding one NDEF text record (language "en") and the
+    terminator, padded to whole pages: what enrollment writes."""
+    payload = b"\x02en" + text.encode()
+    if len(payload) > 255 - 4:
+        return None
+    record = bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
+    tlv = bytes([0x03, len(record)]) + record + b"\xfe"
+    return tlv + bytes((4 - len(tlv) % 4) % 4)
+
+
 def _first_text_record(message):
     i = 0
     while i + 3 <= len(message):
@@ -246,6 +258,8 @@ class Reader:
         self.memory = bytearray()
         self.page = 4
         self.page_tries = 0
+        self.verify = None               # the text a write expects to read back
+        self.write_data = b""
 
     @property
     def ready(self):
@@ -257,6 +271,21 @@ class Reader:
         self.page = 4
         self.page_tries = 0
         self.state = "read"
+        self.verify = None
+
+    def write_text(self, uid, text):
+        """Write ``text`` as the NDEF record of the card ``uid`` now on the reader, page by
+        page, then read it back; ``step`` ends it with ("wrote", uid, ok, reason)."""
+        data = ndef_text_tlv(text)
+        if data is None:
+            return False
+        self.uid = uid
+        self.write_data = data
+        self.page = 4
+        self.page_tries = 0
+        self.verify = text
+        self.state = "write"
+        return True
 
     def step(self, now_ms):
         if self.exchange is None:
@@ -292,6 +321,9 @@ class Reader:
                 command = bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries])
         elif self.state == "read":
             command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
+        elif self.state == "write":
+            at = (self.page - 4) * 4
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
         else:
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
         self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
@@ -307,6 +339,16 @@ class Reader:
             self.setup_step += 1
             if self.setup_step == 4:
                 self.state = "poll"
+            return None
+        if self.state == "write":
+            if len(answer) < 2 or answer[1] != 0:
+                return self._page_failed(now_ms)
+            self.page_tries = 0
+            self.page += 1
+            if (self.page - 4) * 4 >= len(self.write_data):      # all written: read it back
+                self.memory = bytearray()
+                self.page = 4
+                self.state = "read"
             return None
         if self.state == "read":
             if len(answer) < 2 or answer[1] != 0:
@@ -325,17 +367,29 @@ class Reader:
         self.page_tries += 1
         if self.page_tries <= 2:
             return None                  # the same page again, while the card stays
+        if self.state == "write":
+            return self._written(False, "write", now_ms)
         return self._text_done(None, now_ms)
 
     def _text_done(self, text, now_ms):
+        if self.verify is not None:      # the read-back of a write
+            if text == self.verify:
+                return self._written(True, "", now_ms)
+            return self._written(False, "verify", now_ms)
         uid, self.uid = self.uid, None
         self.state = "poll"
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
         return ("text", uid, text)
 
+    def _written(self, ok, reason, now_ms):
+        uid, self.uid, self.verify = self.uid, None, None
+        self.state = "poll"
+        self.next_at = time.ticks_add(now_ms, self.poll_ms)
+        return ("wrote", uid, ok, reason)
+
     def _failed(self, now_ms):
         self.failures += 1
-        if self.state == "read":
+        if self.state in ("read", "write"):
             return self._page_failed(now_ms)
         self.streak += 1
         if self.state == "poll" and self.streak < 3:

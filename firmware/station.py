@@ -3,7 +3,7 @@
 # Pico's pins and USB; the tests wire it to fakes.
 
 from led import parse_rgb
-from wire import PROTOCOL_VERSION, encode_frame, encode_text
+from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
 FIRMWARE_VERSION = "1.1.0"
 SEQ_MODULO = 1 << 16
@@ -64,6 +64,7 @@ class Station:
         self.dropped = 0
         self.bad_commands = 0
         self.texts_cut = 0            # tags sent without their text: it made the frame too long
+        self.write_request = None     # (uid, text) the host asked to write on a card
 
     # -- host -> station -----------------------------------------------------------------
     def command(self, kind, fields, received_at=None):
@@ -84,6 +85,10 @@ class Station:
                     raise ValueError(fields[0])
                 rgb = parse_rgb(fields[0])
                 self.led.set(rgb, _bounded(fields[1], 0, FLASH_MS_MAX) if len(fields) > 1 else 0)
+            elif kind == "WRITE":
+                uid = fields[0].upper()
+                int(uid, 16)
+                self.write_request = (uid, decode_text(fields[1]))
             elif kind == "BUZZ":
                 hz = int(fields[0])
                 if hz != 0:
@@ -106,6 +111,11 @@ class Station:
 
     def tag_gone(self, uid, stamp):
         self._event("GONE", (uid, stamp))
+
+    def written(self, uid, ok, reason):
+        """WROTE <uid> ok, or WROTE <uid> fail <why>: the answer to WRITE."""
+        fields = (uid, "ok") if ok else (uid, "fail", reason or "-")
+        self._queue(encode_frame("WROTE", fields))
 
     def error(self, what, detail):
         """ERR <what> <detail>: a malformed command, a crash (main.py), ..."""

@@ -88,3 +88,22 @@ def encode_text(text):
         else:
             out.append("%%%02X" % byte)
     return "".join(out)
+
+
+def decode_text(field):
+    """The inverse of encode_text; raises ValueError on a bad escape or bad UTF-8."""
+    if field == "-":
+        return None
+    raw = bytearray()
+    i = 0
+    while i < len(field):
+        ch = field[i]
+        if ch == "%":
+            if i + 3 > len(field):
+                raise ValueError(field)
+            raw.append(int(field[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raw.append(ord(ch))
+            i += 1
+    return bytes(raw).decode()

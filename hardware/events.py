@@ -53,6 +53,17 @@ class TagGone:
 
 
 @dataclass(frozen=True, slots=True)
+class TagWritten:
+    """The station's answer to WRITE: the record is on the card and read back (``ok``), or
+    why not ("absent": the card left; "write", "verify", "reader", "text")."""
+    station: str
+    uid: str
+    ok: bool
+    reason: str
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class PanelEvent:
     """A button of the host panel: "undo", "menu" (a short press) or "menu_held"."""
     button: str

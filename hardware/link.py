@@ -36,9 +36,9 @@ from typing import Callable
 import serial
 
 from hardware.clocksync import ClockSync
-from hardware.events import ButtonEvent, StationFlooding, StationHello, StationLost, TagEvent, TagGone
+from hardware.events import ButtonEvent, StationFlooding, StationHello, StationLost, TagEvent, TagGone, TagWritten
 from hardware.protocol import (
-    PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame, ticks_diff,
+    PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame, encode_text, ticks_diff,
 )
 from hardware.supervised import SupervisedPort
 
@@ -188,6 +188,11 @@ class StationLink(SupervisedPort):
     def buzz(self, hz: int, ms: int) -> bool:
         return self.send("BUZZ", int(hz), int(ms))
 
+    def write_tag(self, uid: str, text: str) -> bool:
+        """Ask the station to write ``text`` as the NDEF record of the card ``uid`` on its
+        reader and read it back; the answer comes as a TagWritten event."""
+        return self.send("WRITE", uid.upper(), encode_text(text))
+
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
         number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
@@ -325,6 +330,10 @@ class StationLink(SupervisedPort):
                 turnaround = ticks_diff(int(f[2]), received) if len(f) > 2 else 0
                 self.sync.add(sent, received, now, turnaround_us=max(0, turnaround))
             return None
+        if kind == "WROTE":
+            uid = f[0].upper()
+            int(uid, 16)
+            return TagWritten(self.station_id, uid, f[1] == "ok", f[2] if len(f) > 2 and f[2] != "-" else "", now)
         if kind == "STAT":
             self.stats = dict(item.partition("=")[::2] for item in f)
             return None

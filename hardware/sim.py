@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 from hardware.protocol import (
-    PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, encode_frame, encode_text,
+    PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, decode_text, encode_frame, encode_text,
 )
 
 FIRMWARE = "sim-1.0"
@@ -194,6 +194,7 @@ class SimulatedStation(PtyDevice):
         self.station_id = station_id
         self.buttons = buttons
         self.reader = reader
+        self.written: dict[str, str | None] = {}    # UID → the record a WRITE put on that card
         self.clock = clock                                       # the host's clock (or a simulated one)
         self.station_clock = station_clock or StationClock()     # the Pico's crystal
         self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
@@ -226,7 +227,10 @@ class SimulatedStation(PtyDevice):
         return seq
 
     def tap(self, uid: str, text: str | None = None) -> int:
-        """Hold a tag on the reader: its UID and, if it carries one, its NDEF text."""
+        """Hold a tag on the reader: its UID and, if it carries one, its NDEF text (the
+        record a WRITE put on it, when no text is given)."""
+        if text is None:
+            text = self.written.get(uid.upper())
         return self._event("TAG", uid.upper(), self._ticks(), encode_text(text))
 
     def take_away(self, uid: str) -> int:
@@ -289,6 +293,10 @@ class SimulatedStation(PtyDevice):
                 self._write(encode_frame("STAT", "loop_us=812", f"reader={'ok' if self.reader != 'none' else 'none'}",
                                          "reader_failures=0", "dropped=0", "bad_commands=0", "texts_cut=0",
                                          "free=151232"))
+            elif kind == "WRITE":
+                # as firmware 1.1 with a card on its reader: written, read back, answered
+                self.written[fields[0].upper()] = decode_text(fields[1])
+                self._write(encode_frame("WROTE", fields[0].upper(), "ok"))
             elif kind == "PING":
                 received = self._ticks()            # as firmware 1.1: when it came, when it left
                 self._write(encode_frame("PONG", fields[0], received, self._ticks()))

@@ -4,7 +4,8 @@
     spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
     spieltisch demo tadika [--players N] [--target 50|100] [--forbidden]
     spieltisch play partout --port DEV --port DEV ...                a real table
-    spieltisch cards learn partout --port DEV                        teach the table a deck
+    spieltisch enroll partout --port DEV [--write]                   teach the table a deck, on the screen
+    spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
     spieltisch results                                               finished games
     spieltisch bench [--json]                                        speed and memory figures
@@ -67,6 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     learn.add_argument("--port", required=True)
     listing = cards_sub.add_parser("list", help="the tags the table knows")
     listing.add_argument("game")
+    key = cards_sub.add_parser("key", help="the card key: export it for another table, or import another's")
+    key.add_argument("action", choices=("export", "import"))
+    key.add_argument("file", type=Path)
+
+    enroll = sub.add_parser("enroll", help="teach the table a deck: tap every card as the screen shows it")
+    enroll.add_argument("game", help=f"whose deck: one of {', '.join(sorted(GAMES))}")
+    enroll.add_argument("--port", required=True, help="the station whose reader the cards are tapped on")
+    enroll.add_argument("--write", action="store_true",
+                        help="also write each tag a record that names its card for tables with this card key")
+    enroll.add_argument("--again", action="store_true", help="start the deck afresh (forget its tags)")
+    enroll.add_argument("--lang", choices=LANGUAGES, default="en")
+    enroll.add_argument("--headless", action="store_true", help="no window")
+    enroll.add_argument("--fullscreen", action="store_true")
 
     sub.add_parser("results", help="finished games and their scores")
 
@@ -252,10 +266,31 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_cards(args: argparse.Namespace) -> int:
     from controller.app.play import learn_cards, list_cards
+    if args.cards_command == "key":
+        from controller.table.cards import CardKeys
+        from controller.table.eventlog import default_data_dir
+        keys = CardKeys.load(default_data_dir())
+        if args.action == "export":
+            keys.export(args.file)
+            print(f"This table's card key is in {args.file}; import it on another table with "
+                  f"spieltisch cards key import {args.file.name}. Whoever has it can read this table's cards.")
+        else:
+            new = keys.import_from(args.file)
+            print(f"{new} new card key(s) imported: cards enrolled on that table are known here now.")
+        return 0
     find_game(args.game)                           # an unknown game is named, not listed as empty
     if args.cards_command == "learn":
         return learn_cards(args.game, args.port)
     return list_cards(args.game)
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from controller.app.enroll import enroll
+    rules = find_game(args.game)
+    result = enroll(rules.name, args.port, again=args.again, write=args.write, lang=args.lang,
+                    headless=args.headless, fullscreen=args.fullscreen)
+    print(json.dumps(result), flush=True)
+    return 0 if result["finished"] else 1
 
 
 def cmd_results(args: argparse.Namespace) -> int:
@@ -282,7 +317,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(as_json=args.json, quick=args.quick, areas=areas)
 
 
-COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "results": cmd_results,
+COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "enroll": cmd_enroll, "results": cmd_results,
             "stations": cmd_stations, "bench": cmd_bench}
 
 if __name__ == "__main__":

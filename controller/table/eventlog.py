@@ -299,6 +299,14 @@ class EventLog:
         row = self._db.execute("SELECT game, card FROM cards WHERE uid = ?", (uid.upper(),)).fetchone()
         return None if row is None else (row[0], row[1])
 
+    def all_cards(self) -> dict[str, tuple[str, str]]:
+        """The whole registry: UID → (game, card)."""
+        return {uid: (game, card) for uid, game, card in self._db.execute("SELECT uid, game, card FROM cards")}
+
+    def forget_cards(self, game: str) -> None:
+        """A deck enrolled afresh: its old tags no longer name its cards."""
+        self._db.execute("DELETE FROM cards WHERE game = ?", (game,))
+
     def cards(self, game: str) -> dict[str, str]:
         return dict(self._db.execute("SELECT uid, card FROM cards WHERE game = ?", (game,)).fetchall())
 

@@ -484,6 +484,40 @@ def the_station_reports_how_it_is_doing():
     assert fields["reader"] == "missing" and int(fields["free"]) > 0
 
 
+@check
+def a_card_is_written_and_read_back():
+    import pn532chip
+    import wire
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.BLANK)
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag[1][3] == "-", tag
+    record = "st1:partout:abcdefghijklmnop"
+    stdin.data += wire.encode_frame("WRITE", ["04A1B2C3D4E5F6", wire.encode_text(record)])
+    wrote, _ = run_until(firmware, stdout, "WROTE")
+    assert wrote[1] == ["04A1B2C3D4E5F6", "ok"], wrote
+    import pn532
+    card = chip.card
+    assert pn532.ndef_text(card.memory) == record           # on the card itself
+    chip.card = None
+    run_until(firmware, stdout, "GONE")
+    chip.card = card                                        # tapped again: it names itself now
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag[1][3] == wire.encode_text(record), tag
+    firmware2, stdin2, stdout2 = firmware, stdin, stdout
+    stdin2.data += wire.encode_frame("WRITE", ["04FFFFFFFFFFFF", wire.encode_text(record)])
+    wrote, _ = run_until(firmware2, stdout2, "WROTE")
+    assert wrote[1] == ["04FFFFFFFFFFFF", "fail", "absent"], wrote
+
+
+@check
+def the_written_record_is_what_a_reader_reads():
+    import pn532
+    memory = pn532.ndef_text_tlv("st1:tadika:k2j3h4g5f6d7s8a9")
+    assert len(memory) % 4 == 0
+    assert pn532.ndef_scan(memory) == (pn532.DONE, "st1:tadika:k2j3h4g5f6d7s8a9")
+
+
 for fn in checks:
     try:
         fn()

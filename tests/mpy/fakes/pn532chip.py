@@ -49,7 +49,7 @@ BLANK = b"\x03\x00\xfe" + bytes(141)            # an NTAG as it comes: an empty 
 class Card:
     def __init__(self, uid_hex, memory):
         self.uid = bytes.fromhex(uid_hex) if hasattr(bytes, "fromhex") else _unhex(uid_hex)
-        self.memory = memory
+        self.memory = bytearray(memory)
 
 
 def _unhex(text):
@@ -130,6 +130,12 @@ class Chip:
                 return self._emit(frame([0x4B, 0x00]))
             uid = self.card.uid
             return self._emit(frame(bytes([0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, len(uid)]) + uid))
+        if code == 0x40 and len(command) >= 8 and command[2] == 0xA2:    # NTAG WRITE of one page
+            if self.card is None:
+                return self._emit(frame([0x41, 0x01]))
+            at = (command[3] - 4) * 4
+            self.card.memory[at:at + 4] = command[4:8]
+            return self._emit(frame([0x41, 0x00]))
         if code == 0x40:                      # InDataExchange: NTAG READ of four pages
             if self.card is None:
                 return self._emit(frame([0x41, 0x01]))          # timeout: the card left

@@ -1,0 +1,182 @@
+"""Cards that just work: enrollment (the session, and `spieltisch enroll` at a simulated
+station with the screen), records that name a card only for a table holding the key, and
+what a table does with a card from another table or another deck."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from controller.app.enroll import Enrollment
+from controller.games import find_game
+from controller.games.core import IllegalAction
+from controller.table.cards import CardKeys, CardResolver, card_token, parse_text
+from controller.table.eventlog import EventLog
+from hardware.sim import SimulatedStation
+
+
+def uid_for(i: int) -> str:
+    return f"04{i:012X}"
+
+
+# -- the session ---------------------------------------------------------------------------------
+
+def test_a_tag_bound_to_another_card_is_refused_and_changes_nothing():
+    session = Enrollment("partout", {"04AA": ("tadika", "blue5")})
+    first = session.card
+    assert session.tap("04aa", None) is None
+    assert session.note.key == "enroll_tag_taken" and session.note.refusal
+    assert session.note.params == {"game": "Tadika", "card": "blue5", "take": first} and session.index == 0
+    assert session.tap("04BB", "partout:red5") is None                 # its text names another card
+    assert session.note.key == "enroll_tag_says" and session.index == 0
+    assert session.tap("04BB", f"partout:{first}") == ("04BB", first)  # the card it names is the one asked for
+
+
+def test_an_interrupted_enrollment_goes_on_at_the_first_card_without_a_tag():
+    deck = find_game("teamplay").card_names()
+    assert len(deck) == 64 and deck[:2] == ["red1-1", "red1-2"]
+    bound = {uid_for(i): ("teamplay", deck[i]) for i in range(10)}
+    session = Enrollment("teamplay", bound)
+    assert session.index == 10 and session.card == deck[10]
+    again = Enrollment("teamplay", bound, again=True)
+    assert again.index == 0
+    assert again.tap(uid_for(3), None) == (uid_for(3), deck[0])        # its old tag may be reused afresh
+
+
+def test_decks_of_every_game_with_cards():
+    sizes = {name: len(find_game(name).card_names()) for name in ("partout", "teamplay", "tadika", "team-up")}
+    assert sizes["partout"] == 42 and sizes["teamplay"] == 64 and sizes["team-up"] == 36 and sizes["tadika"] > 40
+    with pytest.raises(IllegalAction):
+        Enrollment("crazy-kick", {})                                    # played on the buttons
+
+
+# -- records that keep their secret ----------------------------------------------------------------
+
+def test_a_record_names_the_card_only_for_a_table_with_the_key(tmp_path):
+    keys = CardKeys.load(tmp_path)
+    record = keys.record("partout", "king", "04A1B2C3D4E5F6")
+    assert record.startswith("st1:partout:") and "king" not in record   # a phone learns the game only
+    assert (tmp_path / "card-keys.json").stat().st_mode & 0o777 == 0o600
+    assert parse_text(record, "04a1b2c3d4e5f6", keys) == ("partout", "king")
+    with pytest.raises(IllegalAction) as caught:                          # another table: no key
+        parse_text(record, "04A1B2C3D4E5F6", CardKeys.load(tmp_path / "other"))
+    assert caught.value.key == "card_key_unknown"
+    with pytest.raises(IllegalAction):                                    # copied onto another tag
+        parse_text(record, "04FFFFFFFFFFFF", keys)
+    assert parse_text("partout:red5", "04", None) == ("partout", "red5")  # written by hand: plain
+    assert parse_text("https://example.com", "04", None) is None
+
+
+def test_the_key_travels_to_another_table(tmp_path):
+    here, there = CardKeys.load(tmp_path / "here"), CardKeys.load(tmp_path / "there")
+    record = here.record("tadika", "blue5", "04C0FFEE000001")
+    here.export(tmp_path / "key.json")
+    assert there.import_from(tmp_path / "key.json") == 1
+    assert there.card_of("tadika", record.split(":")[2], "04C0FFEE000001") == "blue5"
+    assert there.import_from(tmp_path / "key.json") == 0                   # already known
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(IllegalAction) as caught:
+        there.import_from(tmp_path / "bad.json")
+    assert caught.value.key == "card_keys_unreadable"
+
+
+def test_the_table_reads_records_plain_texts_and_uids(tmp_path):
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    resolver = CardResolver("partout", store)
+    assert resolver.resolve("04A1", keys.record("partout", "queen", "04A1")) == "queen"
+    assert resolver.resolve("04A2", "partout:red5") == "red5"
+    with pytest.raises(IllegalAction) as caught:
+        resolver.resolve("04A3", keys.record("tadika", "blue5", "04A3"))
+    assert caught.value.key == "tag_other_game"
+    foreign = CardKeys.load(tmp_path / "elsewhere").record("partout", "king", "04A4")
+    with pytest.raises(IllegalAction) as caught:
+        resolver.resolve("04A4", foreign)
+    assert caught.value.key == "card_key_unknown"
+    store.register_card("04A4", "partout", "king")                         # enrolled here by its UID too
+    assert resolver.resolve("04A4", foreign) == "king"
+    store.close()
+
+
+def test_card_tokens_do_not_repeat_across_cards_and_tags():
+    key = bytes(range(16))
+    tokens = {card_token(key, "teamplay", card, uid_for(i)) for i, card in enumerate(find_game("teamplay").card_names())}
+    assert len(tokens) == 64
+
+
+# -- spieltisch enroll at a station ----------------------------------------------------------------
+
+def tap_deck(station, deck, *, twice_first=True, write=False):
+    station.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+    for i, _ in enumerate(deck):
+        time.sleep(0.02)                             # a quick hand, not a flood
+        station.tap(uid_for(i))
+        if write:                                    # as a person does: the next card once this one is written
+            station.wait_for(lambda s: uid_for(i) in s.written, timeout=5)
+        if i == 0 and twice_first:
+            station.tap(uid_for(0))                  # the same tag again: it is the card just learned
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_enroll_a_whole_deck_at_a_station_with_the_screen(tmp_path, write):
+    from controller.app.enroll import enroll
+    deck = find_game("team-up").card_names()
+    with SimulatedStation("learner") as station:
+        thread = threading.Thread(target=tap_deck, args=(station, deck), kwargs={"write": write}, daemon=True)
+        thread.start()
+        result = enroll("team-up", station.port, write=write, headless=True, data_dir=tmp_path, timeout=30,
+                        screenshot=str(tmp_path / "done.png"))
+        thread.join(5)
+        if write:
+            assert len(station.written) == 36 and all(t.startswith("st1:team-up:") for t in station.written.values())
+    assert result == {"deck": "team-up", "enrolled": 36, "cards": 36, "finished": True}
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        assert sorted(store.cards("team-up").values(), key=int) == deck
+    assert (tmp_path / "done.png").stat().st_size > 0
+    if write:                                        # each record names its card for this table
+        keys = CardKeys.load(tmp_path)
+        for i, card in enumerate(deck):
+            assert parse_text(station.written[uid_for(i)], uid_for(i), keys) == ("team-up", card)
+
+
+def test_enroll_goes_on_where_it_stopped(tmp_path):
+    from controller.app.enroll import enroll
+    deck = find_game("partout").card_names()
+    with SimulatedStation("learner") as station:
+        thread = threading.Thread(target=tap_deck, args=(station, deck[:5]), kwargs={"twice_first": False},
+                                  daemon=True)
+        thread.start()
+        first = enroll("partout", station.port, headless=True, data_dir=tmp_path, timeout=3)
+        thread.join(5)
+    assert first["enrolled"] == 5 and not first["finished"]
+    with SimulatedStation("learner") as station:
+        def rest():
+            station.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            station.tap(uid_for(0))                  # an old tag: it is black1, refused for the 6th card
+            for i in range(5, len(deck)):
+                station.tap(uid_for(i))
+        thread = threading.Thread(target=rest, daemon=True)
+        thread.start()
+        second = enroll("partout", station.port, headless=True, data_dir=tmp_path, timeout=30)
+        thread.join(5)
+        assert ("LED", ("ff0000", "300")) in station.commands
+    assert second == {"deck": "partout", "enrolled": 42, "cards": 42, "finished": True}
+
+
+def test_the_enroll_command_refuses_a_deck_without_cards(tmp_path, capsys):
+    from controller.app.cli import main
+    assert main(["--data-dir", str(tmp_path), "enroll", "crazy-kick", "--port", "/dev/null", "--headless"]) != 0
+    err = capsys.readouterr().err
+    assert "Crazy Kick has no cards to enroll" in err and "Traceback" not in err
+
+
+def test_the_key_commands(tmp_path, capsys):
+    from controller.app.cli import main
+    assert main(["--data-dir", str(tmp_path / "a"), "cards", "key", "export", str(tmp_path / "k.json")]) == 0
+    assert main(["--data-dir", str(tmp_path / "b"), "cards", "key", "import", str(tmp_path / "k.json")]) == 0
+    a = json.loads((tmp_path / "a" / "card-keys.json").read_text())["keys"]
+    b = json.loads((tmp_path / "b" / "card-keys.json").read_text())["keys"]
+    assert a[0] in b and len(b) == 2
