@@ -24,6 +24,7 @@ from wire import LineDecoder
 
 WATCHDOG_MS = 4000          # the loop passes in milliseconds; 4 s without one is a hang
 STAT_MS = 5000              # how often the station reports how it has been doing
+READ_TRIES = 3              # reads of a card's text while it stays, before its UID goes alone
 
 
 def unique_id():
@@ -70,6 +71,8 @@ class Firmware:
         self.sent = 0                   # … this many of its bytes
         self.one = bytearray(1)         # the byte being written: no allocation per byte
         self.tag_stamp = 0              # when the card being read was found
+        self.unread = None              # a card on the reader whose text read failed: read again
+        self.read_tries = 0
         self.longest_us = 0             # the slowest loop pass since the last STAT
         self.next_stat = time.ticks_add(time.ticks_ms(), STAT_MS)
         self.station.command("WHO", [])        # announce ourselves on power-up
@@ -160,13 +163,29 @@ class Firmware:
             self.station.written(result[1], result[2], result[3])
             return
         if result[0] == "text":
-            self.station.tag(result[1], result[2], self.tag_stamp)
+            uid, text, ok = result[1], result[2], result[3]
+            if not ok and self.read_tries < READ_TRIES and self.presence.uid == uid:
+                self.read_tries += 1            # a corrupted read: again at the next poll, if it stays
+                self.unread = uid
+                return
+            self.unread = None
+            self.station.tag(uid, text, self.tag_stamp)
             return
         change = self.presence.poll(result[1])
         if change is None:
+            if self.unread is not None and result[1] == self.unread:
+                self.unread = None
+                self.reader.read_text(result[1])
+            elif self.unread is not None and result[1] is None and self.presence.uid is None:
+                self.unread = None              # it left before its text could be read
             return
         stamp = time.ticks_us()
+        if change[0] == "off" and self.unread == change[1]:
+            self.unread = None                  # it left unread: the table still hears of it
+            self.station.tag(change[1], None, self.tag_stamp)
         if change[0] == "on":
+            self.read_tries = 0
+            self.unread = None
             if config.READ_NDEF:
                 self.tag_stamp = stamp
                 self.reader.read_text(change[1])

@@ -236,8 +236,10 @@ class Reader:
     A card's memory is read until its NDEF message ends (an NTAG216 holds 222 pages; text
     longer than a frame is not sent anyway, so ``max_pages`` stops at 128).
 
-    ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, or ("text", uid,
-    text or None) when a card's text was read (``read_text(uid)`` starts that)."""
+    ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
+    or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
+    a page could not be read three times), or ("wrote", uid, ok, reason) after
+    ``write_text``."""
 
     def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128):
         self.transport = transport
@@ -369,17 +371,17 @@ class Reader:
             return None                  # the same page again, while the card stays
         if self.state == "write":
             return self._written(False, "write", now_ms)
-        return self._text_done(None, now_ms)
+        return self._text_done(None, now_ms, failed=True)
 
-    def _text_done(self, text, now_ms):
+    def _text_done(self, text, now_ms, failed=False):
         if self.verify is not None:      # the read-back of a write
-            if text == self.verify:
+            if text == self.verify and not failed:
                 return self._written(True, "", now_ms)
             return self._written(False, "verify", now_ms)
         uid, self.uid = self.uid, None
         self.state = "poll"
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
-        return ("text", uid, text)
+        return ("text", uid, text, not failed)
 
     def _written(self, ok, reason, now_ms):
         uid, self.uid, self.verify = self.uid, None, None

@@ -518,6 +518,22 @@ def the_written_record_is_what_a_reader_reads():
     assert pn532.ndef_scan(memory) == (pn532.DONE, "st1:tadika:k2j3h4g5f6d7s8a9")
 
 
+@check
+def a_failed_read_is_tried_again_while_the_card_stays():
+    import pn532chip
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory("partout:red5"))
+    chip.fail_reads = 4                     # the first read fails on every try, the second read works
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == "partout:red5", tag
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = pn532chip.Card("04A1B2C3D4E5F7", pn532chip.ndef_text_memory("partout:red6"))
+    chip.fail_reads = 1000                  # never readable: the UID alone, after three reads
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][1] == "04A1B2C3D4E5F7" and tag[1][3] == "-", tag
+    assert firmware.read_tries == 3
+
+
 for fn in checks:
     try:
         fn()

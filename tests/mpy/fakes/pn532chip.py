@@ -68,6 +68,7 @@ class Chip:
         self.answers = 0
         self.commands = []                  # command codes received
         self.reads = 0
+        self.fail_reads = 0                 # this many NTAG READs answer with an RF error
 
     # -- the bus -------------------------------------------------------------------------------
     def _bus(self):
@@ -139,6 +140,9 @@ class Chip:
         if code == 0x40:                      # InDataExchange: NTAG READ of four pages
             if self.card is None:
                 return self._emit(frame([0x41, 0x01]))          # timeout: the card left
+            if self.fail_reads:
+                self.fail_reads -= 1
+                return self._emit(frame([0x41, 0x01]))          # the card moved: no answer
             page = command[3]
             start = (page - 4) * 4
             data = self.card.memory[start:start + 16]
