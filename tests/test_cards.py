@@ -180,3 +180,36 @@ def test_the_key_commands(tmp_path, capsys):
     a = json.loads((tmp_path / "a" / "card-keys.json").read_text())["keys"]
     b = json.loads((tmp_path / "b" / "card-keys.json").read_text())["keys"]
     assert a[0] in b and len(b) == 2
+
+
+# -- the station self-test ----------------------------------------------------------------------
+
+def test_the_self_test_walks_buttons_led_buzzer_and_reader(tmp_path):
+    from controller.app.selftest import run_selftest
+    with SimulatedStation("builder") as station:
+        def person():
+            station.wait_for(lambda s: len(s.sent("LED")) >= 2, timeout=5)   # the LED has stepped on once
+            for button in range(6):
+                time.sleep(0.02)
+                station.press(button)
+            station.tap("04C0FFEE000001", "partout:red5")
+        thread = threading.Thread(target=person, daemon=True)
+        thread.start()
+        result = run_selftest(station.port, headless=True, data_dir=tmp_path, timeout=20,
+                              screenshot=str(tmp_path / "selftest.png"))
+        thread.join(5)
+        leds = [f[0] for f in station.sent("LED")]
+        assert leds[:2] == ["ff0000", "00ff00"] and len(station.sent("BUZZ")) >= 2
+    assert result == {"station": "builder", "buttons": [True] * 6, "card": "selftest_card_named", "passed": True,
+                      "lost": False}
+    assert (tmp_path / "selftest.png").stat().st_size > 0
+
+
+def test_the_self_test_says_when_the_table_does_not_know_a_card():
+    from controller.app.selftest import SelfTest
+    from controller.games import texts
+    test = SelfTest("builder", "1.1.0")
+    test.tag("04AB", None, None, {})
+    assert test.card == ("selftest_card_unknown", {"uid": "04AB"}) and not test.done
+    test.tag("04AB", None, None, {"04AB": ("teamplay", "red3-2")})
+    assert texts.render("de", *test.card) == "Das ist Rot 3 aus Teamplay (Tag 04AB)."

@@ -7,6 +7,7 @@
     spieltisch enroll partout --port DEV [--write]                   teach the table a deck, on the screen
     spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
+    spieltisch stations --test --port DEV                            a station's self-test, on the screen
     spieltisch results                                               finished games
     spieltisch bench [--json]                                        speed and memory figures
 """
@@ -60,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     stations = sub.add_parser("stations", help="list the stations and readers that are plugged in")
     stations.add_argument("--port", action="append", help="look only at these ports")
     stations.add_argument("--json", action="store_true", help="one JSON object per line")
+    stations.add_argument("--test", action="store_true",
+                          help="the self-test of one station (--port): buttons, LED, buzzer and reader, on the screen")
+    stations.add_argument("--lang", choices=LANGUAGES, default="en")
+    stations.add_argument("--headless", action="store_true", help="no window (with --test)")
 
     cards = sub.add_parser("cards", help="the card registry")
     cards_sub = cards.add_subparsers(dest="cards_command", required=True)
@@ -302,6 +307,14 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_stations(args: argparse.Namespace) -> int:
+    if args.test:
+        if not args.port or len(args.port) != 1:
+            print("spieltisch: the self-test takes one station: --port DEV", file=sys.stderr)
+            return 2
+        from controller.app.selftest import run_selftest
+        result = run_selftest(args.port[0], lang=args.lang, headless=args.headless)
+        print(json.dumps(result), flush=True)
+        return 0 if result["passed"] else 1
     from controller.table.stations import list_stations
     return list_stations(args.port, as_json=args.json)
 

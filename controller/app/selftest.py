@@ -1,0 +1,136 @@
+"""``spieltisch stations --test --port DEV``: the checklist a person follows when a station
+is built, on the screen. Each of the six buttons lights its key on the screen when pressed
+(and shows the edge's stamp arrived); the LED steps through red, green, blue and white and
+the buzzer sounds a tone with each, the screen saying what to see and hear; a card tapped
+on the reader is named (by its record, its text or the table's registry: which game and
+card, or that the table does not know it). The station's own report (STAT) and its clock
+sync are shown beside. It ends when every button was pressed and a card named, or on Esc.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.games import GAMES
+from controller.games.core import IllegalAction
+from controller.table.cards import CardKeys, parse_text
+from controller.table.eventlog import EventLog, TableLock, default_data_dir
+
+LED_STEPS = (("ff0000", "red", 440), ("00ff00", "green", 660), ("0000ff", "blue", 880), ("ffffff", "white", 1100))
+LED_STEP_S = 1.2
+
+
+@dataclass(frozen=True)
+class SelfTestSnapshot:
+    game: str                                  # "selftest": the screen's view
+    station: str
+    firmware: str
+    pressed: tuple[bool, ...]
+    held: tuple[bool, ...]
+    led: str                                   # the colour's name the LED should show now
+    card: tuple[str, dict[str, Any]] | None    # what the last tap was, as a text key and params
+    health: dict[str, str] = field(default_factory=dict)
+    round_trip_ms: float | None = None
+    done: bool = False
+
+
+class SelfTest:
+    def __init__(self, station: str, firmware: str, buttons: int = 6) -> None:
+        self.station = station
+        self.firmware = firmware
+        self.pressed = [False] * buttons
+        self.held = [False] * buttons
+        self.led_step = -1                      # the colour the LED was last told
+        self.card: tuple[str, dict[str, Any]] | None = None
+
+    def button(self, button: int, down: bool) -> None:
+        if 0 <= button < len(self.pressed):
+            self.held[button] = down
+            if down:
+                self.pressed[button] = True
+
+    def tag(self, uid: str, text: str | None, keys: CardKeys | None, registry: dict[str, tuple[str, str]]) -> None:
+        try:
+            said = parse_text(text, uid, keys)
+        except IllegalAction as refusal:
+            self.card = (refusal.key, dict(refusal.params))
+            return
+        if said is None:
+            said = registry.get(uid.upper())
+        if said is None:
+            self.card = ("selftest_card_unknown", {"uid": uid})
+        else:
+            game, card = said
+            title = GAMES[game].title if game in GAMES else game
+            self.card = ("selftest_card_named", {"card": card, "game": title, "uid": uid})
+
+    @property
+    def done(self) -> bool:
+        return all(self.pressed) and self.card is not None
+
+    def snapshot(self, link: Any = None) -> SelfTestSnapshot:
+        rtt = None
+        if link is not None and getattr(link, "sync", None) is not None and link.sync.round_trip_ns is not None:
+            rtt = round(link.sync.round_trip_ns / 1e6, 2)
+        return SelfTestSnapshot("selftest", self.station, self.firmware, tuple(self.pressed), tuple(self.held),
+                                LED_STEPS[max(0, self.led_step) % len(LED_STEPS)][1], self.card,
+                                dict(getattr(link, "stats", {}) or {}), rtt, self.done)
+
+
+def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscreen: bool = False,
+                 data_dir: str | Path | None = None, timeout: float | None = None,
+                 screenshot: str | None = None) -> dict[str, Any]:
+    from controller.app.play import make_screen, open_links
+    from hardware.events import ButtonEvent, StationLost, TagEvent
+    folder = Path(data_dir or default_data_dir())
+    events: queue.Queue = queue.Queue()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(TableLock(folder))
+        store = EventLog(folder / "spieltisch.db")
+        stack.callback(store.close)
+        keys = CardKeys.load(folder)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        links = open_links([port], events, stack)
+        link = next(iter(links.values()))
+        test = SelfTest(link.station_id, link.firmware or "?", int(link.capabilities.get("buttons", 6) or 6))
+        deadline = None if timeout is None else time.monotonic() + timeout
+        next_led = 0.0
+        lost = False
+        while not test.done:
+            now = time.monotonic()
+            if deadline is not None and now > deadline:
+                break
+            if any(ui[0] == "quit" for ui in screen.poll()):
+                break
+            if now >= next_led:                      # the LED and the buzzer step on by themselves
+                test.led_step += 1
+                rgb, _, hz = LED_STEPS[test.led_step % len(LED_STEPS)]
+                link.led(rgb, 0)
+                link.buzz(hz, 120)
+                next_led = now + LED_STEP_S
+                screen.show(test.snapshot(link))
+            try:
+                event = events.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if isinstance(event, ButtonEvent):
+                test.button(event.button, event.pressed)
+            elif isinstance(event, TagEvent):
+                test.tag(event.uid, event.text, keys, store.all_cards())
+                link.led("00c000", 300)
+            elif isinstance(event, StationLost):
+                lost = True
+                break
+            screen.show(test.snapshot(link))
+        link.led("000000", 0)
+        screen.flush()
+        if screenshot:
+            screen.render(test.snapshot(link))
+            screen.save(screenshot)
+        return {"station": test.station, "buttons": test.pressed, "card": test.card[0] if test.card else None,
+                "passed": test.done, "lost": lost}
