@@ -172,3 +172,18 @@ def test_the_station_finds_the_pn532_reply_after_any_garbage(garbage, chunk):
     for i in range(0, len(data), chunk):
         items += parser.feed(data[i:i + chunk])
     assert items and items[-1] == ("frame", b"\x4b\x00")
+
+
+def test_the_wiring_picture_is_drawn_from_the_current_config(tmp_path):
+    """firmware/wiring.png is what tools/draw_wiring.py draws from firmware/config.py today."""
+    import importlib.util
+    import pygame
+    spec = importlib.util.spec_from_file_location("draw_wiring", ROOT / "tools" / "draw_wiring.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(tmp_path / "wiring.png")
+    fresh, committed = pygame.image.load(str(tmp_path / "wiring.png")), pygame.image.load(str(FIRMWARE / "wiring.png"))
+    assert fresh.get_size() == committed.get_size()
+    assert pygame.image.tobytes(fresh, "RGB") == pygame.image.tobytes(committed, "RGB"), \
+        "run: python tools/draw_wiring.py"
+    assert "wiring.png" in (FIRMWARE / "README.md").read_text()
