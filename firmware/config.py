@@ -29,7 +29,7 @@ UART_ID = 1                   # UART1 on GP8 (TX) / GP9 (RX) when READER = "pn53
 UART_TX = 8
 UART_RX = 9
 UART_BAUD = 115_200
-READER_POLL_MS = 60           # how often the reader looks for a card (one step per loop pass)
+READER_POLL_MS = 40           # how often the reader looks for a card: the most a tap waits (bench: cards)
 READER_RETRIES = 1            # passive activation tries per poll: "no card" comes back fast
 TAG_GONE_POLLS = 3            # a card missing this many polls in a row was taken away
 READ_NDEF = True              # also read the NDEF text record of NTAG cards

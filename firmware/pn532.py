@@ -274,7 +274,7 @@ class Reader:
         self.page_tries = 0
         self.state = "read"
         self.verify = None
-
+        self.next_at = None              # at once: not at the next poll
     def write_text(self, uid, text):
         """Write ``text`` as the NDEF record of the card ``uid`` now on the reader, page by
         page, then read it back; ``step`` ends it with ("wrote", uid, ok, reason)."""
@@ -287,6 +287,7 @@ class Reader:
         self.page_tries = 0
         self.verify = text
         self.state = "write"
+        self.next_at = None
         return True
 
     def step(self, now_ms):

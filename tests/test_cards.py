@@ -213,3 +213,15 @@ def test_the_self_test_says_when_the_table_does_not_know_a_card():
     assert test.card == ("selftest_card_unknown", {"uid": "04AB"}) and not test.done
     test.tag("04AB", None, None, {"04AB": ("teamplay", "red3-2")})
     assert texts.render("de", *test.card) == "Das ist Rot 3 aus Teamplay (Tag 04AB)."
+
+
+def test_a_new_cards_text_is_read_at_once_not_at_the_next_poll():
+    """In simulated time (deterministic): the firmware's reader, driven as main.py drives it,
+    lists a card and reads its two pages well within one poll period, and no tap waits
+    longer than a poll period for the reader to look."""
+    from controller.bench.cards import _config_value, station_taps
+    poll_ms = _config_value("READER_POLL_MS", 60)
+    taps = station_taps(40)
+    assert max(wait for _, wait, _ in taps) <= poll_ms + 5
+    reads = sorted(read for _, _, read in taps)
+    assert reads[len(reads) // 2] < poll_ms * 0.75, reads

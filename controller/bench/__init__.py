@@ -10,6 +10,7 @@ entry of a flat name → value mapping, so a new game adds its own:
 - ``app.py``: the demo as a person starts it (first frame, peak memory)
 - ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
+- ``cards.py``: tap to screen: the firmware's reader on simulated chip timing, the host's link, per step
 - ``faults.py``: power cuts, unplugging, a flood, bad input (``--faults``; minutes, so not
   in the default run)
 """
@@ -21,7 +22,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "teamup", "table", "app", "fairness", "stations")
+AREAS = ("rules", "teamup", "table", "app", "fairness", "stations", "cards")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 

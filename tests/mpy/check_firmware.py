@@ -153,10 +153,11 @@ class Poll:
         return self.ready()
 
 
-def make_firmware(host_reads=True):
+def make_firmware(host_reads=True, chip=None):
     import machine
     import main
     machine.levels.clear()                      # every button up, whatever a check before did
+    machine.chip[0] = chip                      # no reader unless the check brings one
     stdin, stdout = Stream(), Stream()
     reading = [host_reads]
     firmware = main.Firmware(stdin, stdout, Poll(lambda: len(stdin.data) > 0), Poll(lambda: reading[0]))
@@ -246,8 +247,7 @@ def with_chip(mode="ok", **kw):
     chip = pn532chip.Chip(mode)
     for k, v in kw.items():
         setattr(chip, k, v)
-    machine.chip[0] = chip
-    firmware, stdin, stdout, reading, _ = make_firmware()
+    firmware, stdin, stdout, reading, _ = make_firmware(chip=chip)
     return firmware, chip, stdin, stdout
 
 
