@@ -92,6 +92,7 @@ def test_the_table_reads_records_plain_texts_and_uids(tmp_path):
     with pytest.raises(IllegalAction) as caught:
         resolver.resolve("04A3", keys.record("tadika", "blue5", "04A3"))
     assert caught.value.key == "tag_other_game"
+    assert str(caught.value) == "This card belongs to Tadika, not to the game on the table."
     foreign = CardKeys.load(tmp_path / "elsewhere").record("partout", "king", "04A4")
     with pytest.raises(IllegalAction) as caught:
         resolver.resolve("04A4", foreign)

@@ -139,14 +139,20 @@ class CardResolver:
         if said is not None:
             game, card = said
             if game != self.game:
-                raise IllegalAction("tag_other_game", game=game)
+                raise IllegalAction("tag_other_game", game=_title(game))
             return card
         known = self.log.card_for_uid(uid) if self.log is not None else None
         if known is None:
             raise IllegalAction("unknown_tag", uid=uid)
         if known[0] != self.game:
-            raise IllegalAction("tag_other_game", game=known[0])
+            raise IllegalAction("tag_other_game", game=_title(known[0]))
         return known[1]
+
+
+def _title(game: str) -> str:
+    """A game's printed title for a player's message ("Team UP!"), its name if unknown."""
+    from controller.games import GAMES
+    return GAMES[game].title if game in GAMES else game
 
 
 def tag_text(game: str, card: str) -> str:
