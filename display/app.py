@@ -56,6 +56,12 @@ class Screen:
         self._pending: Any = None
         self._views: dict[str, Any] = {}
 
+    def set_lang(self, lang: str) -> None:
+        """Another language from now on (the menu's choice): the views are made anew."""
+        if lang != self.lang:
+            self.lang = lang
+            self._views.clear()
+
     def _view(self, game: str) -> Any:
         if game not in self._views:
             from display.views import view_for

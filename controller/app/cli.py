@@ -4,6 +4,7 @@
     spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
     spieltisch demo tadika [--players N] [--target 50|100] [--forbidden]
     spieltisch play partout --port DEV --port DEV ...                a real table
+    spieltisch box [--port DEV ...]                                  the menu on the screen, driven by the stations
     spieltisch enroll partout --port DEV [--write]                   teach the table a deck, on the screen
     spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
@@ -76,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     key = cards_sub.add_parser("key", help="the card key: export it for another table, or import another's")
     key.add_argument("action", choices=("export", "import"))
     key.add_argument("file", type=Path)
+
+    box = sub.add_parser("box", help="the table as a family uses it: the menu on the screen, driven by the stations")
+    box.add_argument("--port", action="append", help="the stations (default: every one plugged in)")
+    box.add_argument("--lang", choices=LANGUAGES, default="en")
+    box.add_argument("--window", action="store_true", help="a window instead of the full screen (development)")
+    box.add_argument("--headless", action="store_true", help="no screen at all")
 
     enroll = sub.add_parser("enroll", help="teach the table a deck: tap every card as the screen shows it")
     enroll.add_argument("game", help=f"whose deck: one of {', '.join(sorted(GAMES))}")
@@ -289,6 +296,16 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return list_cards(args.game)
 
 
+def cmd_box(args: argparse.Namespace) -> int:
+    from controller.app.box import run_box
+    from controller.table.stations import candidate_ports
+    ports = args.port or candidate_ports()
+    if not ports:
+        print("spieltisch: no stations are plugged in; plug one in (see firmware/README.md)", file=sys.stderr)
+        return 1
+    return run_box(ports, lang=args.lang, headless=args.headless, fullscreen=not args.window)
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
     from controller.app.enroll import enroll
     rules = find_game(args.game)
@@ -330,7 +347,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(as_json=args.json, quick=args.quick, areas=areas)
 
 
-COMMANDS = {"demo": cmd_demo, "play": cmd_play, "cards": cmd_cards, "enroll": cmd_enroll, "results": cmd_results,
+COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "cards": cmd_cards, "enroll": cmd_enroll,
+            "results": cmd_results,
             "stations": cmd_stations, "bench": cmd_bench}
 
 if __name__ == "__main__":

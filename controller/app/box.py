@@ -1,0 +1,77 @@
+"""``spieltisch box``: the table as a family switches it on. The TV shows the menu
+(``controller/app/menu.py``), any station's buttons drive it, and what is chosen runs:
+a game at the stations plugged in (seats in the order of their ports), a deck's
+enrollment or a station's self-test at the station that chose it. When that ends, the
+menu is back. Nothing a person does there ends in a traceback: a refusal (an unreadable
+log, a station unplugged) is shown on the menu and the box carries on."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import time
+from typing import Any, Callable
+
+from controller.app.menu import Activity, Menu, MenuLine
+
+log = logging.getLogger(__name__)
+
+
+def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool) -> Any:
+    """Run what the menu chose, with the screen and the stations its own."""
+    if activity.kind == "play":
+        from controller.app.play import run_table
+        return run_table(activity.game, ports=ports[:activity.players], players=activity.players, names=[],
+                         virtual=False, seed=None, new=False, lang=lang, fullscreen=fullscreen, headless=headless,
+                         options=activity.options)
+    if activity.kind == "enroll":
+        from controller.app.enroll import enroll
+        return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+    from controller.app.selftest import run_selftest
+    return run_selftest(activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+
+
+def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
+            timeout: float | None = None, launcher: Callable[..., Any] = launch) -> int:
+    """The menu, round and round, until Esc (or ``timeout`` seconds, for tests)."""
+    from controller.app.play import make_screen, open_links
+    from hardware.events import ButtonEvent
+    deadline = None if timeout is None else time.monotonic() + timeout
+    menu: Menu | None = None
+    while deadline is None or time.monotonic() < deadline:
+        events: queue.Queue = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+            links = open_links(ports, events, stack)
+            port_of = {station: link.port for station, link in links.items()}
+            note = menu.note if menu is not None else None
+            menu = Menu(len(links), lang)
+            menu.note = note
+            activity = None
+            while activity is None:
+                if deadline is not None and time.monotonic() > deadline:
+                    return 0
+                if any(ui[0] == "quit" for ui in screen.poll()):
+                    return 0
+                screen.set_lang(menu.lang)
+                screen.show(menu.snapshot())
+                try:
+                    event = events.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if isinstance(event, ButtonEvent) and event.pressed:
+                    activity = menu.press(event.button, port_of.get(event.station))
+            lang = menu.lang
+        # the menu's screen and links are closed: the activity opens its own
+        try:
+            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen)
+            menu.note = None
+        except SystemExit as exc:                     # a setup refused, said in one line
+            menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
+        except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
+            from controller.games.core import IllegalAction
+            reason = exc.message(lang) if isinstance(exc, IllegalAction) else str(exc)
+            log.warning("the menu's %s ended: %s", activity.kind, reason)
+            menu.note = MenuLine("menu_error", {"reason": reason})
+    return 0

@@ -1,0 +1,172 @@
+"""The table's menu, without the hardware: station buttons in, what to start out.
+
+Any station drives it: the bottom row's left and right buttons move through the list,
+the middle one (OK) chooses, the top-left one goes back. The menu offers:
+
+- **Play**: the game, then how many play (as many as the game allows and stations are
+  plugged in), then each of the rule book's variants the game has (a switch, or a choice),
+  then "start";
+- **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
+- **Station self-test**: at the station that chose it;
+- **Language** of the screen.
+
+``press`` returns None while the person is choosing, or an ``Activity`` to start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.games import GAMES
+from controller.games.texts import LANGUAGES
+
+BACK, MINUS, OK, PLUS = 0, 3, 4, 5
+MAIN_ITEMS = ("menu_play", "menu_enroll", "menu_selftest", "menu_language")
+
+
+@dataclass(frozen=True)
+class Activity:
+    kind: str                          # "play", "enroll", "selftest"
+    station: str | None = None         # the station that chose it (enroll, self-test)
+    game: str | None = None
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MenuLine:
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MenuSnapshot:
+    game: str                          # "menu": the screen's view
+    title: MenuLine
+    lines: tuple[MenuLine, ...]
+    chosen: int
+    stations: int
+    lang: str
+    note: MenuLine | None = None
+
+
+class Menu:
+    def __init__(self, stations: int, lang: str = "en") -> None:
+        self.stations = stations
+        self.lang = lang
+        self.page = "main"
+        self.chosen = 0
+        self.game: str | None = None
+        self.players = 0
+        self.options: dict[str, Any] = {}
+        self.note: MenuLine | None = None
+
+    # -- what is on the page -------------------------------------------------------------------
+    def _games(self) -> list[str]:
+        return sorted(GAMES, key=lambda name: GAMES[name].title)
+
+    def _decks(self) -> list[str]:
+        return [name for name in self._games() if GAMES[name].card_names()]
+
+    def _player_counts(self) -> list[int]:
+        return [n for n in GAMES[self.game].player_counts if n <= self.stations] if self.game else []
+
+    def lines(self) -> tuple[MenuLine, tuple[MenuLine, ...]]:
+        if self.page == "main":
+            return MenuLine("menu_title"), tuple(MenuLine(k) for k in MAIN_ITEMS)
+        if self.page == "game":
+            return MenuLine("menu_choose_game"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
+                                                       for g in self._games())
+        if self.page == "players":
+            return (MenuLine("menu_choose_players", {"game": GAMES[self.game].title}),
+                    tuple(MenuLine("menu_players", {"n": n}) for n in self._player_counts()))
+        if self.page == "options":
+            rules = GAMES[self.game]
+            lines = []
+            for option in rules.options:
+                value = self.options.get(option.name, False if option.is_switch else option.choices[0])
+                lines.append(MenuLine(f"menu_option_{option.name}", {"value": _shown(value)}))
+            lines.append(MenuLine("menu_start", {"game": rules.title, "n": self.players}))
+            return MenuLine("menu_choose_options", {"game": rules.title}), tuple(lines)
+        if self.page == "deck":
+            return MenuLine("menu_choose_deck"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
+                                                       for g in self._decks())
+        return MenuLine("menu_choose_language"), tuple(MenuLine(f"menu_lang_{code}") for code in LANGUAGES)
+
+    def snapshot(self) -> MenuSnapshot:
+        title, lines = self.lines()
+        return MenuSnapshot("menu", title, lines, self.chosen, self.stations, self.lang, self.note)
+
+    # -- a press ---------------------------------------------------------------------------------
+    def press(self, button: int, station: str | None = None) -> Activity | None:
+        _, lines = self.lines()
+        self.note = None
+        if button in (MINUS, PLUS):
+            if lines:
+                self.chosen = (self.chosen + (1 if button == PLUS else -1)) % len(lines)
+            return None
+        if button == BACK:
+            self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
+                      "language": "main"}.get(self.page, "main"))
+            return None
+        if button != OK:
+            self.note = MenuLine("menu_buttons_help")
+            return None
+        activity = self._choose(station)
+        if activity is not None:
+            self._go("main")                     # back here when it ends
+        return activity
+
+    def _go(self, page: str, chosen: int = 0) -> None:
+        self.page, self.chosen = page, chosen
+
+    def _choose(self, station: str | None) -> Activity | None:
+        if self.page == "main":
+            item = MAIN_ITEMS[self.chosen]
+            if item == "menu_play":
+                self._go("game")
+            elif item == "menu_enroll":
+                self._go("deck")
+            elif item == "menu_selftest":
+                return Activity("selftest", station=station)
+            else:
+                self._go("language", LANGUAGES.index(self.lang))
+            return None
+        if self.page == "game":
+            self.game = self._games()[self.chosen]
+            if not self._player_counts():
+                low = min(GAMES[self.game].player_counts)
+                self.note = MenuLine("menu_too_few_stations", {"game": GAMES[self.game].title, "n": low})
+                return None
+            self.options = {}
+            self._go("players")
+            return None
+        if self.page == "players":
+            self.players = self._player_counts()[self.chosen]
+            self._go("options", len(GAMES[self.game].options))       # "start" is chosen first
+            return None
+        if self.page == "options":
+            rules = GAMES[self.game]
+            if self.chosen == len(rules.options):
+                return Activity("play", game=self.game, players=self.players, options=dict(self.options))
+            option = rules.options[self.chosen]
+            if option.is_switch:
+                self.options[option.name] = not self.options.get(option.name, False)
+            else:
+                now = self.options.get(option.name, option.choices[0])
+                self.options[option.name] = option.choices[(option.choices.index(now) + 1) % len(option.choices)]
+            return None
+        if self.page == "deck":
+            return Activity("enroll", station=station, game=self._decks()[self.chosen])
+        self.lang = LANGUAGES[self.chosen]
+        self._go("main", MAIN_ITEMS.index("menu_language"))
+        return None
+
+
+def _shown(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)

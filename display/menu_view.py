@@ -1,0 +1,54 @@
+"""The table's menu on the shared screen (``spieltisch box``): what is being chosen, the
+choices in a list with the chosen one framed gold and pointed at, which buttons do what,
+how many stations are plugged in, and a message when something could not start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from controller.games import texts
+from display import draw
+from display.draw import GOLD, INK, MUTED, RED
+
+LIST = pygame.Rect(460, 220, 1000, 700)
+ROW = 86
+
+
+class MenuView:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
+        self.lang = lang
+
+    def words(self, line: Any) -> str:
+        params = dict(line.params)
+        if params.get("value") in ("on", "off"):
+            params["value"] = texts.render(self.lang, f"menu_{params['value']}")
+        return texts.render(self.lang, line.key, params)
+
+    def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        draw.text(surface, "Spieltisch", (30, 20), 64, GOLD, True)
+        draw.text(surface, texts.render(self.lang, "menu_stations", {"n": snap.stations}), (1890, 34), 36, INK, True,
+                  "topright")
+        draw.text(surface, self.words(snap.title), (960, 140), 52, INK, True, "midtop", 1800)
+        first = max(0, min(snap.chosen - 3, len(snap.lines) - 8))       # the chosen line stays in sight
+        for row, line in enumerate(snap.lines[first:first + 8]):
+            index = first + row
+            rect = pygame.Rect(LIST.left, LIST.top + row * ROW, LIST.width, ROW - 12)
+            chosen = index == snap.chosen
+            draw.panel(surface, rect, GOLD if chosen else None, 6 if chosen else 3)
+            if chosen:
+                pygame.draw.polygon(surface, GOLD, [(rect.left - 50, rect.centery - 22), (rect.left - 50,
+                                    rect.centery + 22), (rect.left - 16, rect.centery)])
+            draw.text(surface, self.words(line), (rect.left + 30, rect.centery), 40, GOLD if chosen else INK, chosen,
+                      "midleft", rect.width - 60)
+        draw.text(surface, texts.render(self.lang, "menu_buttons_help"), (960, 1000), 32, MUTED, False, "midtop",
+                  1800)
+        if snap.note is not None:
+            box = pygame.Rect(0, 0, 1300, 120)
+            box.midbottom = (960, 990)
+            draw.panel(surface, box, RED, 6)
+            draw.wrapped(surface, self.words(snap.note), box.inflate(-40, -30), 34, INK)
+
+
+VIEW = MenuView
