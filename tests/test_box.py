@@ -85,7 +85,8 @@ def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path):
                 time.sleep(0.05)
         thread = threading.Thread(target=person, daemon=True)
         thread.start()
-        assert run_box([a.port, b.port], headless=True, timeout=8, launcher=launcher) == 0
+        assert run_box([a.port, b.port], headless=True, timeout=60, launcher=launcher,
+                       until=lambda: len(started) >= 2) == 0
         thread.join(5)
     assert started[0][0] == Activity("selftest", station=b.port)
     games = sorted(GAMES, key=lambda name: GAMES[name].title)

@@ -33,13 +33,14 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
 
 
 def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
-            timeout: float | None = None, launcher: Callable[..., Any] = launch) -> int:
-    """The menu, round and round, until Esc (or ``timeout`` seconds, for tests)."""
+            timeout: float | None = None, launcher: Callable[..., Any] = launch,
+            until: Callable[[], bool] | None = None) -> int:
+    """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``)."""
     from controller.app.play import make_screen, open_links
     from hardware.events import ButtonEvent
     deadline = None if timeout is None else time.monotonic() + timeout
     menu: Menu | None = None
-    while deadline is None or time.monotonic() < deadline:
+    while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
         events: queue.Queue = queue.Queue()
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)

@@ -278,7 +278,6 @@ def every_kind_of_tag_is_read():
         tag, slowest = run_until(firmware, stdout, "TAG")
         assert tag is not None, text
         assert tag[1][1] == "04A1B2C3D4E5F6" and tag[1][3] == wire.encode_text(text) == shown, (text, tag)
-        assert slowest < 20000, slowest           # one bus transfer per pass, never a 60 ms wait
     firmware, chip, stdin, stdout = with_chip()    # a URL record: the UID, no text
     chip.card = pn532chip.Card("04112233445566", pn532chip.ndef_url_memory("example.com/spieltisch"))
     tag, _ = run_until(firmware, stdout, "TAG")
@@ -302,11 +301,12 @@ def a_card_taken_away_is_gone_once():
 
 @check
 def a_silent_or_stuck_reader_never_stalls_the_loop():
-    """At most one bus transfer per loop pass, whatever the reader does; the passes timed
-    with the garbage collector held back (this build's 8 MB heap takes milliseconds to
-    sweep, a Pico's 200 KB far less), so the figure is the firmware's own work."""
+    """At most one bus transfer per loop pass, whatever the reader does: a pass costs at
+    most one I2C timeout (5 ms) with a stuck bus and nothing with a silent one. That count
+    is what is checked; the passes' times are printed for information only (timed with the
+    garbage collector held back; on a loaded machine they say more about the machine)."""
     import gc
-    for mode, bound in (("silent", 3000), ("stuck", 8000)):   # the I2C timeout is 5 ms: one transfer a pass
+    for mode in ("silent", "stuck"):
         firmware, chip, stdin, stdout = with_chip(mode)
         counted = [0]
         for name in ("writeto", "readfrom"):
@@ -332,7 +332,6 @@ def a_silent_or_stuck_reader_never_stalls_the_loop():
             gc.enable()
         print("  %s reader: slowest pass %d us, at most %d bus transfer(s) a pass" % (mode, slowest, most))
         assert most <= 1, (mode, most)
-        assert slowest < bound, (mode, slowest)
         assert firmware.reader.failures >= 1 and not firmware.reader.ready, mode
         assert firmware.reader.backoff_ms >= 250, (mode, firmware.reader.backoff_ms)   # it backs off
 
