@@ -62,8 +62,9 @@ def test_enrollment_self_test_and_language_from_the_menu():
     assert menu.lang == "fr" and menu.page == "main"
 
 
-def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path):
+def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path, monkeypatch):
     from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))           # the box reads the table's log
     started = []
 
     def launcher(activity, ports, **kw):
@@ -93,3 +94,70 @@ def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path):
     activity = started[1][0]
     assert activity.kind == "play" and activity.game == games[3] and activity.players == 2
     assert started[1][1] == [a.port, b.port]
+
+
+# -- an unfinished game is never resumed silently ------------------------------------------------
+
+def saved_teamup(game):
+    from controller.app.menu import Saved
+    return Saved("team-up", 3, {"puzzle": True}, "22.11. 19:40", 17) if game in ("team-up", None) else None
+
+
+def test_start_offers_the_unfinished_game_first():
+    menu = Menu(stations=4, unfinished=saved_teamup)
+    choose(menu, "menu_play")
+    choose(menu, GAMES["team-up"].title)
+    choose(menu, "menu_players")                      # 1 player
+    assert menu.press(OK) is None and menu.page == "resume"
+    title, lines = menu.lines()
+    assert title.key == "menu_resume_title" and lines[0].params == {"n": 3, "when": "22.11. 19:40", "moves": 17}
+    assert menu.press(OK) == Activity("play", game="team-up", players=3, options={"puzzle": True})
+    choose(menu, "menu_play")
+    choose(menu, GAMES["team-up"].title)
+    menu.press(PLUS)
+    menu.press(OK)                                    # 2 players
+    menu.press(OK)                                    # start: asked again
+    menu.press(PLUS)
+    assert menu.press(OK) == Activity("play", game="team-up", players=2, options={}, new=True)
+
+
+def test_at_switch_on_the_saved_game_is_offered_and_a_new_one_asks_for_its_players():
+    menu = Menu(stations=4, unfinished=saved_teamup)
+    menu.offer(saved_teamup(None))
+    menu.press(PLUS)
+    assert menu.press(OK) is None and menu.page == "players" and menu.game == "team-up"
+    menu.press(OK)                                    # 1 player
+    assert menu.press(OK) == Activity("play", game="team-up", players=1, options={}, new=True)
+
+
+def test_play_refuses_to_resume_a_different_game(tmp_path, monkeypatch):
+    import pytest
+    from controller.app.play import run_table
+    from controller.games.core import IllegalAction
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.start_game("partout", {"players": 3, "mode": "physical"}, 7, ["a", "b", "c"])
+    with pytest.raises(IllegalAction) as caught:
+        run_table("partout", ports=["p1", "p2", "p3", "p4"], players=4, names=[], virtual=False, seed=1, new=False,
+                  lang="en", fullscreen=False, headless=True)
+    assert caught.value.key == "resume_differs" and caught.value.params["n"] == 3
+    assert "never resumed silently" in str(caught.value)
+
+
+def test_the_box_offers_a_saved_game_at_switch_on(tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.start_game("crazy-kick", {"players": 2, "mode": "virtual", "edition": "dlp"}, 7, ["a", "b"])
+    started = []
+    with SimulatedStation("sim-a") as a, SimulatedStation("sim-b") as b:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            a.press(OK)                                              # "go on" is offered first
+        threading.Thread(target=person, daemon=True).start()
+        run_box([a.port, b.port], headless=True, timeout=30, launcher=lambda act, ports, **kw: started.append(act),
+                until=lambda: bool(started))
+    assert started == [Activity("play", game="crazy-kick", players=2, options={"edition": "dlp"})]

@@ -13,7 +13,7 @@ import queue
 import time
 from typing import Any, Callable
 
-from controller.app.menu import Activity, Menu, MenuLine
+from controller.app.menu import Activity, Menu, MenuLine, Saved
 
 log = logging.getLogger(__name__)
 
@@ -23,13 +23,29 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
     if activity.kind == "play":
         from controller.app.play import run_table
         return run_table(activity.game, ports=ports[:activity.players], players=activity.players, names=[],
-                         virtual=False, seed=None, new=False, lang=lang, fullscreen=fullscreen, headless=headless,
-                         options=activity.options)
+                         virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
+                         headless=headless, options=activity.options)
     if activity.kind == "enroll":
         from controller.app.enroll import enroll
         return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
     from controller.app.selftest import run_selftest
     return run_selftest(activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+
+
+def unfinished_game(game: str | None) -> Saved | None:
+    """The newest unfinished real game (of this kind), as the menu offers it."""
+    from controller.table.eventlog import EventLog
+    with EventLog() as store:
+        ids = store.unfinished_ids(game, demo=False)
+        if not ids:
+            return None
+        try:
+            saved = store.load(ids[0])
+        except Exception:                             # noqa: BLE001 - a broken log: play says so when started
+            return None
+    options = {k: v for k, v in saved.config.items() if k not in ("players", "mode", "demo")}
+    return Saved(saved.game, int(saved.config.get("players", 0)), options,
+                 time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)), len(saved.actions))
 
 
 def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
@@ -47,8 +63,13 @@ def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fulls
             links = open_links(ports, events, stack)
             port_of = {station: link.port for station, link in links.items()}
             note = menu.note if menu is not None else None
-            menu = Menu(len(links), lang)
+            first = menu is None
+            menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game))
             menu.note = note
+            if first:                                 # switched on after a power cut: the game first
+                newest = unfinished_game(None)
+                if newest is not None:
+                    menu.offer(newest)
             activity = None
             while activity is None:
                 if deadline is not None and time.monotonic() > deadline:

@@ -10,6 +10,11 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 - **Station self-test**: at the station that chose it;
 - **Language** of the screen.
 
+A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
+silently: "start" then asks whether to go on with it (its players and variants) or to
+start a new one (the old one is set aside, kept in the log); and a box switched on with
+such a game saved offers it first.
+
 ``press`` returns None while the person is choosing, or an ``Activity`` to start.
 """
 
@@ -32,6 +37,18 @@ class Activity:
     game: str | None = None
     players: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    new: bool = False                  # play: set an unfinished game of this kind aside first
+
+
+@dataclass(frozen=True)
+class Saved:
+    """An unfinished game, as the menu offers it."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    when: str                          # when it started, for people ("22.11. 19:40")
+    moves: int
 
 
 @dataclass(frozen=True)
@@ -52,9 +69,12 @@ class MenuSnapshot:
 
 
 class Menu:
-    def __init__(self, stations: int, lang: str = "en") -> None:
+    def __init__(self, stations: int, lang: str = "en", unfinished: Any = None) -> None:
         self.stations = stations
         self.lang = lang
+        self.unfinished = unfinished or (lambda game: None)      # game → Saved or None
+        self.saved: Saved | None = None
+        self.set_aside: str | None = None         # the game kind whose saved game the family chose to leave
         self.page = "main"
         self.chosen = 0
         self.game: str | None = None
@@ -89,6 +109,11 @@ class Menu:
                 lines.append(MenuLine(f"menu_option_{option.name}", {"value": _shown(value)}))
             lines.append(MenuLine("menu_start", {"game": rules.title, "n": self.players}))
             return MenuLine("menu_choose_options", {"game": rules.title}), tuple(lines)
+        if self.page == "resume":
+            saved = self.saved
+            return (MenuLine("menu_resume_title", {"game": GAMES[saved.game].title}),
+                    (MenuLine("menu_resume_go_on", {"n": saved.players, "when": saved.when, "moves": saved.moves}),
+                     MenuLine("menu_resume_new")))
         if self.page == "deck":
             return MenuLine("menu_choose_deck"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._decks())
@@ -108,7 +133,7 @@ class Menu:
             return None
         if button == BACK:
             self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
-                      "language": "main"}.get(self.page, "main"))
+                      "language": "main", "resume": "main"}.get(self.page, "main"))
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -117,6 +142,11 @@ class Menu:
         if activity is not None:
             self._go("main")                     # back here when it ends
         return activity
+
+    def offer(self, saved: Saved) -> None:
+        """Ask whether to go on with an unfinished game or start anew (also at switch-on)."""
+        self.saved = saved
+        self._go("resume")
 
     def _go(self, page: str, chosen: int = 0) -> None:
         self.page, self.chosen = page, chosen
@@ -149,13 +179,28 @@ class Menu:
         if self.page == "options":
             rules = GAMES[self.game]
             if self.chosen == len(rules.options):
-                return Activity("play", game=self.game, players=self.players, options=dict(self.options))
+                saved = self.unfinished(self.game) if self.set_aside != self.game else None
+                if saved is not None:                # never a different game silently: ask
+                    self.offer(saved)
+                    return None
+                return Activity("play", game=self.game, players=self.players, options=dict(self.options),
+                                new=self.set_aside == self.game)
             option = rules.options[self.chosen]
             if option.is_switch:
                 self.options[option.name] = not self.options.get(option.name, False)
             else:
                 now = self.options.get(option.name, option.choices[0])
                 self.options[option.name] = option.choices[(option.choices.index(now) + 1) % len(option.choices)]
+            return None
+        if self.page == "resume":
+            saved = self.saved
+            if self.chosen == 0:                     # go on: its own players and variants
+                return Activity("play", game=saved.game, players=saved.players, options=dict(saved.options))
+            self.set_aside = saved.game              # a new game: the saved one is set aside at its start
+            if self.game == saved.game and self.players:
+                return Activity("play", game=self.game, players=self.players, options=dict(self.options), new=True)
+            self.game, self.options = saved.game, {}
+            self._go("players")                      # offered at switch-on: now choose the new game's players
             return None
         if self.page == "deck":
             return Activity("enroll", station=station, game=self._decks()[self.chosen])

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
 from controller.games import find_game
+from controller.games.core import IllegalAction
 from controller.table.runner import TableRunner
 from controller.table.table import Table
 
@@ -87,6 +88,10 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             unfinished = []
         # a log that cannot be read or replayed raises BrokenLog (here or in Table.resume)
         saved = store.load(unfinished[0]) if unfinished else None
+        if saved is not None and any(saved.config.get(k) != v for k, v in config.items()):
+            # never a different game silently: say what is saved and how to go on or not
+            raise IllegalAction("resume_differs", game=rules.title, n=int(saved.config.get("players", 0)),
+                                when=time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)))
         links = open_links(ports, events, stack, bots=not flood_limit)
         stations = list(links)
         names = (names + [""] * players)[:players]
