@@ -76,7 +76,7 @@ def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path, monkeypatch):
         def person():
             b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            for button in (PLUS, PLUS, OK):                        # station b: the self-test
+            for button in (PLUS, PLUS, PLUS, OK):                  # station b: the self-test
                 b.press(button)
                 time.sleep(0.05)
             b.wait_for(lambda s: len(s.sent("WHO")) >= 2, timeout=5)   # the menu is back: links reopened

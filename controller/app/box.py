@@ -11,6 +11,7 @@ import contextlib
 import logging
 import queue
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from controller.app.menu import Activity, Menu, MenuLine, Saved
@@ -25,11 +26,47 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         return run_table(activity.game, ports=ports[:activity.players], players=activity.players, names=[],
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
                          headless=headless, options=activity.options)
+    if activity.kind == "history":
+        return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
         from controller.app.enroll import enroll
         return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
     from controller.app.selftest import run_selftest
     return run_selftest(activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+
+
+def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
+                 timeout: float | None = None) -> None:
+    """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
+    from controller.app.play import make_screen, open_links
+    from controller.app.results import leaderboard, result_rows
+    from controller.table.eventlog import EventLog
+    from hardware.events import ButtonEvent
+    with EventLog() as store:
+        rows = result_rows(store, limit=12)
+        board = leaderboard(result_rows(store, limit=500))
+    events: queue.Queue = queue.Queue()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with contextlib.ExitStack() as stack:
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        open_links(ports, events, stack)
+        screen.show(HistorySnapshot("history", rows, board))
+        while deadline is None or time.monotonic() < deadline:
+            if any(ui[0] == "quit" for ui in screen.poll()):
+                return
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(event, ButtonEvent) and event.pressed:
+                return
+
+
+@dataclass(frozen=True)
+class HistorySnapshot:
+    game: str                                         # "history": the screen's view
+    rows: list
+    board: dict
 
 
 def unfinished_game(game: str | None) -> Saved | None:

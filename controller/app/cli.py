@@ -94,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     enroll.add_argument("--headless", action="store_true", help="no window")
     enroll.add_argument("--fullscreen", action="store_true")
 
-    sub.add_parser("results", help="finished games and their scores")
+    results = sub.add_parser("results", help="finished games, their scores and winners, and the leaderboard")
+    results.add_argument("--game", help="only this game")
+    results.add_argument("--demo", action="store_true", help="the demo games instead of the real ones")
+    shape = results.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="one JSON object per game")
+    shape.add_argument("--csv", action="store_true", help="comma-separated, with a header")
 
     bench = sub.add_parser("bench", help="speed and memory figures (a table; --json for machines)")
     bench.add_argument("--json", action="store_true")
@@ -136,6 +141,10 @@ def run_command(args: argparse.Namespace) -> int:
         return _fail(f"{exc}; every accepted move is saved (`--resume` goes on with a demo).", 1)
     except KeyboardInterrupt:
         return _fail("stopped. Every accepted move is saved; the same command goes on with the game.", 130)
+    except BrokenPipeError:                           # `spieltisch results | head`: the reader has all it wants
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:                          # a bug: one line here, the details in a file
         return _fail(f"unexpected error ({type(exc).__name__}: {exc}); the details are in {_error_log(exc)}. "
                      "Every accepted move is saved.", 1)
@@ -316,10 +325,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from controller.app.results import show
     from controller.table.eventlog import EventLog
+    game = find_game(args.game).name if args.game else None
     with EventLog() as store:
-        for row in store.results():
-            print(json.dumps(row, ensure_ascii=False))
+        print(show(store, demo=args.demo, game=game, fmt="json" if args.json else "csv" if args.csv else "table"))
     return 0
 
 

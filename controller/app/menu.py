@@ -8,6 +8,7 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
   then "start";
 - **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
 - **Station self-test**: at the station that chose it;
+- **Games played**: the finished games and the leaderboard, until a button is pressed;
 - **Language** of the screen.
 
 A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
@@ -27,7 +28,7 @@ from controller.games import GAMES
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
-MAIN_ITEMS = ("menu_play", "menu_enroll", "menu_selftest", "menu_language")
+MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language")
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,8 @@ class Menu:
                 self._go("deck")
             elif item == "menu_selftest":
                 return Activity("selftest", station=station)
+            elif item == "menu_history":
+                return Activity("history")
             else:
                 self._go("language", LANGUAGES.index(self.lang))
             return None
