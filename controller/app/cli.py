@@ -5,6 +5,7 @@
     spieltisch demo tadika [--players N] [--target 50|100] [--forbidden]
     spieltisch play partout --port DEV --port DEV ...                a real table
     spieltisch box [--port DEV ...]                                  the menu on the screen, driven by the stations
+    sudo spieltisch install-pi                                       boot a Raspberry Pi into the table
     spieltisch enroll partout --port DEV [--write]                   teach the table a deck, on the screen
     spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
@@ -83,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     box.add_argument("--lang", choices=LANGUAGES, default="en")
     box.add_argument("--window", action="store_true", help="a window instead of the full screen (development)")
     box.add_argument("--headless", action="store_true", help="no screen at all")
+
+    pi = sub.add_parser("install-pi", help="make a Raspberry Pi boot into the table (systemd unit, udev rules, groups)")
+    pi.add_argument("--user", help="who runs the table (default: the one who ran sudo)")
+    pi.add_argument("--dry-run", action="store_true", help="show the files and commands, change nothing")
+    pi.add_argument("--root", default="/", help="write the files under this directory instead of /")
 
     enroll = sub.add_parser("enroll", help="teach the table a deck: tap every card as the screen shows it")
     enroll.add_argument("game", help=f"whose deck: one of {', '.join(sorted(GAMES))}")
@@ -315,6 +321,11 @@ def cmd_box(args: argparse.Namespace) -> int:
     return run_box(ports, lang=args.lang, headless=args.headless, fullscreen=not args.window)
 
 
+def cmd_install_pi(args: argparse.Namespace) -> int:
+    from controller.app.install_pi import install
+    return install(args.user, root=args.root, dry_run=args.dry_run)
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
     from controller.app.enroll import enroll
     rules = find_game(args.game)
@@ -357,7 +368,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(as_json=args.json, quick=args.quick, areas=areas)
 
 
-COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "cards": cmd_cards, "enroll": cmd_enroll,
+COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "install-pi": cmd_install_pi, "cards": cmd_cards,
+            "enroll": cmd_enroll,
             "results": cmd_results,
             "stations": cmd_stations, "bench": cmd_bench}
 

@@ -54,8 +54,11 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
 
 
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False) -> Any:
+    import os
     from display.app import Screen, has_screen
     show_window = not headless and has_screen()
+    # the table owns the display (the console, no desktop): the whole screen, always
+    fullscreen = fullscreen or os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
     screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10)
     stack.callback(screen.close)
     return screen

@@ -17,10 +17,15 @@ from typing import Any
 
 
 def candidate_ports() -> list[str]:
-    by_id = sorted(glob.glob("/dev/serial/by-id/*"))
-    named = {os.path.realpath(p) for p in by_id}
-    bare = [p for p in sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*")) if p not in named]
-    return by_id + bare
+    """Serial devices that may be stations: the names the table's udev rules give
+    (/dev/spieltisch/*, ``spieltisch install-pi``) first, then the kernel's by-id names, then
+    bare ttyACM/ttyUSB devices; each device once."""
+    ours = sorted(glob.glob("/dev/spieltisch/*"))
+    seen = {os.path.realpath(p) for p in ours}
+    by_id = [p for p in sorted(glob.glob("/dev/serial/by-id/*")) if os.path.realpath(p) not in seen]
+    seen |= {os.path.realpath(p) for p in by_id}
+    bare = [p for p in sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*")) if p not in seen]
+    return ours + by_id + bare
 
 
 def probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
