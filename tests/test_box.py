@@ -161,3 +161,75 @@ def test_the_box_offers_a_saved_game_at_switch_on(tmp_path, monkeypatch):
         run_box([a.port, b.port], headless=True, timeout=30, launcher=lambda act, ports, **kw: started.append(act),
                 until=lambda: bool(started))
     assert started == [Activity("play", game="crazy-kick", players=2, options={"edition": "dlp"})]
+
+
+# -- seats by button --------------------------------------------------------------------------------
+
+def test_stations_take_seats_in_the_order_pressed_and_pick_names():
+    from controller.app.seating import Seating
+    seating = Seating(3, "Partout", remembered={"st-c": "Oma"})
+    seating.press("st-b", 1)                                   # any button: seat 1
+    seating.press("st-c", 5)
+    seating.press("st-a", 0)
+    assert seating.stations == ["st-b", "st-c", "st-a"]
+    assert seating.names == ["Anna", "Oma", "Ben"]             # the remembered name first
+    seating.press("st-x", 4)
+    assert seating.note == ("seating_full", {"n": 3}) and len(seating.stations) == 3
+    seating.press("st-a", PLUS)                                # Clara: Anna and Oma are taken by others
+    assert seating.names[2] == "Clara"
+    seating.press("st-a", MINUS)
+    seating.press("st-a", MINUS)                               # round the list: the last name
+    assert seating.names[2] == "Jonas"
+    assert not seating.done
+    for station in ("st-b", "st-c", "st-a"):
+        seating.press(station, OK)
+    assert seating.done and seating.names == ["Anna", "Oma", "Jonas"]
+
+
+def test_a_name_taken_by_another_seat_is_refused():
+    from controller.app.seating import Seating
+    seating = Seating(2, "Tadika")
+    seating.press("st-a", 4)
+    seating.press("st-b", 4)
+    seating.press("st-a", OK)
+    seating.names[1] = "Anna"                                  # as if chosen while Anna was still free
+    seating.press("st-b", OK)
+    assert seating.note == ("seating_name_taken", {"name": "Anna"}) and not seating.done
+
+
+def test_seating_at_the_stations_orders_the_ports_and_remembers_the_names(tmp_path, monkeypatch):
+    from controller.app.box import run_seating
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with SimulatedStation("sim-a") as a, SimulatedStation("sim-b") as b:
+        def people():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.2)
+            b.press(2)                                         # b sits down first
+            time.sleep(0.05)
+            a.press(2)
+            time.sleep(0.05)
+            a.press(PLUS)                                      # a: not Ben (b has Anna): Clara
+            time.sleep(0.05)
+            a.press(OK)
+            time.sleep(0.05)
+            b.press(OK)
+        threading.Thread(target=people, daemon=True).start()
+        seated = run_seating([a.port, b.port], 2, "crazy-kick", lang="en", headless=True, fullscreen=False,
+                             timeout=20)
+    assert seated == ([b.port, a.port], ["Anna", "Clara"])
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        assert store.station_names() == {"sim-b": "Anna", "sim-a": "Clara"}
+
+
+def test_going_on_with_a_saved_game_needs_its_stations(monkeypatch):
+    import pytest
+    from controller.app import box
+    from controller.app.menu import Saved
+    from controller.games.core import IllegalAction
+    monkeypatch.setattr(box, "unfinished_game", lambda game: Saved("tadika", 2, {}, "x", 3, ("st-a", "st-b")))
+    with pytest.raises(IllegalAction) as caught:
+        box.launch(Activity("play", game="tadika", players=2), ["p1"], lang="en", headless=True, fullscreen=False,
+                   stations={"st-a": "p1"})
+    assert caught.value.key == "resume_station_missing" and caught.value.params == {"seats": "2"}

@@ -15,15 +15,31 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from controller.app.menu import Activity, Menu, MenuLine, Saved
+from controller.games.core import IllegalAction
 
 log = logging.getLogger(__name__)
 
 
-def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool) -> Any:
-    """Run what the menu chose, with the screen and the stations its own."""
+def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
+           stations: dict[str, str] | None = None) -> Any:
+    """Run what the menu chose, with the screen and the stations its own. ``stations``:
+    station id → port, as the menu saw them."""
     if activity.kind == "play":
         from controller.app.play import run_table
-        return run_table(activity.game, ports=ports[:activity.players], players=activity.players, names=[],
+        saved = None if activity.new else unfinished_game(activity.game)
+        if saved is not None:                     # going on: every seat at its own station again
+            port_of = stations or {}
+            missing = [i + 1 for i, s in enumerate(saved.seats) if s not in port_of]
+            if missing:
+                raise IllegalAction("resume_station_missing", seats=", ".join(map(str, missing)))
+            seated, names = [port_of[s] for s in saved.seats], []
+        else:
+            seating = run_seating(ports, activity.players, activity.game, lang=lang, headless=headless,
+                                  fullscreen=fullscreen)
+            if seating is None:
+                return None                       # Esc while seating: back to the menu
+            seated, names = seating
+        return run_table(activity.game, ports=seated, players=activity.players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
                          headless=headless, options=activity.options)
     if activity.kind == "history":
@@ -33,6 +49,42 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
     from controller.app.selftest import run_selftest
     return run_selftest(activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+
+
+def run_seating(ports: list[str], players: int, game: str, *, lang: str, headless: bool, fullscreen: bool,
+                timeout: float | None = None) -> tuple[list[str], list[str]] | None:
+    """Seats by button (``controller/app/seating.py``): the ports in seat order and the
+    names, or None when it was left with Esc."""
+    from controller.app.play import make_screen, open_links
+    from controller.app.seating import Seating
+    from controller.games import find_game
+    from controller.table.eventlog import EventLog
+    from hardware.events import ButtonEvent
+    events: queue.Queue = queue.Queue()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with contextlib.ExitStack() as stack:
+        store = EventLog()
+        stack.callback(store.close)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        links = open_links(ports, events, stack)
+        port_of = {station: link.port for station, link in links.items()}
+        seating = Seating(players, find_game(game).title, remembered=store.station_names())
+        screen.show(seating.snapshot())
+        while not seating.done:
+            if deadline is not None and time.monotonic() > deadline:
+                return None
+            if any(ui[0] == "quit" for ui in screen.poll()):
+                return None
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(event, ButtonEvent) and event.pressed:
+                seating.press(event.station, event.button)
+                screen.show(seating.snapshot())
+        for station, name in zip(seating.stations, seating.names):
+            store.name_station(station, name)     # offered first next time
+        return [port_of[s] for s in seating.stations], list(seating.names)
 
 
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
@@ -82,7 +134,8 @@ def unfinished_game(game: str | None) -> Saved | None:
             return None
     options = {k: v for k, v in saved.config.items() if k not in ("players", "mode", "demo")}
     return Saved(saved.game, int(saved.config.get("players", 0)), options,
-                 time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)), len(saved.actions))
+                 time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)), len(saved.actions),
+                 tuple(saved.seats))
 
 
 def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
@@ -124,12 +177,11 @@ def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fulls
             lang = menu.lang
         # the menu's screen and links are closed: the activity opens its own
         try:
-            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen)
+            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of)
             menu.note = None
         except SystemExit as exc:                     # a setup refused, said in one line
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
-            from controller.games.core import IllegalAction
             reason = exc.message(lang) if isinstance(exc, IllegalAction) else str(exc)
             log.warning("the menu's %s ended: %s", activity.kind, reason)
             menu.note = MenuLine("menu_error", {"reason": reason})

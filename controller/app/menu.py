@@ -50,6 +50,7 @@ class Saved:
     options: dict[str, Any]
     when: str                          # when it started, for people ("22.11. 19:40")
     moves: int
+    seats: tuple[str | None, ...] = ()  # the station at each seat
 
 
 @dataclass(frozen=True)
