@@ -142,7 +142,7 @@ class PartoutView:
         y = TABLE_AREA.centery + CARD_SIZE[1] // 2 + 60
         draw.text(surface, self.t(key, player=to_act), (TABLE_AREA.centerx, y), 40, INK, True, "midtop")
         if view["phase"] == "playing" and view["team_bids"][0] is not None:
-            parts = [self.t("team_progress", team=self._team_name(view, t), bid=b, tricks=k)
+            parts = [self.t("team_progress", team=self._team_name(view, t), bid=b, tricks=k, n=k)
                      for t, (b, k) in enumerate(zip(view["team_bids"], view["team_tricks"]))]
             draw.text(surface, "   ".join(parts), (TABLE_AREA.centerx, y + 48), 30, MUTED, False, "midtop",
                       TABLE_AREA.width - 760)
@@ -187,9 +187,12 @@ class PartoutView:
         banner = pygame.Rect(0, 0, 1100, 200)
         banner.center = (TABLE_AREA.centerx, TABLE_AREA.centery)
         draw.panel(surface, banner, GOLD, 6)
-        winners = " · ".join(self._team_name(view, t) for t in view["winners"])
-        draw.text(surface, self.t("winner_banner", names=winners), (banner.centerx, banner.top + 40), 56, GOLD,
-                  True, "midtop", banner.width - 40)
+        names = [self._team_name(view, t) for t in view["winners"]]
+        if len(names) > 1:                             # a tie: said as one, not as "A · B win!"
+            words = self.t("winners_tie", names=self.t("names_and").join(names), n=view["scores"][view["winners"][0]])
+        else:
+            words = self.t("winner_banner", names=names[0])
+        draw.text(surface, words, (banner.centerx, banner.top + 40), 56, GOLD, True, "midtop", banner.width - 40)
         scores = " : ".join(str(s) for s in view["scores"])
         draw.text(surface, scores, (banner.centerx, banner.top + 118), 52, INK, True, "midtop")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import array
 import logging
 import math
+from pathlib import Path
 
 import pygame
 
@@ -29,9 +30,22 @@ def whistle_samples(seconds: float, *, pitch: float = 2800.0, trill: float = 28.
     return samples
 
 
+def has_sound_card() -> bool:
+    """Whether ALSA has a card at all: without one, opening the mixer only fills stderr with
+    ALSA's complaints, so it is not tried (not Linux: SDL decides)."""
+    try:
+        cards = Path("/proc/asound/cards").read_text()
+    except OSError:
+        return not Path("/proc/asound").exists() and not Path("/proc/version").exists()
+    return bool(cards.strip()) and "no soundcards" not in cards
+
+
 class Whistle:
     def __init__(self) -> None:
         self._short = self._final = None
+        if not has_sound_card():
+            log.info("no sound: no sound card")
+            return
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             self._short = pygame.mixer.Sound(buffer=whistle_samples(0.45))

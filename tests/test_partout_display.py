@@ -89,3 +89,21 @@ def test_an_unplugged_station_puts_a_pause_banner_across_the_screen(screen, game
     assert tuple(screen.render(table.snapshot()).get_at(frame))[:3] == RED
     table.handle(StationHello("c", "/dev/x", 1, "t", {}, time.monotonic_ns()))
     assert tuple(screen.render(table.snapshot()).get_at(frame))[:3] != RED
+
+
+def test_a_tie_is_said_as_a_tie_and_tricks_count_in_plurals(monkeypatch, screen):
+    """Issue 14: a tie read "Anna & Clara · Ben & David win!"; "1 tricks"."""
+    import pygame
+    from controller.games import texts
+    from display import draw
+    from display.partout_view import PartoutView
+    said = []
+    real = draw.text
+    monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))
+    view = PartoutView("en")
+    view.names = ["Anna", "Ben", "Clara", "David"]
+    view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 1], "scores": [12, 12], "teams": [[0, 2], [1, 3]]})
+    assert "A tie: Anna & Clara and Ben & David with 12 points each!" in said
+    assert texts.render("en", "team_progress", {"team": "Anna & Clara", "tricks": 1, "bid": 2, "n": 1}) == \
+        "Anna & Clara: 1 trick, bid 2"
+    assert texts.render("de", "team_progress", {"team": "A", "tricks": 3, "bid": 2, "n": 3}) == "A: 3 Stiche, angesagt 2"

@@ -61,7 +61,7 @@ def pin_point(pin: int) -> tuple[int, int]:
 
 def main(out: Path = OUT) -> int:
     cfg = config()
-    pygame.init()
+    pygame.font.init()                             # fonts only: no display, no sound
     font = pygame.font.Font(None, 30)
     big = pygame.font.Font(None, 40)
     small = pygame.font.Font(None, 24)
