@@ -233,16 +233,7 @@ def firmware_does_not_block_when_the_host_stops_reading():
 
 # -- issue 15: the firmware on a real chip, under MicroPython -------------------------------------
 
-def drain(firmware, stdout, passes=1):
-    out = []
-    for _ in range(passes):
-        firmware.step()
-        out += frames(stdout)
-    return out
-
-
 def with_chip(mode="ok", **kw):
-    import machine
     import pn532chip
     chip = pn532chip.Chip(mode)
     for k, v in kw.items():
