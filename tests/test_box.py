@@ -233,3 +233,22 @@ def test_going_on_with_a_saved_game_needs_its_stations(monkeypatch):
         box.launch(Activity("play", game="tadika", players=2), ["p1"], lang="en", headless=True, fullscreen=False,
                    stations={"st-a": "p1"})
     assert caught.value.key == "resume_station_missing" and caught.value.params == {"seats": "2"}
+
+
+def test_the_box_waits_for_a_station_and_leaves_out_one_that_does_not_answer(tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    # nothing plugged in: the TV asks for a station, and the box keeps waiting (no error)
+    assert run_box(["/dev/no-such-station"], headless=True, timeout=3) == 0
+    started = []
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (PLUS, PLUS, PLUS, OK):              # the self-test, at the station that answers
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        run_box(["/dev/no-such-station", a.port], headless=True, timeout=30,
+                launcher=lambda act, ports, **kw: started.append((act, ports)), until=lambda: bool(started))
+    assert started == [(Activity("selftest", station=a.port), [a.port])]

@@ -55,7 +55,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
                 timeout: float | None = None) -> tuple[list[str], list[str]] | None:
     """Seats by button (``controller/app/seating.py``): the ports in seat order and the
     names, or None when it was left with Esc."""
-    from controller.app.play import make_screen, open_links
+    from controller.app.play import make_screen
     from controller.app.seating import Seating
     from controller.games import find_game
     from controller.table.eventlog import EventLog
@@ -66,7 +66,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
         store = EventLog()
         stack.callback(store.close)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        links = open_links(ports, events, stack)
+        links = open_present(ports, events, stack)
         port_of = {station: link.port for station, link in links.items()}
         seating = Seating(players, find_game(game).title, remembered=store.station_names())
         screen.show(seating.snapshot())
@@ -90,7 +90,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
                  timeout: float | None = None) -> None:
     """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
-    from controller.app.play import make_screen, open_links
+    from controller.app.play import make_screen
     from controller.app.results import leaderboard, result_rows
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
@@ -101,7 +101,7 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
     deadline = None if timeout is None else time.monotonic() + timeout
     with contextlib.ExitStack() as stack:
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-        open_links(ports, events, stack)
+        open_present(ports, events, stack)
         screen.show(HistorySnapshot("history", rows, board))
         while deadline is None or time.monotonic() < deadline:
             if any(ui[0] == "quit" for ui in screen.poll()):
@@ -138,20 +138,48 @@ def unfinished_game(game: str | None) -> Saved | None:
                  tuple(saved.seats))
 
 
-def run_box(ports: list[str], *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
+def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack) -> dict[str, Any]:
+    """The stations that answer, each on its own: one unplugged or silent is left out (and
+    logged), not the end of the box."""
+    from controller.app.play import open_links
+    from hardware.link import StationError
+    links: dict[str, Any] = {}
+    for port in ports:
+        try:
+            links.update(open_links([port], events, stack))
+        except (StationError, OSError, RuntimeError) as exc:
+            log.warning("the box leaves %s out: %s", port, exc)
+    return links
+
+
+def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
             timeout: float | None = None, launcher: Callable[..., Any] = launch,
             until: Callable[[], bool] | None = None) -> int:
-    """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``)."""
-    from controller.app.play import make_screen, open_links
+    """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
+    ``ports`` None: whatever stations are plugged in, looked for again each time the menu
+    comes back; with none, the TV asks for one and the box waits for it."""
+    from controller.app.play import make_screen
+    from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
+    fixed = ports
     deadline = None if timeout is None else time.monotonic() + timeout
     menu: Menu | None = None
     while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
         events: queue.Queue = queue.Queue()
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-            links = open_links(ports, events, stack)
+            ports = list(fixed) if fixed is not None else candidate_ports()
+            links = open_present(ports, events, stack)
+            if not links:                             # nothing to drive the menu: ask, and look again
+                screen.show(Menu(0, lang).snapshot_waiting())
+                end = time.monotonic() + 2.0
+                while time.monotonic() < end:
+                    if any(ui[0] == "quit" for ui in screen.poll()):
+                        return 0
+                    time.sleep(0.1)
+                continue
             port_of = {station: link.port for station, link in links.items()}
+            ports = [link.port for link in links.values()]
             note = menu.note if menu is not None else None
             first = menu is None
             menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game))

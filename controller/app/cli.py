@@ -313,12 +313,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_box(args: argparse.Namespace) -> int:
     from controller.app.box import run_box
-    from controller.table.stations import candidate_ports
-    ports = args.port or candidate_ports()
-    if not ports:
-        print("spieltisch: no stations are plugged in; plug one in (see firmware/README.md)", file=sys.stderr)
-        return 1
-    return run_box(ports, lang=args.lang, headless=args.headless, fullscreen=not args.window)
+    return run_box(args.port or None, lang=args.lang, headless=args.headless, fullscreen=not args.window)
 
 
 def cmd_install_pi(args: argparse.Namespace) -> int:
