@@ -116,7 +116,7 @@ class PartoutView:
             draw_card(surface, self.lang, play["card"], rect, choice=self._choice_label(play, shown),
                       locked=play.get("locked", False), leading=is_leading)
             draw.text(surface, texts.seat_label(self.lang, play["player"], self.names),
-                      (rect.centerx, rect.bottom + 8), 26, MUTED, False, "midtop", w + gap)
+                      (rect.centerx, rect.bottom + 8), 28, MUTED, False, "midtop", w + gap)
         if title:
             draw.text(surface, title, (TABLE_AREA.centerx, y - 44), 32, MUTED, False, "midtop")
 
@@ -141,11 +141,8 @@ class PartoutView:
             return
         y = TABLE_AREA.centery + CARD_SIZE[1] // 2 + 60
         draw.text(surface, self.t(key, player=to_act), (TABLE_AREA.centerx, y), 40, INK, True, "midtop")
-        if view["phase"] == "playing" and view["team_bids"][0] is not None:
-            parts = [self.t("team_progress", team=self._team_name(view, t), bid=b, tricks=k, n=k)
-                     for t, (b, k) in enumerate(zip(view["team_bids"], view["team_tricks"]))]
-            draw.text(surface, "   ".join(parts), (TABLE_AREA.centerx, y + 48), 30, MUTED, False, "midtop",
-                      TABLE_AREA.width - 760)
+        # the teams' bids and tricks this round are in the score table's "now" row (readable
+        # at every player count; one line here ran to 18 px with three teams)
 
     def _team_name(self, view, team: int) -> str:
         return " & ".join(texts.seat_label(self.lang, p, self.names) for p in view["teams"][team])
@@ -159,10 +156,12 @@ class PartoutView:
         for t, team in enumerate(teams):
             x = box.left + 80 + t * col_w
             pygame.draw.rect(surface, TEAM[t % len(TEAM)], (x, box.top + 64, col_w - 10, 6))
-            draw.text(surface, self._team_name(view, t), (x, box.top + 76), 26, INK, True, max_width=col_w - 12)
-        y = box.top + 116
-        draw.text(surface, self.t("score_header"), (box.left + 80, y), 22, MUTED)
-        y += 28
+            for k, p in enumerate(team):                 # one name a line: readable with three teams too
+                draw.text(surface, texts.seat_label(self.lang, p, self.names), (x, box.top + 74 + 30 * k), 28,
+                          INK, True, max_width=col_w - 12)
+        y = box.top + 74 + 30 * max(len(team) for team in teams) + 8
+        draw.text(surface, self.t("score_header"), (box.left + 20, y), 28, MUTED, max_width=box.width - 40)
+        y += 36
         for r, row in enumerate(view["history"]):
             draw.text(surface, str(r + 1), (box.left + 24, y), 28, MUTED)
             for t in range(len(teams)):
@@ -173,6 +172,10 @@ class PartoutView:
                 draw.text(surface, f"{points:+d}", (x + col_w - 20, y), 28, INK if points >= 0 else RED,
                           True, "topright")
             y += 32
+        if view["phase"] == "playing" and view["team_bids"][0] is not None:     # this round so far
+            draw.text(surface, self.t("score_now"), (box.left + 20, y), 28, GOLD, True, max_width=58)
+            for t, (b, k) in enumerate(zip(view["team_bids"], view["team_tricks"])):
+                draw.text(surface, f"{b}/{k}", (box.left + 80 + t * col_w, y), 28, GOLD, True)
         pygame.draw.line(surface, MUTED, (box.left + 20, box.bottom - 60), (box.right - 20, box.bottom - 60), 2)
         draw.text(surface, self.t("total"), (box.left + 20, box.bottom - 48), 32, INK, True)
         for t, total in enumerate(view["scores"]):
@@ -216,7 +219,7 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
     pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
     if special:
         draw.text(surface, SPECIAL_MARK.get(name, "?"), rect.center, int(rect.height * 0.45), GOLD, True, "center")
-        draw.text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 26, INK, True,
+        draw.text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 28, INK, True,
                   "midbottom", rect.width - 8)
         if choice is not None:
             draw.text(surface, f"» {choice}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
@@ -224,8 +227,8 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
         ink = SUIT[c.colour]
         draw.text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")
         draw.text(surface, str(c.value), (rect.left + 10, rect.top + 6), 30, ink, True)
-        draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 24, ink,
-                  False, "midbottom")
+        draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 28, ink,
+                  True, "midbottom", rect.width - 8)
     if locked:
         shade = pygame.Surface(rect.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 150))
