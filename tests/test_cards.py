@@ -226,3 +226,15 @@ def test_a_new_cards_text_is_read_at_once_not_at_the_next_poll():
     assert max(wait for _, wait, _ in taps) <= poll_ms + 5
     reads = sorted(read for _, _, read in taps)
     assert reads[len(reads) // 2] < poll_ms * 0.75, reads
+
+
+def test_a_bare_reader_cannot_write_records_and_says_so(tmp_path):
+    from controller.app.enroll import enroll
+    from hardware.sim_pn532 import SimulatedPN532
+    chip = SimulatedPN532("A10K3ZQ1", by_id_dir=tmp_path).start()
+    try:
+        with pytest.raises(IllegalAction) as caught:
+            enroll("partout", "pn532:" + chip.port, write=True, headless=True, data_dir=tmp_path / "data", timeout=5)
+        assert caught.value.key == "enroll_cannot_write"
+    finally:
+        chip.close()

@@ -156,6 +156,8 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         links = open_links([port], events, stack)
         link = next(iter(links.values()))
+        if write and not hasattr(link, "write_tag"):
+            raise IllegalAction("enroll_cannot_write")      # a bare PN532: it reads, the host cannot write
         deadline = None if timeout is None else time.monotonic() + timeout
         write_sent = 0.0
         screen.show(session.snapshot())
