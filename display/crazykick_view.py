@@ -19,6 +19,7 @@ from display.sound import Whistle
 
 TABLE_AREA = pygame.Rect(0, 100, 1920, 980)
 SEAT_SIZE = (440, 220)
+PILE_CARD_H = 120               # a pile's top card in a seat panel
 CENTRE_CARD = (250, 340)
 PILE_AREA = 226                 # the left part of a seat panel; the soft keys take the right
 KEY_SIZE = (62, 32)
@@ -87,8 +88,8 @@ class CrazyKickView:
 
     # -- parts ----------------------------------------------------------------------------------------
     def _header(self, surface, snap, view) -> None:
-        draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
-        draw.text(surface, view["edition_title"], (30, 76), 22, MUTED)
+        draw.text(surface, snap.title, (30, 8), 56, GOLD, True)
+        draw.text(surface, view["edition_title"], (30, 62), 28, MUTED, max_width=400)
         cx = TABLE_AREA.centerx
         for team in (0, 1):
             colour = rgb(view["team_colours"][team])
@@ -122,38 +123,53 @@ class CrazyKickView:
         pygame.draw.rect(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34),
                          border_radius=4)
         pygame.draw.rect(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, border_radius=4)
-        draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 8), 38, INK,
-                  True, max_width=210)
-        draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 14), 28,
+        draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36, INK,
+                  True, max_width=230)
+        draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 10), 28,
                   MUTED, False, "topright")
         if not seat.connected and seat.station:
-            draw.text(surface, self.t("station_offline"), (rect.right - 120, rect.top + 14), 26, RED, True, "topright")
+            draw.text(surface, self.t("station_offline"), (rect.right - 130, rect.top + 10), 28, RED, True, "topright")
+        # the piles stand over the station's button columns: the top button plays the pile
+        # above it, the bottom one flips onto it (the legend is at the foot of the screen)
         piles = view["piles"][i]
-        gap = 6
-        w = min(74, (PILE_AREA - 14 - gap * (len(piles) - 1)) // len(piles))
-        h = 104
+        gap = 8
+        w = (rect.width - 20 - gap * (len(piles) - 1)) // len(piles)
         target = seat.pending.get("flip_target") if seat.pending else None
         for k, pile in enumerate(piles):
-            card_rect = pygame.Rect(rect.left + 14 + k * (w + gap), rect.top + 50, w, h)
-            self._small_card(surface, view, pile["top"], card_rect)
-            draw.text(surface, f"{k + 1}·{pile['count']}", (card_rect.centerx, card_rect.bottom + 2), 20,
-                      GOLD if k == target else MUTED, k == target, "midtop")
-        keys_w = 3 * KEY_SIZE[0] + 2 * 6
-        draw.soft_keys(surface, self.lang, seat.soft_keys, (rect.right - keys_w - 12, rect.top + 54), KEY_SIZE)
-        line = rect.top + 180
+            card_rect = pygame.Rect(rect.left + 10 + k * (w + gap), rect.top + 48, w, PILE_CARD_H)
+            if k == target:                            # the four-pile layout's chosen pile
+                pygame.draw.rect(surface, GOLD, card_rect.inflate(8, 8), 4, border_radius=12)
+            self._pile_card(surface, view, pile, card_rect)
+        line = rect.bottom - 38
         if refused:
             body = texts.render(self.lang, m.key, m.params, self.names)
-            draw.text(surface, body, (rect.left + 14, line), 24, RED, True, max_width=rect.width - 28)
+            draw.text(surface, body, (rect.left + 12, line), 28, RED, True, max_width=rect.width - 24)
         elif seat.prompt is not None:
             key, params = seat.prompt
-            draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 14, line), 26, GOLD,
-                      True, max_width=rect.width - 28)
+            draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 12, line), 28, GOLD,
+                      True, max_width=rect.width - 24)
 
-    def _small_card(self, surface, view, card, rect) -> None:
+    def _pile_card(self, surface, view, pile, rect) -> None:
+        """A pile's top card as it is read from the sofa: its number and its player's name
+        (the centre card lists the names that fit on it), how many cards the pile holds."""
+        card = pile["top"]
         if card is None:
             pygame.draw.rect(surface, (40, 80, 56), rect, 2, border_radius=8)
             return
-        self._face(surface, view, card, rect, small=True, corners=rect.width >= 72)
+        colour = rgb(view["team_colours"][card["team_index"]])
+        pygame.draw.rect(surface, draw.CARD_FACE, rect, border_radius=10)
+        pygame.draw.rect(surface, colour, rect, 5, border_radius=10)
+        dark = (20, 20, 20)
+        ink = colour if sum(colour) < 600 else dark
+        if card["goal"]:
+            draw.text(surface, self.t("ck_goal_card"), (rect.centerx, rect.top + 10), 34, RED, True, "midtop",
+                      rect.width - 12)
+        else:
+            draw.text(surface, str(card["number"]), (rect.left + 10, rect.top + 6), 40, ink, True)
+        if pile["count"] > 1:
+            draw.text(surface, f"×{pile['count']}", (rect.right - 10, rect.top + 10), 28, (90, 90, 90), True, "topright")
+        draw.text(surface, card["player"], (rect.centerx, rect.bottom - 10), 30, dark, True, "midbottom",
+                  rect.width - 10)
 
     def _face(self, surface, view, card, rect, small: bool = False, corners: bool = True) -> None:
         colour = rgb(view["team_colours"][card["team_index"]])
@@ -173,7 +189,7 @@ class CrazyKickView:
                   int(rect.height * 0.15), dark, True, "center", rect.width - 10)
         if not corners:
             return
-        corner = max(16, int(rect.height * (0.15 if small else 0.08)))
+        corner = max(28, int(rect.height * (0.15 if small else 0.08)))   # the names to pass to, from the sofa
         pad = 6 if small else 16
         passes, tackles = card["passes"], card["tackles"]
         for j, name in enumerate(passes[:2]):
@@ -189,9 +205,11 @@ class CrazyKickView:
         rect = pygame.Rect(0, 0, *CENTRE_CARD)
         rect.center = (TABLE_AREA.centerx + 13, TABLE_AREA.centery)
         card = view["centre"]
-        if card is None:
-            draw.wrapped(surface, self.t("ck_waiting_kickoff"), pygame.Rect(rect.left - 100, rect.centery - 40,
+        if card is None:                               # before the kick-off: what to do, and the buttons
+            draw.wrapped(surface, self.t("ck_waiting_kickoff"), pygame.Rect(rect.left - 100, rect.centery - 90,
                                                                           rect.width + 200, 120), 40, INK)
+            draw.wrapped(surface, self._legend(view), pygame.Rect(rect.left - 100, rect.centery + 20,
+                                                                  rect.width + 200, 160), 30, MUTED)
             return
         if view["covered"] is not None:
             under = rect.move(-26, -12)
@@ -208,17 +226,22 @@ class CrazyKickView:
         draw.text(surface, headline, (rect.centerx - 13, rect.top - 18), 30, GOLD, True, "midbottom", 620)
         passes = ", ".join(card["passes"]) or "–"
         tackles = ", ".join(card["tackles"]) or "–"
-        draw.text(surface, f"{self.t('ck_passes')}: {passes}", (rect.centerx - 13, rect.bottom + 6), 26, INK,
-                  False, "midtop", 620)
-        draw.text(surface, f"{self.t('ck_tackles')}: {tackles}", (rect.centerx - 13, rect.bottom + 34), 26, MUTED,
-                  False, "midtop", 620)
+        draw.text(surface, f"{self.t('ck_passes')}: {passes}", (rect.centerx - 13, rect.bottom + 6), 30, INK,
+                  False, "midtop", 640)
+        draw.text(surface, f"{self.t('ck_tackles')}: {tackles}", (rect.centerx - 13, rect.bottom + 40), 30, MUTED,
+                  False, "midtop", 640)
+
+    def _legend(self, view) -> str:
+        """What the buttons do, once for everybody (the same at every station)."""
+        four = any(len(piles) == 4 for piles in view["piles"])
+        return self.t("ck_legend") + (" " + self.t("ck_legend_four") if four else "")
 
     def _message(self, surface, snap) -> None:
         """Table-wide news (a station unplugged, the end); a seat's refusal is shown at its seat."""
         m = snap.message
         if m is None or m.seat is not None or snap.finished:
             return
-        draw.text(surface, texts.render(self.lang, m.key, m.params, self.names), (TABLE_AREA.centerx, 112), 26,
+        draw.text(surface, texts.render(self.lang, m.key, m.params, self.names), (TABLE_AREA.centerx, 112), 30,
                   RED if m.refusal else MUTED, True, "midtop", 900)
 
     def _celebration(self, surface) -> None:
