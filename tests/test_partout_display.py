@@ -104,15 +104,3 @@ def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
     view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 1], "scores": [12, 12], "teams": [[0, 2], [1, 3]]})
     assert "A tie: Anna & Clara and Ben & David with 12 points each!" in said
 
-
-def test_partout_draws_every_text_at_28_px_but_two_long_special_names(screen):
-    """From the sofa: the score table, the cards' colours, the players under the trick, at
-    3, 4 and 6 players (tools/small_texts.py). Left: the two longest special cards' names."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "tools" / "small_texts.py"
-    spec = importlib.util.spec_from_file_location("small_texts", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    found = module.small_texts("de", ["partout"])
-    assert {text for texts in found.values() for _, text in texts} <= {"Mathematiker", "Alchemistin"}, found

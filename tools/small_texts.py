@@ -64,12 +64,21 @@ def _play_and_draw(screen, lang, games, where) -> None:
             table = Table(rules, config={"players": players, "mode": "virtual"}, seed=3,
                           stations=[f"s{i}" for i in range(players)], names=NAMES[:players])
             view = view_for(name, lang)
-            bot, rng = (None if rules.realtime else bot_class(rules)()), random.Random(1)
+            # the game's own bot where it is quick; Team UP!'s thinks for a while, so random moves
+            slow = name == "team-up"
+            bot, rng = (None if rules.realtime or slow else bot_class(rules)()), random.Random(1)
             for _ in range(40):
                 view.draw(screen.canvas, table.snapshot())
-                if bot is None or rules.outcome(table.state) is not None:
+                if rules.outcome(table.state) is not None:
                     break
-                table.apply(bot.choose(rules, table.state, rules.to_act(table.state), rng))
+                if bot is None:                        # any seat's legal move
+                    seats = range(players) if rules.realtime else [rules.to_act(table.state)]
+                    moves = [a for seat in seats for a in rules.legal_actions(table.state, seat)]
+                    if not moves:
+                        break
+                    table.apply(rng.choice(moves))
+                else:
+                    table.apply(bot.choose(rules, table.state, rules.to_act(table.state), rng))
 
 
 def main() -> int:
