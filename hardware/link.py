@@ -293,7 +293,12 @@ class StationLink(SupervisedPort):
                 raise ValueError(f"protocol {protocol}")
             caps = dict(item.partition("=")[::2] for item in f[3].split(",") if item) if len(f) > 3 else {}
             if self.station_id is not None and f[1] != self.station_id:
-                log.warning("port %s: station %s answered instead of %s", self.port, f[1], self.station_id)
+                # another device on this path (a recycled ttyACM or pty): not this seat's
+                # station. Close it and keep trying the path until ours answers again.
+                log.warning("port %s: station %s answered instead of %s; still waiting for %s", self.port, f[1],
+                            self.station_id, self.station_id)
+                self._lost = True
+                return None
             self.station_id, self.firmware, self.capabilities = f[1], f[2], caps
             first = not self._hello.is_set()
             self._hello.set()
@@ -359,4 +364,9 @@ class StationLink(SupervisedPort):
         self._lost = True
         if not self.reconnect:
             self._stop.set()
+        if self.station_id is not None and not self._hello.is_set():
+            # lost again while reconnecting, before the station said HELLO (the path opened
+            # but was not it yet): the table still has it as lost, once is enough
+            log.info("station %s: port %s lost again before its HELLO (%s)", self.station_id, self.port, reason)
+            return
         self.events.put(StationLost(self.station_id or self.port, self.port, reason, self.clock()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 
 import pytest
@@ -12,9 +13,14 @@ from hardware.protocol import Frame, encode_frame
 from hardware.sim import SimulatedStation
 
 
+STATION_ID = f"abc{os.getpid()}"
+
+
 @pytest.fixture
 def station():
-    sim = SimulatedStation("abc123").start()
+    # one id per test process: a station's id is unique, and two copies of the suite on one
+    # machine must not mistake each other's simulated stations (ptys are recycled) for their own
+    sim = SimulatedStation(STATION_ID).start()
     events = queue.Queue()
     link = StationLink(sim.port, events).open()
     yield sim, link, events
@@ -25,7 +31,7 @@ def station():
 def test_hello_then_events_with_arrival_times(station):
     sim, link, events = station
     hello = events.get(timeout=2)
-    assert isinstance(hello, StationHello) and hello.station == "abc123" and hello.capabilities["buttons"] == "6"
+    assert isinstance(hello, StationHello) and hello.station == STATION_ID and hello.capabilities["buttons"] == "6"
     sim.press(2)
     down, up = events.get(timeout=2), events.get(timeout=2)
     assert isinstance(down, ButtonEvent) and down.button == 2 and down.pressed and not up.pressed
@@ -68,10 +74,13 @@ def test_unplug_is_one_lost_event(station):
     events.get(timeout=2)
     sim.unplug()
     lost = events.get(timeout=3)
-    assert isinstance(lost, StationLost) and lost.station == "abc123"
+    assert isinstance(lost, StationLost) and lost.station == STATION_ID
     assert link.send("LED", "00ff00", 0) is False
-    with pytest.raises(queue.Empty):
-        events.get(timeout=0.3)
+    try:
+        extra = events.get(timeout=0.3)
+    except queue.Empty:
+        extra = None
+    assert extra is None, extra
 
 
 def test_silent_port_is_refused():
@@ -123,6 +132,26 @@ def test_a_write_while_the_reader_closes_the_port_reports_a_loss_and_does_not_ra
     events: queue.Queue = queue.Queue()
     link = StationLink("gone://", events)
     link.station_id = "gone"
+    link._hello.set()                                 # it had said HELLO
     link._serial = ClosedUnderUs()
     assert link.send("LED", "ff0000", 300) is False
     assert type(events.get_nowait()).__name__ == "StationLost"
+
+
+def test_another_station_on_a_reused_path_is_not_taken_for_ours(station):
+    """A lost station's path reopened by another device (a recycled /dev/pts/N or ttyACM0):
+    its HELLO is not accepted as this seat's station; the link keeps waiting for its own."""
+    sim, link, events = station
+    events.get(timeout=2)
+    before = link.station_id
+    from hardware.protocol import Frame
+    assert link._to_event(Frame("HELLO", ("1", "someone-else", "1.1.0", "buttons=6")), 0) is None
+    assert link.station_id == before == STATION_ID
+    seen = []
+    try:
+        while True:
+            seen.append(events.get(timeout=1.5))   # the port closed and reopened: ours says HELLO again
+    except queue.Empty:
+        pass
+    assert all(getattr(e, "station", STATION_ID) == STATION_ID for e in seen), seen
+    assert link.station_id == STATION_ID
