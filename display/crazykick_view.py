@@ -161,12 +161,12 @@ class CrazyKickView:
         pygame.draw.rect(surface, colour, rect, 5, border_radius=10)
         dark = (20, 20, 20)
         ink = colour if sum(colour) < 600 else dark
-        if card["goal"]:
-            draw.text(surface, self.t("ck_goal_card"), (rect.centerx, rect.top + 10), 34, RED, True, "midtop",
+        if card["goal"]:                               # the goal card's word takes the top; no count over it
+            draw.text(surface, self.t("ck_goal_card"), (rect.centerx, rect.top + 10), 32, RED, True, "midtop",
                       rect.width - 12)
         else:
             draw.text(surface, str(card["number"]), (rect.left + 10, rect.top + 6), 40, ink, True)
-        if pile["count"] > 1:
+        if pile["count"] > 1 and not card["goal"]:
             draw.text(surface, f"×{pile['count']}", (rect.right - 10, rect.top + 10), 28, (90, 90, 90), True, "topright")
         draw.text(surface, card["player"], (rect.centerx, rect.bottom - 10), 30, dark, True, "midbottom",
                   rect.width - 10)
