@@ -99,9 +99,33 @@ class Screen:
         canvas.fill(FELT)
         self.pg.draw.rect(canvas, FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
         self._view(snapshot.game).draw(canvas, snapshot)
+        if getattr(snapshot, "private", None):
+            self._private_hand(canvas, snapshot)
         self.frames += 1
         self.last_snapshot = snapshot
         return canvas
+
+    def _private_hand(self, canvas: Any, snapshot: Any) -> None:
+        """The keyboard seat's hand at the foot of the screen, each card under the key that
+        taps it (1-0), drawn as the game's view draws its cards."""
+        from importlib import import_module
+        from controller.games import find_game, texts
+        from display import draw
+        seat, hand = snapshot.private
+        try:
+            face = import_module(f"display.{find_game(snapshot.game).module}_view").card_face
+        except (ImportError, AttributeError, KeyError):
+            return
+        w, h, gap = 96, 136, 10
+        shown = hand[:len(KEY_CARDS)]
+        box = self.pg.Rect(8, LOGICAL_SIZE[1] - h - 86, 24 + len(shown) * (w + gap), h + 78)
+        draw.panel(canvas, box, draw.GOLD, 3)
+        draw.text(canvas, texts.render(self.lang, "your_hand", {"player": seat}, [s.name for s in snapshot.seats]),
+                  (box.left + 12, box.top + 4), 28, draw.GOLD, True, max_width=max(box.width - 24, 200))
+        for i, card in enumerate(shown):
+            rect = self.pg.Rect(box.left + 12 + i * (w + gap), box.top + 70, w, h)
+            draw.text(canvas, KEY_CARDS[i], (rect.centerx, rect.top - 34), 30, draw.GOLD, True, "midtop")
+            face(canvas, self.lang, card, rect)
 
     def present(self) -> None:
         if self.headless:

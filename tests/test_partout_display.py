@@ -104,3 +104,19 @@ def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
     view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 1], "scores": [12, 12], "teams": [[0, 2], [1, 3]]})
     assert "A tie: Anna & Clara and Ben & David with 12 points each!" in said
 
+
+
+def test_the_keyboard_seat_sees_its_own_hand(screen):
+    """Issue 14: with --seat N the keys 1-0 tap that seat's cards; the screen shows them."""
+    from controller.games import find_game
+    from controller.table import Table
+    table = Table(find_game("partout"), config={"players": 4, "mode": "virtual"}, seed=3,
+                  stations=["a", "b", "c", "d"], names=["Anna", "Ben", "Clara", "David"])
+    assert table.snapshot().private is None                 # nobody at the keyboard: no hand shown
+    table.private_seat = 2
+    table._changed()
+    seat, hand = table.snapshot().private
+    assert seat == 2 and hand == tuple(table.state.hands[2]) and hand
+    canvas = screen.render(table.snapshot())
+    x, y = 8 + 12 + 48, 1080 - 136 - 86 + 70 + 68            # the middle of the first card in the strip
+    assert tuple(canvas.get_at((x, y)))[:3] != (24, 84, 52)   # a card face there, not the felt

@@ -84,6 +84,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         else:
             table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
 
+        table.private_seat = human_seat          # the keyboard player sees their own hand
         bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
         keyboard = _keyboard(table, sims[human_seat], rules.name) if human_seat is not None else None
         runner: TableRunner

@@ -68,6 +68,7 @@ class Snapshot:
     finished: bool = False
     paused_for: tuple[int, ...] = ()    # seats whose station is unplugged: the game waits
     cannot_save: str | None = None      # why the log takes no writes: the game waits
+    private: tuple[int, tuple[str, ...]] | None = None   # the keyboard seat's own hand (a demo's --seat)
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Table:
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
         self.cannot_save: str | None = None      # set while the log refuses writes
+        self.private_seat: int | None = None     # a person at the keyboard plays this seat: its hand is shown
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -330,8 +332,20 @@ class Table:
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,
                                   dict(self.processed), len(self.actions),
-                                  self.rules.outcome(state) is not None, self.paused_for, self.cannot_save)
+                                  self.rules.outcome(state) is not None, self.paused_for, self.cannot_save,
+                                  self._private_hand(state))
         return self._snapshot
+
+    def _private_hand(self, state: Any) -> tuple[int, tuple[str, ...]] | None:
+        """The hand of the seat played from the keyboard, when the game keeps hands of named cards."""
+        seat = self.private_seat
+        hands = getattr(state, "hands", None)
+        if seat is None or not isinstance(hands, (tuple, list)) or seat >= len(hands):
+            return None
+        hand = hands[seat]
+        if not isinstance(hand, (tuple, list)) or not all(isinstance(c, str) for c in hand):
+            return None
+        return seat, tuple(hand)
 
     @property
     def finished(self) -> bool:
