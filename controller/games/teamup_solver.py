@@ -11,14 +11,19 @@ What makes the search small:
   per shape and colour, those a colour card fixed; a line is possible exactly when no
   shape goes over 9 and no shape and colour over 3, and the colours of the packages placed
   for shape cards are handed out at the end. This removes a branching factor of up to 3.
-- **Bounds.** A column lower than all its neighbours can never rise again (a package needs
-  level columns), so the floors above it are lost; the volume the remaining cards can still
-  bring caps the floors too, and the cards that can still be matched cap the packages. A
-  branch that cannot beat the best line found is dropped.
+- **A full floor can be filled in very few ways.** With the clone rule a 6 × 4 floor has 58
+  fillings, a floor beside the upright neutral 15 (``FloorTilings``). Each floor keeps, as
+  bits, the fillings its packages still allow; a floor with none left is lost, with every
+  floor above it.
+- **Bounds.** The floors still possible must find their packages in what is left, and the
+  cards in order must bring them (a small flow from card kinds to shapes and colours), so
+  the fewest cards to draw, and the face-downs on the way, are known (``bound``). A branch
+  that cannot reach the score asked for is dropped.
 - **The same pallet twice** (two orders of the same placements) is searched once: a table
   keyed by a Zobrist hash of the packages, the colour-card counts and the card reached.
-- **Order**: low placements that fit snugly (against walls and higher columns) first, so
-  good lines come early and the bound bites.
+- **Order**: low placements that fit snugly (against walls and higher columns) first; the
+  highest score the bound allows is asked for first, by short restarts with the order
+  shaken and then one full search, one point lower at a time (``solve``).
 
 Cards after the point where the best line stops are not drawn: stopping is always an
 option, so the score never falls below what the team has.
@@ -91,9 +96,6 @@ def _footprints() -> list[Footprint]:
 FOOTPRINTS = _footprints()
 FOOTPRINT_AT = {(f.shape, f.x, f.y, f.dx, f.dy): f for f in FOOTPRINTS}
 BY_SHAPE = [[f for f in FOOTPRINTS if f.shape == s] for s in range(len(SHAPE_LIST))]
-NEIGHBOURS = [tuple(c2 for c2 in (c - 1 if c % X else -1, c + 1 if c % X < X - 1 else -1,
-                                  c - X if c >= X else -1, c + X if c + X < COLUMNS else -1) if c2 >= 0)
-              for c in range(COLUMNS)]
 _ZOBRIST_RNG = random.Random(20261122)
 Z_PLACE = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(FLOORS)] for _ in FOOTPRINTS]
 Z_FIXED = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(COPIES + 1)] for _ in range(len(SHAPE_LIST) * len(COLOURS))]
@@ -111,7 +113,6 @@ class Solution:
 class _Search:
     def __init__(self, kinds: Sequence[str], neutral: Package, deadline: float) -> None:
         self.kinds = [KINDS[k] for k in kinds]
-        self.neutral = neutral
         self.deadline = deadline
         self.clock: Any = None                 # a wall clock, when the caller gives one
         self.heights = [0] * COLUMNS
@@ -444,8 +445,6 @@ class _Search:
         return out
 
 
-_AREA = [SHAPES[s][0] * SHAPES[s][1] for s in SHAPE_LIST]
-SMALL_REGION = 8
 STARTS = [[f for f in FOOTPRINTS if f.columns[0] == c] for c in range(COLUMNS)]
 
 
@@ -456,9 +455,6 @@ def _twins_beside(f: Footprint, g: Footprint) -> bool:
     if f.y == g.y and f.dy == g.dy and (f.x + f.dx == g.x or g.x + g.dx == f.x):
         return True
     return f.x == g.x and f.dx == g.dx and (f.y + f.dy == g.y or g.y + g.dy == f.y)
-
-
-_BY_AREA = sorted(range(len(SHAPE_LIST)), key=lambda s: -_AREA[s])
 
 
 def _matching_profile(kinds: Sequence[Any], total: Sequence[int], fixed: Sequence[int]) -> tuple[int, ...]:
@@ -571,10 +567,6 @@ def tilings_for(neutral: Package) -> list[FloorTilings]:
                             for i in range(neutral.x, neutral.x + neutral.dx)) if z < neutral.z + neutral.dz else frozenset()
         out.append(_floor_tilings(blocked))
     return out
-
-
-_CHESS = [1 if (c % X + c // X) % 2 else -1 for c in range(COLUMNS)]
-BEST_POSSIBLE = FLOORS * PER_FLOOR
 
 
 def _kinds(cards: Sequence[Any]) -> list[str]:
