@@ -101,6 +101,20 @@ def action_to_fields(action: Any, type_name: str) -> dict[str, Any]:
     return data
 
 
+def check_move(action: Any, known: Mapping[type, str], players: int, over: bool) -> int:
+    """The checks a move of any turn-based game goes through first, in this order: the game
+    is not over, the action is one of the game's (``known``), its player is a seat. Returns
+    the player."""
+    if over:
+        raise IllegalAction("game_over")
+    if type(action) not in known:
+        raise IllegalAction("unknown_action", text=str(action))
+    player = action.player
+    if not isinstance(player, int) or not 0 <= player < players:
+        raise IllegalAction("no_such_seat", seat=player)
+    return player
+
+
 def load_data(name: str) -> dict[str, Any]:
     """A game's component data from ``controller/games/data/<name>.json``."""
     with resources.files("controller.games").joinpath("data", f"{name}.json").open(encoding="utf-8") as f:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from controller.games.core import (
-    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, load_data,
+    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move,
+    load_data,
 )
 
 DATA = load_data("tadika")
@@ -442,14 +443,8 @@ class Tadika(GameRules):
 
     # -- the moves ---------------------------------------------------------------------------------
     def apply(self, state: TadikaState, action: Action) -> TadikaState:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
+        player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
         kind = type(action)
-        if kind not in _ACTION_NAMES:
-            raise IllegalAction("unknown_action", text=str(action))
-        player = action.player
-        if not isinstance(player, int) or not 0 <= player < state.players:
-            raise IllegalAction("no_such_seat", seat=player)
         if state.phase == "lay_middle":
             if kind is not LayMiddle:
                 raise IllegalAction("tadika_lay_middle_first", player=state.to_act)

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
-from controller.games.core import STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, load_data
+from controller.games.core import (
+    STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move, load_data,
+)
 
 DATA = load_data("teamplay")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -535,14 +537,8 @@ class Teamplay(GameRules):
 
     # -- the moves -------------------------------------------------------------------------------------
     def apply(self, state: TeamplayState, action: Action) -> TeamplayState:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
+        player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
         kind = type(action)
-        if kind not in _ACTION_NAMES:
-            raise IllegalAction("unknown_action", text=str(action))
-        player = action.player
-        if not isinstance(player, int) or not 0 <= player < state.players:
-            raise IllegalAction("no_such_seat", seat=player)
         if player != state.to_act:
             raise IllegalAction("not_your_turn", player=player, expected=state.to_act)
         expected = {"choose_missions": KeepMission, "lay_bank": LayBank, "refill": RefillBank}.get(state.phase)

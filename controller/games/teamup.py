@@ -30,7 +30,9 @@ from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from controller.games import texts
-from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, load_data
+from controller.games.core import (
+    GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move, load_data,
+)
 
 DATA = load_data("teamup")
 X, Y, FLOORS = DATA["pallet"]["x"], DATA["pallet"]["y"], DATA["pallet"]["floors"]
@@ -554,14 +556,8 @@ class TeamUp(GameRules):
 
     # -- the moves -------------------------------------------------------------------------------------
     def apply(self, state: TeamupState, action: Action) -> TeamupState:
-        if state.phase == "over":
-            raise IllegalAction("game_over")
+        player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
         kind = type(action)
-        if kind not in _ACTION_NAMES:
-            raise IllegalAction("unknown_action", text=str(action))
-        player = action.player
-        if not isinstance(player, int) or not 0 <= player < state.players:
-            raise IllegalAction("no_such_seat", seat=player)
         if player != state.to_act:
             raise IllegalAction("not_your_turn", player=player, expected=state.to_act)
         if kind is Draw:
