@@ -55,7 +55,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
                 timeout: float | None = None) -> tuple[list[str], list[str]] | None:
     """Seats by button (``controller/app/seating.py``): the ports in seat order and the
     names, or None when it was left with Esc."""
-    from controller.app.play import make_screen
+    from controller.app.play import QUIT, make_screen, next_input
     from controller.app.seating import Seating
     from controller.games import find_game
     from controller.table.eventlog import EventLog
@@ -71,14 +71,9 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
         seating = Seating(players, find_game(game).title, remembered=store.station_names())
         screen.show(seating.snapshot())
         while not seating.done:
-            if deadline is not None and time.monotonic() > deadline:
+            event = next_input(screen, events, deadline)
+            if event is QUIT:
                 return None
-            if any(ui[0] == "quit" for ui in screen.poll()):
-                return None
-            try:
-                event = events.get(timeout=0.1)
-            except queue.Empty:
-                continue
             if isinstance(event, ButtonEvent) and event.pressed:
                 seating.press(event.station, event.button)
                 screen.show(seating.snapshot())
@@ -90,7 +85,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
                  timeout: float | None = None) -> None:
     """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
-    from controller.app.play import make_screen
+    from controller.app.play import QUIT, make_screen, next_input
     from controller.app.results import leaderboard, result_rows
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
@@ -103,14 +98,9 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         open_present(ports, events, stack)
         screen.show(HistorySnapshot("history", rows, board))
-        while deadline is None or time.monotonic() < deadline:
-            if any(ui[0] == "quit" for ui in screen.poll()):
-                return
-            try:
-                event = events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if isinstance(event, ButtonEvent) and event.pressed:
+        while True:
+            event = next_input(screen, events, deadline)
+            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
                 return
 
 
@@ -158,7 +148,7 @@ def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False
     """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
     ``ports`` None: whatever stations are plugged in, looked for again each time the menu
     comes back; with none, the TV asks for one and the box waits for it."""
-    from controller.app.play import make_screen
+    from controller.app.play import QUIT, make_screen, next_input
     from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
     fixed = ports
@@ -190,16 +180,11 @@ def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False
                     menu.offer(newest)
             activity = None
             while activity is None:
-                if deadline is not None and time.monotonic() > deadline:
-                    return 0
-                if any(ui[0] == "quit" for ui in screen.poll()):
-                    return 0
                 screen.set_lang(menu.lang)
                 screen.show(menu.snapshot())
-                try:
-                    event = events.get(timeout=0.1)
-                except queue.Empty:
-                    continue
+                event = next_input(screen, events, deadline)
+                if event is QUIT:
+                    return 0
                 if isinstance(event, ButtonEvent) and event.pressed:
                     activity = menu.press(event.button, port_of.get(event.station))
             lang = menu.lang

@@ -140,7 +140,7 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
            headless: bool = False, fullscreen: bool = False, data_dir: str | Path | None = None,
            timeout: float | None = None, screenshot: str | None = None) -> dict[str, Any]:
     """The session at a station on ``port``, shown on the screen; returns how far it got."""
-    from controller.app.play import open_links, make_screen
+    from controller.app.play import QUIT, make_screen, next_input, open_links
     from hardware.events import StationLost, TagEvent, TagWritten
     folder = Path(data_dir or default_data_dir())
     events: queue.Queue = queue.Queue()
@@ -162,13 +162,10 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
         write_sent = 0.0
         screen.show(session.snapshot())
         while not session.done:
-            if deadline is not None and time.monotonic() > deadline:
+            event = next_input(screen, events, deadline)
+            if event is QUIT:
                 break
-            if any(ui[0] == "quit" for ui in screen.poll()):
-                break
-            try:
-                event = events.get(timeout=0.1)
-            except queue.Empty:
+            if event is None:
                 if session.pending_write and time.monotonic() - write_sent > WRITE_TIMEOUT_S:
                     session.written(session.pending_write[0], False, "no answer")
                     screen.show(session.snapshot())

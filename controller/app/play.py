@@ -64,6 +64,22 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
     return screen
 
 
+QUIT = object()              # next_input: Esc, or the time given is up
+
+
+def next_input(screen: Any, events: "queue.Queue", deadline: float | None, wait: float = 0.1) -> Any:
+    """What the screens that are no game wait for: the next station event, None when none
+    came within ``wait`` seconds, or QUIT (Esc at the screen, or ``deadline`` passed)."""
+    if deadline is not None and time.monotonic() > deadline:
+        return QUIT
+    if any(ui[0] == "quit" for ui in screen.poll()):
+        return QUIT
+    try:
+        return events.get(timeout=wait)
+    except queue.Empty:
+        return None
+
+
 def run_table(game: str, *, ports: list[str], players: int, names: list[str], virtual: bool,
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,

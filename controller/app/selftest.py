@@ -85,7 +85,7 @@ class SelfTest:
 def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscreen: bool = False,
                  data_dir: str | Path | None = None, timeout: float | None = None,
                  screenshot: str | None = None) -> dict[str, Any]:
-    from controller.app.play import make_screen, open_links
+    from controller.app.play import QUIT, make_screen, next_input, open_links
     from hardware.events import ButtonEvent, StationLost, TagEvent
     folder = Path(data_dir or default_data_dir())
     events: queue.Queue = queue.Queue()
@@ -103,10 +103,6 @@ def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscr
         lost = False
         while not test.done:
             now = time.monotonic()
-            if deadline is not None and now > deadline:
-                break
-            if any(ui[0] == "quit" for ui in screen.poll()):
-                break
             if now >= next_led:                      # the LED and the buzzer step on by themselves
                 test.led_step += 1
                 rgb, _, hz = LED_STEPS[test.led_step % len(LED_STEPS)]
@@ -114,10 +110,9 @@ def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscr
                 link.buzz(hz, 120)
                 next_led = now + LED_STEP_S
                 screen.show(test.snapshot(link))
-            try:
-                event = events.get(timeout=0.05)
-            except queue.Empty:
-                continue
+            event = next_input(screen, events, deadline, 0.05)
+            if event is QUIT:
+                break
             if isinstance(event, ButtonEvent):
                 test.button(event.button, event.pressed)
             elif isinstance(event, TagEvent):
