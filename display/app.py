@@ -30,7 +30,7 @@ def has_screen() -> bool:
 
 class Screen:
     def __init__(self, *, lang: str = "en", headless: bool = False, window: tuple[int, int] | None = None,
-                 fullscreen: bool = False, max_fps: float = 60.0) -> None:
+                 fullscreen: bool = False, max_fps: float = 60.0, volume: int | None = None) -> None:
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -55,6 +55,10 @@ class Screen:
         self._last_draw = 0.0
         self._pending: Any = None
         self._views: dict[str, Any] = {}
+        self._seen: Any = None                 # the last snapshot given, for the sounds it calls for
+        from display.sound import DEFAULT_VOLUME, Sounds
+        # only a screen people watch makes sounds: not the headless demo, not the tests
+        self.sounds = Sounds(DEFAULT_VOLUME if volume is None else volume) if not headless else None
 
     def set_lang(self, lang: str) -> None:
         """Another language from now on (the menu's choice): the views are made anew."""
@@ -69,7 +73,9 @@ class Screen:
         return self._views[game]
 
     def show(self, snapshot: Any) -> None:
-        """Draw a snapshot now, or, when frames come faster than ``max_fps``, soon."""
+        """Draw a snapshot now, or, when frames come faster than ``max_fps``, soon. Its sounds
+        play at once, even when its frame is held back."""
+        self._sound(snapshot)
         now = time.monotonic()
         if now - self._last_draw < self.min_interval and self.frames:
             self._pending = snapshot
@@ -78,6 +84,14 @@ class Screen:
         self._last_draw = now
         self.render(snapshot)
         self.present()
+
+    def _sound(self, snapshot: Any) -> None:
+        before, self._seen = self._seen, snapshot
+        if self.sounds is None or not hasattr(snapshot, "view"):
+            return
+        from display.sound import cues_between
+        for cue in cues_between(before, snapshot, self._view(snapshot.game)):
+            self.sounds.play(cue)
 
     def wants_redraw(self) -> bool:
         """A held-back frame is due, or a view is animating (a goal celebration)."""

@@ -1,6 +1,6 @@
 """Crazy Kick on the shared screen: every player's piles around the edge, the centre
 card large with its pass and tackle names, whose ball it is, the score, a goal
-celebration with a whistle, the ball-out call and the final whistle.
+celebration (its whistle is in ``cues``), the ball-out call and the final whistle.
 
 The view keeps only animation state (when the last goal was seen); it never changes
 the game."""
@@ -15,7 +15,6 @@ import pygame
 from controller.games import texts
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
-from display.sound import Whistle
 
 TABLE_AREA = pygame.Rect(0, 100, 1920, 980)
 SEAT_SIZE = (440, 220)
@@ -38,13 +37,17 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
 class CrazyKickView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
-        self.live = live                     # a screen people watch: celebrate goals, whistle
+        self.live = live                     # a screen people watch: celebrate goals
         self.names: list[str] = []
-        self.whistle = Whistle() if live else None
         self._scores: tuple[int, ...] | None = None
         self._goal_at = 0.0
         self._goal_text = ""
-        self._final_blown = False
+
+    end_cue = "final_whistle"                # the match ends on the referee's whistle, not a fanfare
+
+    def cues(self, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        """A goal is whistled (the winning one gets the final whistle instead)."""
+        return ["goal"] if sum(after["scores"]) > sum(before["scores"]) and after["winner"] is None else []
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -78,12 +81,6 @@ class CrazyKickView:
             self._goal_at = time.monotonic()
             if last and last["kind"] == "goal":
                 self._goal_text = self.t("ck_event_goal", name=last["card"]["player"], team=last["card"]["team"])
-            if self.whistle is not None and view["winner"] is None:
-                self.whistle.goal()
-        if view["winner"] is not None and not self._final_blown:
-            self._final_blown = True
-            if self.whistle is not None and self._scores is not None:
-                self.whistle.final()
         self._scores = scores
 
     # -- parts ----------------------------------------------------------------------------------------

@@ -35,6 +35,11 @@ class PartoutView:
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
 
+    def cues(self, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        """A trick won: one more trick taken this round, or the round's last one (a new row)."""
+        won = sum(after["tricks_won"]) > sum(before["tricks_won"]) or len(after["history"]) > len(before["history"])
+        return ["point"] if won else []
+
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
         view = snap.view
         self.names = [s.name for s in snap.seats]

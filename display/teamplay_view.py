@@ -61,6 +61,10 @@ class TeamplayView:
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
 
+    def cues(self, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        """A mission fulfilled."""
+        return ["point"] if sum(map(len, after["fulfilled"])) > sum(map(len, before["fulfilled"])) else []
+
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
         view = snap.view
         self.names = [s.name for s in snap.seats]

@@ -67,6 +67,10 @@ class TeamUpView:
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
 
+    def cues(self, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        """A floor of the pallet completed."""
+        return ["point"] if after["floors"] > before["floors"] else []
+
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
         view = snap.view
         self.names = [s.name for s in snap.seats]

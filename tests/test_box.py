@@ -252,3 +252,48 @@ def test_the_box_waits_for_a_station_and_leaves_out_one_that_does_not_answer(tmp
         run_box(["/dev/no-such-station", a.port], headless=True, timeout=30,
                 launcher=lambda act, ports, **kw: started.append((act, ports)), until=lambda: bool(started))
     assert started == [(Activity("selftest", station=a.port), [a.port])]
+
+
+def test_the_volume_is_chosen_in_steps_or_muted():
+    menu = Menu(stations=2, volume=60)
+    assert [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 60}
+    choose(menu, "menu_volume")
+    assert menu.page == "volume" and menu.lines()[1][menu.chosen].key == "menu_volume_level_now"
+    choose(menu, "menu_volume_mute")
+    assert menu.volume == 0 and menu.page == "volume" and menu.lines()[1][0].key == "menu_volume_mute_now"
+    menu.press(BACK)
+    assert menu.page == "main" and [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 0}
+
+
+def test_the_box_remembers_its_language_and_volume(tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    seen = []
+
+    def launcher(activity, ports, **kw):
+        seen.append(kw["lang"])
+
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            # the language page (5th line, English chosen): Italiano; then the volume page (6th): mute
+            for button in (PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK, PLUS, OK, MINUS, MINUS, MINUS, OK):
+                a.press(button)
+                time.sleep(0.05)
+        thread = threading.Thread(target=person, daemon=True)
+        thread.start()
+        run_box([a.port], headless=True, timeout=6, launcher=launcher)
+        thread.join(5)
+    with EventLog() as store:
+        assert store.setting("lang") == "it" and store.setting("volume") == "0"
+    with SimulatedStation("sim-b") as b:
+        def choose_history():
+            b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            b.press(PLUS)
+            b.press(OK)                        # games played: the launcher sees the language
+        threading.Thread(target=choose_history, daemon=True).start()
+        run_box([b.port], headless=True, timeout=20, launcher=launcher, until=lambda: bool(seen))
+    assert seen == ["it"]

@@ -172,7 +172,7 @@ def test_our_table_names_with_other_columns_are_refused(tmp_path):
 def test_the_database_is_marked_as_ours_and_a_file_from_before_is_taken_over(tmp_path):
     with EventLog(tmp_path / "new.db") as log:
         assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
     old = sqlite3.connect(tmp_path / "old.db")               # as the table wrote it before the mark
     for table, columns in (("games", "id INTEGER PRIMARY KEY, game, config, seed, seats, started_at, finished_at, "
                                      "result"), ("log", "game_id, seq, kind, action, at"),
@@ -184,6 +184,24 @@ def test_the_database_is_marked_as_ours_and_a_file_from_before_is_taken_over(tmp
     with EventLog(tmp_path / "old.db") as log:
         assert log.unfinished_ids("partout") == [1]
         assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_a_version_1_file_keeps_its_names_and_learns_colours_and_settings(tmp_path):
+    v1 = sqlite3.connect(tmp_path / "v1.db")                 # as schema 1 wrote it
+    v1.execute("CREATE TABLE stations (station TEXT PRIMARY KEY, name TEXT)")
+    v1.execute("INSERT INTO stations VALUES ('st-1', 'Oma')")
+    v1.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    v1.execute("PRAGMA user_version = 1")
+    v1.commit()
+    v1.close()
+    with EventLog(tmp_path / "v1.db") as log:
+        assert log.station_names() == {"st-1": "Oma"}
+        log.colour_station("st-1", "blue")
+        log.set_setting("volume", "60")
+    with EventLog(tmp_path / "v1.db") as log:
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log.station_colours() == {"st-1": "blue"} and log.station_names() == {"st-1": "Oma"}
+        assert log.setting("volume") == "60" and log.setting("lang", "en") == "en"
 
 
 def test_a_newer_schema_is_refused(tmp_path):

@@ -142,16 +142,40 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
     return links
 
 
-def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False, fullscreen: bool = True,
+def remembered_language() -> str:
+    """The language chosen in the menu last time (English the first time)."""
+    from controller.games.texts import DEFAULT_LANGUAGE, LANGUAGES
+    from controller.table.eventlog import EventLog
+    try:
+        with EventLog() as store:
+            lang = store.setting("lang", DEFAULT_LANGUAGE)
+    except Exception:                                  # noqa: BLE001 - a setting never stops the box
+        return DEFAULT_LANGUAGE
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def remember_settings(lang: str, volume: int) -> None:
+    """The menu's language and volume, for the next game and the next switch-on."""
+    from controller.table.eventlog import EventLog
+    try:
+        with EventLog() as store:
+            store.set_setting("lang", lang)
+            store.set_setting("volume", str(volume))
+    except Exception as exc:                           # noqa: BLE001 - not saved: said in the log, the box goes on
+        log.warning("the box's settings were not saved: %s", exc)
+
+
+def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool = False, fullscreen: bool = True,
             timeout: float | None = None, launcher: Callable[..., Any] = launch,
             until: Callable[[], bool] | None = None) -> int:
     """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
     ``ports`` None: whatever stations are plugged in, looked for again each time the menu
     comes back; with none, the TV asks for one and the box waits for it."""
-    from controller.app.play import QUIT, make_screen, next_input
+    from controller.app.play import QUIT, box_volume, make_screen, next_input
     from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
     fixed = ports
+    lang = lang or remembered_language()
     deadline = None if timeout is None else time.monotonic() + timeout
     menu: Menu | None = None
     while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
@@ -172,7 +196,8 @@ def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False
             ports = [link.port for link in links.values()]
             note = menu.note if menu is not None else None
             first = menu is None
-            menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game))
+            menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game),
+                        volume=screen.sounds.volume if screen.sounds is not None else box_volume())
             menu.note = note
             if first:                                 # switched on after a power cut: the game first
                 newest = unfinished_game(None)
@@ -186,7 +211,13 @@ def run_box(ports: list[str] | None, *, lang: str = "en", headless: bool = False
                 if event is QUIT:
                     return 0
                 if isinstance(event, ButtonEvent) and event.pressed:
+                    before = (menu.lang, menu.volume)
                     activity = menu.press(event.button, port_of.get(event.station))
+                    if (menu.lang, menu.volume) != before:
+                        remember_settings(menu.lang, menu.volume)
+                        if menu.volume != before[1] and screen.sounds is not None:
+                            screen.sounds.set_volume(menu.volume)
+                            screen.sounds.play("point")      # how loud it is now
             lang = menu.lang
         # the menu's screen and links are closed: the activity opens its own
         try:

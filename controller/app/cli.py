@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
 
     box = sub.add_parser("box", help="the table as a family uses it: the menu on the screen, driven by the stations")
     box.add_argument("--port", action="append", help="the stations (default: every one plugged in)")
-    box.add_argument("--lang", choices=LANGUAGES, default="en")
+    box.add_argument("--lang", choices=LANGUAGES, default=None,
+                     help="language of the screen (default: the one last chosen in the menu, else English)")
     box.add_argument("--window", action="store_true", help="a window instead of the full screen (development)")
     box.add_argument("--headless", action="store_true", help="no screen at all")
 

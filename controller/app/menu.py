@@ -9,7 +9,8 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 - **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
 - **Station self-test**: at the station that chose it;
 - **Games played**: the finished games and the leaderboard, until a button is pressed;
-- **Language** of the screen.
+- **Language** of the screen;
+- **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud).
 
 A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
 silently: "start" then asks whether to go on with it (its players and variants) or to
@@ -28,7 +29,8 @@ from controller.games import GAMES
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
-MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language")
+MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume")
+VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,10 @@ class MenuSnapshot:
 
 
 class Menu:
-    def __init__(self, stations: int, lang: str = "en", unfinished: Any = None) -> None:
+    def __init__(self, stations: int, lang: str = "en", unfinished: Any = None, volume: int = 60) -> None:
         self.stations = stations
         self.lang = lang
+        self.volume = volume
         self.unfinished = unfinished or (lambda game: None)      # game → Saved or None
         self.saved: Saved | None = None
         self.set_aside: str | None = None         # the game kind whose saved game the family chose to leave
@@ -96,7 +99,12 @@ class Menu:
 
     def lines(self) -> tuple[MenuLine, tuple[MenuLine, ...]]:
         if self.page == "main":
-            return MenuLine("menu_title"), tuple(MenuLine(k) for k in MAIN_ITEMS)
+            return MenuLine("menu_title"), tuple(MenuLine(k, {"n": self.volume} if k == "menu_volume" else {})
+                                                 for k in MAIN_ITEMS)
+        if self.page == "volume":
+            return MenuLine("menu_choose_volume"), tuple(
+                MenuLine(("menu_volume_mute" if v == 0 else "menu_volume_level") + ("_now" if v == self.volume else ""),
+                         {"n": v}) for v in VOLUMES)
         if self.page == "game":
             return MenuLine("menu_choose_game"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._games())
@@ -139,7 +147,7 @@ class Menu:
             return None
         if button == BACK:
             self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
-                      "language": "main", "resume": "main"}.get(self.page, "main"))
+                      "language": "main", "volume": "main", "resume": "main"}.get(self.page, "main"))
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -168,6 +176,8 @@ class Menu:
                 return Activity("selftest", station=station)
             elif item == "menu_history":
                 return Activity("history")
+            elif item == "menu_volume":
+                self._go("volume", VOLUMES.index(self.volume) if self.volume in VOLUMES else 0)
             else:
                 self._go("language", LANGUAGES.index(self.lang))
             return None
@@ -212,6 +222,9 @@ class Menu:
             return None
         if self.page == "deck":
             return Activity("enroll", station=station, game=self._decks()[self.chosen])
+        if self.page == "volume":                    # stays on the page: the chime says how loud
+            self.volume = VOLUMES[self.chosen]
+            return None
         self.lang = LANGUAGES[self.chosen]
         self._go("main", MAIN_ITEMS.index("menu_language"))
         return None

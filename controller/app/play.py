@@ -59,9 +59,21 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
     show_window = not headless and has_screen()
     # the table owns the display (the console, no desktop): the whole screen, always
     fullscreen = fullscreen or os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
-    screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10)
+    screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10,
+                    volume=box_volume() if show_window else 0)
     stack.callback(screen.close)
     return screen
+
+
+def box_volume() -> int:
+    """The volume chosen in the box's menu (per cent, 0 is mute); the default when none was
+    chosen or the data directory cannot be read."""
+    from display.sound import DEFAULT_VOLUME
+    try:
+        with EventLog() as store:
+            return int(store.setting("volume", str(DEFAULT_VOLUME)))
+    except Exception:                           # noqa: BLE001 - a setting never stops a game from starting
+        return DEFAULT_VOLUME
 
 
 QUIT = object()              # next_input: Esc, or the time given is up

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -54,11 +54,16 @@ CREATE TABLE IF NOT EXISTS cards (
 );
 CREATE TABLE IF NOT EXISTS stations (
     station TEXT PRIMARY KEY,
-    name    TEXT
+    name    TEXT,
+    colour  TEXT
 );
 CREATE TABLE IF NOT EXISTS health (
     id INTEGER PRIMARY KEY,
     at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 )
 """
 
@@ -66,9 +71,12 @@ COLUMNS = {
     "games": ["id", "game", "config", "seed", "seats", "started_at", "finished_at", "result"],
     "log": ["game_id", "seq", "kind", "action", "at"],
     "cards": ["uid", "game", "card"],
-    "stations": ["station", "name"],
+    "stations": ["station", "name", "colour"],
     "health": ["id", "at"],          # one row, rewritten to learn whether the disk takes writes
+    "settings": ["key", "value"],    # the box's own choices: language, volume
 }
+# what a file of an older schema version holds where it differs from today's
+OLDER_COLUMNS = {0: {"stations": ["station", "name"]}, 1: {"stations": ["station", "name"]}}
 
 
 def default_data_dir() -> Path:
@@ -156,9 +164,10 @@ class EventLog:
                                f"{SCHEMA_VERSION}). Update Spieltisch.")
         for table in sorted(tables):
             columns = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
-            if columns != COLUMNS[table]:
+            expected = OLDER_COLUMNS.get(version, {}).get(table, COLUMNS[table])
+            if columns != expected:
                 raise StorageError(f"{self.path}: the table {table} has the columns {', '.join(columns)}, not "
-                                   f"{', '.join(COLUMNS[table])}; Spieltisch leaves it unchanged. "
+                                   f"{', '.join(expected)}; Spieltisch leaves it unchanged. "
                                    "Choose another --data-dir.")
         if tables:
             problems = [r[0] for r in self._db.execute("PRAGMA quick_check")]
@@ -315,7 +324,23 @@ class EventLog:
                          "ON CONFLICT(station) DO UPDATE SET name = excluded.name", (station, name))
 
     def station_names(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT station, name FROM stations").fetchall())
+        return dict(self._db.execute("SELECT station, name FROM stations WHERE name IS NOT NULL").fetchall())
+
+    def colour_station(self, station: str, colour: str) -> None:
+        self._db.execute("INSERT INTO stations (station, colour) VALUES (?, ?) "
+                         "ON CONFLICT(station) DO UPDATE SET colour = excluded.colour", (station, colour))
+
+    def station_colours(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT station, colour FROM stations WHERE colour IS NOT NULL").fetchall())
+
+    # -- the box's settings ----------------------------------------------------------------------
+    def setting(self, key: str, default: str | None = None) -> str | None:
+        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
 
 def _create_schema(db: sqlite3.Connection) -> None:
@@ -325,8 +350,16 @@ def _create_schema(db: sqlite3.Connection) -> None:
 
 
 # schema version → the step that reaches it from the one before
+def _colours_and_settings(db: sqlite3.Connection) -> None:
+    """Version 2: a station remembers its colour as well as its name; the box its settings."""
+    if "colour" not in [r[1] for r in db.execute("PRAGMA table_info(stations)")]:
+        db.execute("ALTER TABLE stations ADD COLUMN colour TEXT")
+    _create_schema(db)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _create_schema,      # a new file, or one from before files were marked: create what is missing
+    2: _colours_and_settings,
 }
 
 
