@@ -55,19 +55,39 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 
     return rect
 
 
-def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 30, colour=INK) -> None:
-    f = font(size)
-    line, y = "", rect.top
+def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 30, colour=INK, *,
+            bold: bool = False, align: str = "left") -> None:
+    """Words broken into lines that fit ``rect``'s width, from its top (``align``: "left" or
+    "center")."""
+    f = font(size, bold)
+    lines, line = [], ""
     for word in words.split():
         trial = f"{line} {word}".strip()
         if f.size(trial)[0] > rect.width and line:
-            surface.blit(f.render(line, True, colour), (rect.left, y))
-            y += f.get_linesize()
+            lines.append(line)
             line = word
         else:
             line = trial
     if line:
-        surface.blit(f.render(line, True, colour), (rect.left, y))
+        lines.append(line)
+    for i, line in enumerate(lines):
+        image = f.render(line, True, colour)
+        y = rect.top + i * f.get_linesize()
+        surface.blit(image, image.get_rect(midtop=(rect.centerx, y)) if align == "center" else (rect.left, y))
+
+
+def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
+    """A colour's own shape (circle, square, triangle, diamond), so that a colour-blind
+    player tells the colours apart: each game's view says which colour has which."""
+    x, y = centre
+    if kind == "circle":
+        pygame.draw.circle(surface, ink, centre, r)
+    elif kind == "square":
+        pygame.draw.rect(surface, ink, (x - r + 2, y - r + 2, 2 * r - 4, 2 * r - 4))
+    elif kind == "triangle":
+        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y + r - 2), (x - r, y + r - 2)])
+    else:
+        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 3, fill=PANEL) -> None:

@@ -1,6 +1,13 @@
 """Partout on the shared screen: seats around the table with bids, tricks and soft keys;
 the trumps; the trick as cards (locked ones barred, the winning one in gold); the score
-table by round; the table's prompt and the last refusal."""
+table by round; the table's prompt and the last refusal; between rounds, the round's
+summary; at the end, the winners.
+
+Colours are never the only difference: every suit has its own shape (red square, green
+triangle, blue circle, black diamond) on its cards and on the trump badge, and every
+team its own shape beside its players' names and above its score column. The middle of
+the table, where the trick and the summaries go, is only as wide as the seats leave free
+at this player count, so nothing there runs into a seat."""
 
 from __future__ import annotations
 
@@ -14,18 +21,49 @@ from display import draw
 from display.draw import GOLD, INK, MUTED, RED, TEAM
 
 SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
+SUIT_SHAPE = {"red": "square", "green": "triangle", "blue": "circle", "black": "diamond"}
+TEAM_SHAPE = ("triangle", "circle", "square")
 SPECIAL_FACE = (58, 36, 88)
-SPECIAL_MARK = {"king": "K", "queen": "Q", "jester": "J", "dungeon": "D", "mathematician": "M", "alchemist": "A"}
 
 TABLE_AREA = pygame.Rect(0, 100, 1460, 980)
 SIDE = pygame.Rect(1470, 100, 440, 970)
 SEAT_SIZE = (330, 210)
 CARD_SIZE = (128, 184)
+CARD_GAP = 12
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
-    """Seats clockwise around the table, seat 1 at the bottom centre."""
-    return draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 10))
+    """Seats clockwise around the table, seat 1 at the bottom centre; the side seats pushed
+    to the table's edges, so that six cards fit large between them."""
+    rects = draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 10))
+    for rect in rects:
+        if rect.centerx < TABLE_AREA.centerx - 1:
+            rect.left = TABLE_AREA.left + 10
+        elif rect.centerx > TABLE_AREA.centerx + 1:
+            rect.right = TABLE_AREA.right - 10
+    return rects
+
+
+def middle(players: int) -> pygame.Rect:
+    """The middle of the table that no seat covers: between the side seats, below the top
+    seat and above the bottom one (the trick, the summaries and the winners go here)."""
+    seats = seat_rects(players)
+    bottom = seats[0]
+    top = min((r.bottom for r in seats if r.centerx == bottom.centerx and r is not bottom), default=TABLE_AREA.top)
+    left = max((r.right for r in seats if r.right < bottom.left), default=TABLE_AREA.left)
+    right = min((r.left for r in seats if r.left > bottom.right), default=TABLE_AREA.right)
+    return pygame.Rect(left + 14, max(top, TABLE_AREA.top) + 14, right - left - 28, bottom.top - max(top, TABLE_AREA.top) - 28)
+
+
+def trick_card_size(players: int, cards: int) -> tuple[int, int]:
+    """As large as the middle allows for this many cards, at most the full size."""
+    w = min(CARD_SIZE[0], (middle(players).width - (cards - 1) * CARD_GAP) // max(cards, 1))
+    return w, round(w * CARD_SIZE[1] / CARD_SIZE[0])
+
+
+def between_rounds(view: dict[str, Any]) -> bool:
+    """A round is over and the next one has not begun (its trump number is not named yet)."""
+    return view["phase"] == "trump_number" and 0 < view["round"] == len(view["history"])
 
 
 class PartoutView:
@@ -46,7 +84,10 @@ class PartoutView:
         self._header(surface, snap, view)
         for seat, rect in zip(snap.seats, seat_rects(view["players"])):
             self._seat(surface, snap, view, seat, rect)
-        self._trick(surface, view)
+        if between_rounds(view) and not snap.finished:
+            self._summary(surface, view)
+        else:
+            self._trick(surface, view)
         self._centre_prompt(surface, snap, view)
         self._scores(surface, view)
         self._message(surface, snap)
@@ -70,8 +111,12 @@ class PartoutView:
         badge2 = pygame.Rect(x + 100, 18, 190, 70)
         fill = SUIT.get(colour, (60, 60, 60))
         draw.panel(surface, badge2, GOLD if colour else None, 3, fill)
-        draw.text(surface, texts.colour_name(self.lang, colour) if colour else "–", badge2.center, 44,
-                  INK, True, "center")
+        if colour:
+            draw.shape(surface, SUIT_SHAPE[colour], (badge2.left + 28, badge2.centery), 16, INK)
+            draw.text(surface, texts.colour_name(self.lang, colour), (badge2.centerx + 20, badge2.centery), 40,
+                      INK, True, "center", badge2.width - 64)
+        else:
+            draw.text(surface, "–", badge2.center, 44, INK, True, "center")
         dealer = view["dealer"]
         draw.text(surface, self.t("dealer_is", player=dealer), (x + 320, 38), 36, MUTED)
 
@@ -83,9 +128,10 @@ class PartoutView:
             snap.message.refusal and snap.message.seat == i and snap.message.revision == seat.refused_at
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 5 if border else 3)
-        pygame.draw.rect(surface, TEAM[team % len(TEAM)], (rect.left + 10, rect.top + 12, 10, 40), border_radius=4)
+        draw.shape(surface, TEAM_SHAPE[team % len(TEAM_SHAPE)], (rect.left + 24, rect.top + 30), 12,
+                   TEAM[team % len(TEAM)])
         name = texts.seat_label(self.lang, i, self.names)
-        draw.text(surface, name, (rect.left + 30, rect.top + 10), 40, INK, True, max_width=200)
+        draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)
         if view["dealer"] == i:
             draw.text(surface, self.t("dealer_badge"), (rect.right - 12, rect.top + 14), 28, GOLD, True, "topright")
         if not seat.connected and seat.station:
@@ -110,20 +156,52 @@ class PartoutView:
             title = self.t("last_trick_won", winner=winner_seat)
         if not shown:
             return
-        w, h = CARD_SIZE
-        gap = 18 if len(shown) <= 6 else 8
-        total = len(shown) * w + (len(shown) - 1) * gap
-        x = TABLE_AREA.centerx - total // 2
-        y = TABLE_AREA.centery - h // 2 - 10
+        area = middle(view["players"])
+        w, h = trick_card_size(view["players"], len(shown))
+        total = len(shown) * w + (len(shown) - 1) * CARD_GAP
+        x = area.centerx - total // 2
+        y = area.top + 60
         for i, play in enumerate(shown):
-            rect = pygame.Rect(x + i * (w + gap), y, w, h)
+            rect = pygame.Rect(x + i * (w + CARD_GAP), y, w, h)
             is_leading = (i == leading) if plays else (play["player"] == winner_seat)
             draw_card(surface, self.lang, play["card"], rect, choice=self._choice_label(play, shown),
                       locked=play.get("locked", False), leading=is_leading)
             draw.text(surface, texts.seat_label(self.lang, play["player"], self.names),
-                      (rect.centerx, rect.bottom + 8), 28, MUTED, False, "midtop", w + gap)
+                      (rect.centerx, rect.bottom + 10), 28, MUTED, False, "midtop", w + CARD_GAP)
         if title:
-            draw.text(surface, title, (TABLE_AREA.centerx, y - 44), 32, MUTED, False, "midtop")
+            draw.text(surface, title, (area.centerx, area.top + 6), 32, MUTED, False, "midtop", area.width)
+
+    def _summary(self, surface, view) -> None:
+        """Between rounds: the last trick, and per team what it bid, took and scored, until
+        the next round's first move (the dealer deals meanwhile); it covers no seat."""
+        area = middle(view["players"])
+        box = pygame.Rect(area.left, area.top, area.width, area.height - 70)
+        draw.panel(surface, box, GOLD, 4)
+        draw.text(surface, self.t("round_over", n=view["round"]), (box.centerx, box.top + 14), 40, GOLD, True,
+                  "midtop", box.width - 30)
+        last = view["last_trick"]
+        y = box.top + 66
+        if last:
+            plays = last["plays"]
+            w = min(84, (box.width - 40 - (len(plays) - 1) * 8) // len(plays))
+            h = round(w * CARD_SIZE[1] / CARD_SIZE[0])
+            x = box.centerx - (len(plays) * (w + 8) - 8) // 2
+            for i, play in enumerate(plays):
+                draw_card(surface, self.lang, play["card"], pygame.Rect(x + i * (w + 8), y, w, h), small=True,
+                          locked=play.get("locked", False), leading=play["player"] == last["winner"])
+            y += h + 16
+        row = view["history"][-1]
+        rows_h = (box.bottom - 12 - y) // max(len(view["teams"]), 1)
+        for t, team in enumerate(view["teams"]):
+            top = y + t * rows_h
+            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (box.left + 30, top + 18), 12, TEAM[t % len(TEAM)])
+            draw.text(surface, self._team_name(view, t), (box.left + 52, top), 32, INK, True,
+                      max_width=box.width - 180)
+            draw.text(surface, self.t("summary_bid_tricks", bid=row["bids"][t], tricks=row["tricks"][t]),
+                      (box.left + 52, top + 34), 28, MUTED, max_width=box.width - 180)
+            points = row["points"][t]
+            draw.text(surface, f"{points:+d}", (box.right - 24, top + 4), 52, INK if points >= 0 else RED, True,
+                      "topright")
 
     def _choice_label(self, play: dict[str, Any], plays: list[dict[str, Any]]) -> str | None:
         """What a special card chose, in words: the Dungeon names whose card it locked."""
@@ -132,9 +210,7 @@ class PartoutView:
             return None
         if play["card"] == "dungeon":
             return texts.seat_label(self.lang, plays[choice]["player"], self.names)
-        if play["card"] == "alchemist":
-            return texts.colour_name(self.lang, choice)
-        return str(choice)
+        return choice                                  # a number, or the Alchemist's colour (drawn by _choice)
 
     def _centre_prompt(self, surface, snap, view) -> None:
         if snap.finished:
@@ -144,8 +220,9 @@ class PartoutView:
                "bidding": "bids_now", "playing": "plays_now"}.get(view["phase"])
         if key is None or to_act is None:
             return
-        y = TABLE_AREA.centery + CARD_SIZE[1] // 2 + 60
-        draw.text(surface, self.t(key, player=to_act), (TABLE_AREA.centerx, y), 40, INK, True, "midtop")
+        area = middle(view["players"])
+        draw.text(surface, self.t(key, player=to_act), (area.centerx, area.bottom - 50), 40, INK, True, "midtop",
+                  area.width)
         # the teams' bids and tricks this round are in the score table's "now" row (readable
         # at every player count; one line here ran to 18 px with three teams)
 
@@ -160,7 +237,8 @@ class PartoutView:
         col_w = (box.width - 90) // len(teams)
         for t, team in enumerate(teams):
             x = box.left + 80 + t * col_w
-            pygame.draw.rect(surface, TEAM[t % len(TEAM)], (x, box.top + 64, col_w - 10, 6))
+            pygame.draw.rect(surface, TEAM[t % len(TEAM)], (x + 22, box.top + 64, col_w - 32, 6))
+            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (x + 8, box.top + 66), 9, TEAM[t % len(TEAM)])
             for k, p in enumerate(team):                 # one name a line: readable with three teams too
                 draw.text(surface, texts.seat_label(self.lang, p, self.names), (x, box.top + 74 + 30 * k), 28,
                           INK, True, max_width=col_w - 12)
@@ -178,7 +256,9 @@ class PartoutView:
                           True, "topright")
             y += 32
         if view["phase"] == "playing" and view["team_bids"][0] is not None:     # this round so far
-            draw.text(surface, self.t("score_now"), (box.left + 20, y), 28, GOLD, True, max_width=58)
+            # the round under way, numbered like the rows above it, in gold (a word here would not
+            # fit at 28 px in every language)
+            draw.text(surface, str(len(view["history"]) + 1), (box.left + 24, y), 28, GOLD, True)
             for t, (b, k) in enumerate(zip(view["team_bids"], view["team_tricks"])):
                 draw.text(surface, f"{b}/{k}", (box.left + 80 + t * col_w, y), 28, GOLD, True)
         pygame.draw.line(surface, MUTED, (box.left + 20, box.bottom - 60), (box.right - 20, box.bottom - 60), 2)
@@ -192,17 +272,27 @@ class PartoutView:
         draw.message_box(surface, self.lang, snap, self.names, box, "help_line", 32)
 
     def _winner(self, surface, view) -> None:
-        banner = pygame.Rect(0, 0, 1100, 200)
-        banner.center = (TABLE_AREA.centerx, TABLE_AREA.centery)
+        """The winners named (a tie said as one), then every team's total, best first."""
+        area = middle(view["players"])
+        banner = pygame.Rect(area.left, area.top, area.width, area.height - 20)
         draw.panel(surface, banner, GOLD, 6)
         names = [self._team_name(view, t) for t in view["winners"]]
         if len(names) > 1:                             # a tie: said as one, not as "A · B win!"
             words = self.t("winners_tie", names=self.t("names_and").join(names), n=view["scores"][view["winners"][0]])
         else:
             words = self.t("winner_banner", names=names[0])
-        draw.text(surface, words, (banner.centerx, banner.top + 40), 56, GOLD, True, "midtop", banner.width - 40)
-        scores = " : ".join(str(s) for s in view["scores"])
-        draw.text(surface, scores, (banner.centerx, banner.top + 118), 52, INK, True, "midtop")
+        draw.wrapped(surface, words, banner.inflate(-40, -40), 48, GOLD, bold=True, align="center")
+        ranked = sorted(range(len(view["teams"])), key=lambda t: -view["scores"][t])
+        row_h = 58
+        y = banner.bottom - 24 - row_h * len(ranked)
+        for k, t in enumerate(ranked):
+            top = y + k * row_h
+            place = 1 + sum(1 for other in ranked if view["scores"][other] > view["scores"][t])
+            draw.text(surface, f"{place}.", (banner.left + 24, top), 40, INK, True)
+            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (banner.left + 90, top + 20), 12, TEAM[t % len(TEAM)])
+            draw.text(surface, self._team_name(view, t), (banner.left + 112, top + 2), 36, INK, True,
+                      max_width=banner.width - 250)
+            draw.text(surface, str(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")
 
 
 def leading_play(view: dict[str, Any]) -> int | None:
@@ -213,9 +303,11 @@ def leading_play(view: dict[str, Any]) -> int | None:
     return trick_winner(plays, view["trump_number"], view["trump_colour"])
 
 
-def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: str | None = None,
-              locked: bool = False, leading: bool = False) -> None:
-    """A card face: crest cards by colour and number, specials by their printed name."""
+def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, choice: Any = None,
+              locked: bool = False, leading: bool = False, small: bool = False) -> None:
+    """A card face: crest cards by number, colour and the colour's shape; specials by the
+    letter their edition prints and their name. ``small``: a reminder (the summary's last
+    trick), numbers and shapes only."""
     c = ALL_CARDS.get(name)
     special = c is None or c.colour is None
     if leading:
@@ -223,23 +315,64 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
     pygame.draw.rect(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, border_radius=12)
     pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
     if special:
-        draw.text(surface, SPECIAL_MARK.get(name, "?"), rect.center, int(rect.height * 0.45), GOLD, True, "center")
-        draw.text(surface, texts.card_name(lang, name), (rect.centerx, rect.bottom - 12), 28, INK, True,
-                  "midbottom", rect.width - 8)
+        draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
+        if not small:
+            _special_name(surface, texts.card_name(lang, name), rect)
         if choice is not None:
-            draw.text(surface, f"» {choice}", (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
+            _choice(surface, lang, name, choice, rect)
     else:
         ink = SUIT[c.colour]
-        draw.text(surface, str(c.value), rect.center, int(rect.height * 0.5), ink, True, "center")
-        draw.text(surface, str(c.value), (rect.left + 10, rect.top + 6), 30, ink, True)
-        draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 28, ink,
-                  True, "midbottom", rect.width - 8)
+        r = max(8, rect.width // 9)
+        draw.text(surface, str(c.value), (rect.centerx, rect.centery + (0 if small else -6)),
+                  int(rect.height * 0.46), ink, True, "center")
+        draw.shape(surface, SUIT_SHAPE[c.colour], (rect.left + r + 8, rect.top + r + 8), r, ink)
+        draw.shape(surface, SUIT_SHAPE[c.colour], (rect.right - r - 8, rect.top + r + 8), r, ink)
+        if not small and colour_words_fit(lang, rect.width - 8):
+            draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 28, ink,
+                      True, "midbottom")
     if locked:
         shade = pygame.Surface(rect.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 150))
         surface.blit(shade, rect)
         for x in range(rect.left + 18, rect.right - 8, 22):
             pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
+
+
+def colour_words_fit(lang: str, width: int) -> bool:
+    """Whether every colour's word fits ``width`` at 28 px: if not, no card of the trick shows
+    its word (their shapes and numbers still tell them apart), rather than some shrunk."""
+    return max(draw.font(28, True).size(texts.colour_name(lang, c))[0] for c in SUIT) <= width
+
+
+def _choice(surface: pygame.Surface, lang: str, card: str, choice: Any, rect: pygame.Rect) -> None:
+    """What a special card chose, at its top: "» 9", "» Clara"; the Alchemist's colour by its
+    shape, with its word where that fits (the trump badge says it in full)."""
+    words = f"» {choice}"
+    if card == "alchemist":
+        words = f"» {texts.colour_name(lang, choice)}"
+        if draw.font(28, True).size(words)[0] > rect.width - 8:
+            draw.text(surface, "»", (rect.centerx - 14, rect.top + 10), 28, INK, True, "midtop")
+            draw.shape(surface, SUIT_SHAPE[choice], (rect.centerx + 14, rect.top + 24), 11, INK)
+            return
+    draw.text(surface, words, (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
+
+
+def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> None:
+    """A special card's name at 28 px: on one line, or broken in two with a hyphen where it
+    is too long for the card."""
+    font = draw.font(28, True)
+    if font.size(name)[0] <= rect.width - 8:
+        draw.text(surface, name, (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom")
+        return
+    vowels = "aeiouyäöüéèàìòù"
+    # break before a syllable (a consonant and a vowel: "Mathe-matiker", "Alche-mistin"),
+    # the two halves as even as may be
+    syllables = [i for i in range(3, len(name) - 2) if name[i] not in vowels and name[i + 1] in vowels]
+    cut = min(syllables or range(3, len(name) - 2),
+              key=lambda i: abs(font.size(name[:i] + "-")[0] - font.size(name[i:])[0]))
+    draw.text(surface, name[:cut] + "-", (rect.centerx, rect.bottom - 42), 28, INK, True, "midbottom",
+              rect.width - 8)
+    draw.text(surface, name[cut:], (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom", rect.width - 8)
 
 
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:

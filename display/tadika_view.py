@@ -248,10 +248,10 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
         big = int(rect.height * (0.5 if small else 0.42))
         draw.text(surface, str(card.value), (rect.centerx, rect.centery - 12), max(28, big), ink, True, "center")
         if small:
-            shape(surface, card.colour, (rect.centerx, rect.bottom - 14), 8, ink)
+            draw.shape(surface, SHAPE[card.colour], (rect.centerx, rect.bottom - 14), 8, ink)
             return
-        shape(surface, card.colour, (rect.left + 24, rect.top + 24), 14, ink)
-        shape(surface, card.colour, (rect.right - 24, rect.top + 24), 14, ink)
+        draw.shape(surface, SHAPE[card.colour], (rect.left + 24, rect.top + 24), 14, ink)
+        draw.shape(surface, SHAPE[card.colour], (rect.right - 24, rect.top + 24), 14, ink)
         label = texts.render(lang, "tadika_joker") if card.is_joker else texts.colour_name(lang, card.colour)
         draw.text(surface, label, (rect.centerx, rect.bottom - 12), 30, ink, True, "midbottom", rect.width - 12)
     elif card.kind == "wish":
@@ -269,20 +269,6 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
         if not small:
             draw.text(surface, texts.render(lang, "tadika_forbidden_face"), (rect.centerx, rect.bottom - 12), 30,
                       RED, True, "midbottom", rect.width - 12)
-
-
-def shape(surface: pygame.Surface, colour: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
-    """The colour's own shape, so a colour-blind player tells the colours apart."""
-    x, y = centre
-    kind = SHAPE[colour]
-    if kind == "circle":
-        pygame.draw.circle(surface, ink, centre, r)
-    elif kind == "square":
-        pygame.draw.rect(surface, ink, (x - r + 2, y - r + 2, 2 * r - 4, 2 * r - 4))
-    elif kind == "triangle":
-        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y + r - 2), (x - r, y + r - 2)])
-    else:
-        pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
 
 
 def star(surface: pygame.Surface, centre: tuple[float, float], r: float, colour: tuple[int, int, int]) -> None:

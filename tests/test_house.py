@@ -73,12 +73,10 @@ def test_the_bench_prints_its_table_after_every_area_is_imported(capsys):
 
 def test_every_screen_draws_its_texts_at_28_px_or_more(screen):
     """From the sofa (tools/small_texts.py): every game at every player count, played a few
-    dozen moves, in German (the longest words). Left: Partout's two longest special-card
-    names, which do not fit the card's width at 28 px (issue 14)."""
+    dozen moves, in German (the longest words)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("small_texts", ROOT / "tools" / "small_texts.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     found = module.small_texts("de")
-    left = {(place.split("/")[0], text) for place, texts in found.items() for _, text in texts}
-    assert left <= {("partout", "Mathematiker"), ("partout", "Alchemistin")}, found
+    assert found == {}

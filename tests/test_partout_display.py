@@ -8,7 +8,7 @@ from controller.games.texts import LANGUAGES
 from controller.inputs.base import OK, PLUS
 from display.app import Screen
 from display.draw import GOLD, RED
-from display.partout_view import TABLE_AREA, CARD_SIZE, seat_rects
+from display.partout_view import CARD_GAP, middle, seat_rects, trick_card_size
 
 
 def border_pixel(canvas, rect):
@@ -35,11 +35,11 @@ def test_the_winning_card_of_the_trick_is_marked(make_table, screen):
     h.tap(leader, "blue5")
     h.tap(h.state.to_act, "black3")                  # trump number: wins
     canvas = screen.render(h.table.snapshot())
-    w, _ = CARD_SIZE
-    total = 2 * w + 18
-    left = TABLE_AREA.centerx - total // 2
-    y = TABLE_AREA.centery - CARD_SIZE[1] // 2 - 10
-    second_card_halo = (left + w + 18 + w // 2, y - 5)
+    w, _ = trick_card_size(4, 2)
+    area = middle(4)
+    left = area.centerx - (2 * w + CARD_GAP) // 2
+    y = area.top + 60
+    second_card_halo = (left + w + CARD_GAP + w // 2, y - 5)
     first_card_halo = (left + w // 2, y - 5)
     assert tuple(canvas.get_at(second_card_halo))[:3] == GOLD
     assert tuple(canvas.get_at(first_card_halo))[:3] != GOLD
@@ -97,12 +97,16 @@ def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
     from display import draw
     from display.partout_view import PartoutView
     said = []
-    real = draw.text
+    real, real_wrapped = draw.text, draw.wrapped
     monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))
+    monkeypatch.setattr(draw, "wrapped", lambda surface, words, *a, **k: said.append(words)
+                        or real_wrapped(surface, words, *a, **k))
     view = PartoutView("en")
     view.names = ["Anna", "Ben", "Clara", "David"]
-    view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 1], "scores": [12, 12], "teams": [[0, 2], [1, 3]]})
+    view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 1], "scores": [12, 12], "teams": [[0, 2], [1, 3]],
+                                                "players": 4})
     assert "A tie: Anna & Clara and Ben & David with 12 points each!" in said
+    assert said.count("1.") == 2                      # both share the first place in the totals
 
 
 
@@ -120,3 +124,95 @@ def test_the_keyboard_seat_sees_its_own_hand(screen):
     canvas = screen.render(table.snapshot())
     x, y = 8 + 12 + 48, 1080 - 136 - 86 + 70 + 68            # the middle of the first card in the strip
     assert tuple(canvas.get_at((x, y)))[:3] != (24, 84, 52)   # a card face there, not the felt
+
+
+# -- between rounds, the middle, colour blindness ---------------------------------------------------
+
+def spoken(monkeypatch):
+    """Every text the views draw, in order."""
+    from display import draw
+    said = []
+    real, real_wrapped = draw.text, draw.wrapped
+    monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))
+    monkeypatch.setattr(draw, "wrapped", lambda surface, words, *a, **k: said.append(words)
+                        or real_wrapped(surface, words, *a, **k))
+    return said
+
+
+def test_between_rounds_the_summary_stays_until_the_next_round_begins(make_table, screen, monkeypatch):
+    """The round's bids, tricks and points per team, and its last trick, stay in the middle
+    while the dealer deals; the next round's trump number ends it."""
+    import random
+    h = make_table(players=4, mode="virtual")
+    rules, table, rng = h.rules, h.table, random.Random(2)
+    while table.state.round == 0:
+        table.apply(rng.choice(rules.legal_actions(table.state, table.state.to_act)))
+    said = spoken(monkeypatch)
+    screen.render(table.snapshot())
+    row = table.snapshot().view["history"][0]
+    assert "Round 1 is over" in said
+    for t in range(2):
+        assert f"bid {row['bids'][t]} · took {row['tricks'][t]}" in said and f"{row['points'][t]:+d}" in said
+    names = [s.name or f"Seat {s.seat + 1}" for s in table.snapshot().seats]
+    assert f"{names[0]} & {names[2]}" in said and f"{names[1]} & {names[3]}" in said
+    said.clear()
+    table.apply(rng.choice(rules.legal_actions(table.state, table.state.to_act)))      # the trump number
+    screen.render(table.snapshot())
+    assert "Round 1 is over" not in said
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_middle_runs_into_no_seat_and_a_full_trick_fits_it(players):
+    area = middle(players)
+    seats = seat_rects(players)
+    assert area.collidelist(seats) == -1
+    assert all(not a.colliderect(b) for i, a in enumerate(seats) for b in seats[i + 1:])
+    cards = players * 2 if players == 3 else players
+    w, h = trick_card_size(players, cards)
+    assert w >= 100                                   # large enough for a number read from the sofa
+    assert cards * w + (cards - 1) * CARD_GAP <= area.width
+    assert area.top + 60 + h + 10 + 30 <= area.bottom - 50     # the names under the cards, then the prompt
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0; and no colour at all
+CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+    "achromatopsia": ((0.299, 0.587, 0.114),) * 3,
+}
+
+
+def ink_mask(surface, matrix):
+    """Where a card shows ink as a colour-blind eye sees it: pixels far from the card's face."""
+    import pygame
+    face = [sum(m * c for m, c in zip(row, (250, 248, 240))) for row in matrix]
+    mask = set()
+    w, h = surface.get_size()
+    for y in range(0, h - 44):                        # above the colour's word: shapes and number only
+        for x in range(w):
+            r, g, b = surface.get_at((x, y))[:3]
+            seen = [sum(m * c for m, c in zip(row, (r, g, b))) for row in matrix]
+            if sum(abs(a - f) for a, f in zip(seen, face)) > 90:
+                mask.add((x, y))
+    return mask
+
+
+@pytest.mark.parametrize("eye", sorted(CVD))
+def test_the_four_suits_differ_by_shape_for_a_colour_blind_eye(screen, eye):
+    """Issue 14: red and green differed only by a 24 px word under deuteranopia. Now two
+    cards of the same number in any two suits differ in what they show above the word,
+    even when every colour is seen alike."""
+    import pygame
+    from display.partout_view import draw_card
+    masks = {}
+    for suit in ("red", "green", "blue", "black"):
+        card = pygame.Surface((128, 184))
+        card.fill((24, 84, 52))
+        draw_card(card, "en", f"{suit}5", card.get_rect())
+        masks[suit] = ink_mask(card, CVD[eye])
+        assert len(masks[suit]) > 800, (suit, "no ink left to see")
+    suits = sorted(masks)
+    for i, a in enumerate(suits):
+        for b in suits[i + 1:]:
+            assert len(masks[a] ^ masks[b]) > 150, (a, b)

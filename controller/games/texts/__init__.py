@@ -85,6 +85,12 @@ def card_name(lang: str, card: str) -> str:
     return card
 
 
+def card_mark(lang: str, card: str) -> str:
+    """The letter printed on a special card, in the language's own edition (German: the King
+    and Queen share their K, as the book prints it)."""
+    return table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
+
+
 def colour_name(lang: str, colour: str) -> str:
     return table(lang).get("_colours", {}).get(colour, colour)
 
