@@ -5,7 +5,7 @@ It reads snapshots and returns what the keyboard asked for; it changes nothing i
 Keyboard (a developer being one station): ``q w e`` / ``a s d`` are the station's
 buttons (top row / bottom row), ``1``–``9`` and ``0`` tap the 1st–10th card of that
 seat's hand (virtual cards), ``z``–``m`` the 1st–7th card lying open on the table,
-``u`` undoes, ``Esc`` quits.
+``u`` asks to undo (again: takes the move back), ``Esc`` quits.
 """
 
 from __future__ import annotations

@@ -88,7 +88,10 @@ def test_the_runner_undoes_explains_pauses_and_stops_from_the_panel(panel, tmp_p
     runner.handle(ButtonEvent("abc"[seat], 0, 4, True, 0, time.monotonic_ns(), time.monotonic_ns()))
     assert len(table.actions) == 1
 
-    press(factory, UNDO)
+    press(factory, UNDO)                               # asks first: nothing taken back yet
+    runner.handle(events.get(timeout=1))
+    assert len(table.actions) == 1 and table.message.key == "undo_ask_panel"
+    press(factory, UNDO)                               # pressed again: taken back
     runner.handle(events.get(timeout=1))
     assert table.actions == [] and table.message.key == "undone"
 

@@ -159,6 +159,13 @@ class GameRules:
         """What every person at the table may see, as plain JSON-able data."""
         raise NotImplementedError
 
+    def unseen(self, state: Any) -> tuple[int, ...]:
+        """How many cards each pile nobody has seen still holds (the draw pile; Partout: the
+        deals to come). An action after which one is smaller revealed something hidden, and
+        undo stops before it when the table deals (virtual cards): taken back, the same card
+        would come again, and the players would know it. Games without hidden cards: ()."""
+        return ()
+
     def action_to_json(self, action: Any) -> dict[str, Any]:
         raise NotImplementedError
 

@@ -442,6 +442,9 @@ class Partout(GameRules):
         return _end_round(after, setup)
 
     # -- what the screen shows --------------------------------------------------------------
+    def unseen(self, state: PartoutState) -> tuple[int, ...]:
+        return (state.setup.rounds - state.round,)       # each new round deals hidden hands
+
     def public_view(self, state: PartoutState) -> dict[str, Any]:
         setup = state.setup
         trick_plays = [(ALL_CARDS[c], ch) for _, c, ch in state.trick]

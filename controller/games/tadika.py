@@ -471,6 +471,9 @@ class Tadika(GameRules):
         return _play_wish(state, action)
 
     # -- what the screen shows ---------------------------------------------------------------------
+    def unseen(self, state: TadikaState) -> tuple[int, ...]:
+        return (state.stock_left,)
+
     def public_view(self, state: TadikaState) -> dict[str, Any]:
         outcome = self.outcome(state)
         last = state.history[-1] if state.history else None

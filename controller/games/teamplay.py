@@ -569,6 +569,9 @@ class Teamplay(GameRules):
         return _end_turn(state, action)
 
     # -- what the screen shows -------------------------------------------------------------------------
+    def unseen(self, state: TeamplayState) -> tuple[int, ...]:
+        return (state.deck_left, len(state.mission_pile))
+
     def public_view(self, state: TeamplayState) -> dict[str, Any]:
         outcome = self.outcome(state)
         teams = teams_for(state.players)

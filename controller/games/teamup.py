@@ -573,6 +573,9 @@ class TeamUp(GameRules):
         return _place(state, action)
 
     # -- what the screen shows -------------------------------------------------------------------------
+    def unseen(self, state: TeamupState) -> tuple[int, ...]:
+        return (cards_left(state),)
+
     def public_view(self, state: TeamupState) -> dict[str, Any]:
         pallet = pallet_of(state.placed)
         card = current_card(state)

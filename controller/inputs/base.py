@@ -33,6 +33,7 @@ class InputAdapter:
     readable reason and leave everything as it was when the input makes no sense now."""
 
     game = ""
+    back_button: int | None = None    # the button that takes back a choice; held, it asks to undo
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules

@@ -34,6 +34,7 @@ class Picker:
 
 class PartoutInput(InputAdapter):
     game = "partout"
+    back_button = BACK                 # held for a second: asks to undo the last move
 
     def __init__(self, rules: Partout) -> None:
         super().__init__(rules)

@@ -46,6 +46,7 @@ class Taps:
 
 class TadikaInput(InputAdapter):
     game = "tadika"
+    back_button = BACK                 # held for a second: asks to undo the last move
 
     def __init__(self, rules: Tadika) -> None:
         super().__init__(rules)

@@ -45,6 +45,7 @@ class Taps:
 
 class TeamplayInput(InputAdapter):
     game = "teamplay"
+    back_button = BACK                 # held for a second: asks to undo the last move
 
     def __init__(self, rules: Teamplay) -> None:
         super().__init__(rules)

@@ -57,6 +57,7 @@ class Ghost:
 
 class TeamUpInput(InputAdapter):
     game = "team-up"
+    back_button = BACK                 # held for a second: asks to undo the last move
 
     def __init__(self, rules: TeamUp) -> None:
         super().__init__(rules)

@@ -131,7 +131,7 @@ class TableRunner:
         if ui[0] == "quit":
             self.stopped = True
         elif ui[0] == "undo":
-            self.send(self.table.undo())
+            self.send(self.table.host_undo())
         elif self.keyboard is not None:
             self.keyboard(ui)
 

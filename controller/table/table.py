@@ -31,6 +31,12 @@ FLASH_MS = 300
 BUZZ_REFUSED = (220, 150)
 BUZZ_ACCEPTED = (1760, 40)
 
+# Undo: asked for at the host panel (or the keyboard's u), or by holding a station's back
+# button; then confirmed (the panel's undo again, or the asking station's bottom middle).
+UNDO_HOLD_NS = 1_000_000_000       # the back button held this long asks to undo
+CONFIRM_UNDO_BUTTON = 4            # bottom middle: "yes, take it back"
+PANEL = -1                         # undo asked for by the host (panel button, keyboard)
+
 
 @dataclass(frozen=True)
 class Message:
@@ -106,6 +112,9 @@ class Table:
         self._snapshot: Snapshot | None = None
         self.cannot_save: str | None = None      # set while the log refuses writes
         self.private_seat: int | None = None     # a person at the keyboard plays this seat: its hand is shown
+        self.undo_asked: int | None = None       # who asked to undo (a seat, or PANEL), until answered
+        self._held: dict[str, int] = {}          # station → when its back button went down (host ns)
+        self._deferred: dict[str, IllegalAction] = {}   # a back press's refusal, said at release unless held
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -147,7 +156,7 @@ class Table:
             return []
         if kind == "PanelEvent":
             if event.button == "undo":
-                return self.undo()
+                return self.host_undo()
             if event.button == "menu":       # a short press: say how to stop
                 self._note(Message("panel_menu_hint", {}, None, False, self.revision + 1))
             return []                        # "menu_held" is the runner's: it stops
@@ -159,14 +168,22 @@ class Table:
             self._note(Message("station_without_seat", {"station": station}, None, True, self.revision + 1))
             return []
         if kind == "ButtonEvent" and not event.pressed:
-            return []
+            return self._released(seat, event)
+        if self.undo_asked is not None:
+            answer = self._answer_undo(seat, event)
+            if answer is not None:
+                return answer
         if self.paused_for and not self.finished:
             # nothing moves while a seat cannot play: it would not see or answer it
             return self._refuse(seat, IllegalAction("paused", seat=self.paused_for[0]))
         if self.cannot_save is not None and not self.check_saving():
             return self._refuse(seat, IllegalAction("cannot_save", reason=self.cannot_save))
         if kind == "ButtonEvent":
-            return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button))
+            back = event.button == getattr(self.adapter, "back_button", None)
+            if back:
+                self._held[station] = event.pressed_ns
+            return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button),
+                               defer_refusal=station if back else None)
         if kind == "TagEvent":
             return self._input(seat, lambda: self.adapter.card(
                 self.state, seat, self.resolver.resolve(event.uid, event.text)))
@@ -184,7 +201,9 @@ class Table:
         except ValueError:
             return None
 
-    def _input(self, seat: int, make_action: Any) -> list[Command]:
+    def _input(self, seat: int, make_action: Any, defer_refusal: str | None = None) -> list[Command]:
+        """``defer_refusal``: the back button's station; its refusal waits for the release,
+        which tells a press (refused then) from a hold (asking to undo)."""
         try:
             action = make_action()
             if action is None:                       # a choice in progress moved
@@ -192,7 +211,17 @@ class Table:
                 return []
             return self.apply(action)
         except IllegalAction as refusal:
+            if defer_refusal is not None:
+                self._deferred[defer_refusal] = refusal
+                return []
             return self._refuse(seat, refusal)
+
+    def _released(self, seat: int, event: Any) -> list[Command]:
+        since = self._held.pop(event.station, None)
+        deferred = self._deferred.pop(event.station, None)
+        if since is not None and event.pressed_ns - since >= UNDO_HOLD_NS:
+            return self.ask_undo(seat)
+        return self._refuse(seat, deferred) if deferred is not None else []
 
     def apply(self, action: Any) -> list[Command]:
         """Apply an action from a seat: refused (IllegalAction) or durably logged, then taken."""
@@ -241,9 +270,65 @@ class Table:
         self._note(Message("saving_again", {}, None, False, self.revision + 1))
         return True
 
-    def undo(self) -> list[Command]:
+    # -- undo -----------------------------------------------------------------------------------------
+    def host_undo(self) -> list[Command]:
+        """The host's undo (the panel's button, the keyboard's u): asks first; pressed again
+        while asked, takes the move back."""
+        if self.undo_asked == PANEL:
+            self.undo_asked = None
+            return self.undo()
+        return self.ask_undo(PANEL)
+
+    def ask_undo(self, asker: int) -> list[Command]:
+        """Ask, before anything is taken back, whether the last move should be (``asker``: the
+        seat that held its back button, or PANEL)."""
+        seat = None if asker == PANEL else asker
+        refusal = self._undo_refusal(seat)
+        if refusal is not None:
+            if seat is None:
+                self._note(Message(refusal.key, dict(refusal.params), None, True, self.revision + 1))
+                return []
+            return self._refuse(seat, refusal)
+        self.undo_asked = asker
+        actor = getattr(self.actions[-1], "player", None)
+        key = "undo_ask_panel" if seat is None else "undo_ask_station"
+        self._note(Message(key, {"player": actor, "seat": seat}, seat, False, self.revision + 1))
+        return []
+
+    def _answer_undo(self, seat: int, event: Any) -> list[Command] | None:
+        """An input while undo is asked: the asking station's bottom middle says yes, its other
+        buttons no (the press does nothing else). Any other input says no and counts as itself
+        (None: go on handling it)."""
+        asker, self.undo_asked = self.undo_asked, None
+        if asker == seat and type(event).__name__ == "ButtonEvent":
+            if event.button == CONFIRM_UNDO_BUTTON:
+                return self.undo()
+            self._note(Message("undo_kept", {}, seat, False, self.revision + 1))
+            return []
+        self.message = None                          # the question is gone; the input speaks for itself
+        self._changed()
+        return None
+
+    def _undo_refusal(self, seat: int | None) -> IllegalAction | None:
+        """Why the last move cannot be taken back now (asked at ``seat``; None: the host)."""
+        if self.rules.realtime:
+            return IllegalAction("undo_realtime")
         if not self.actions:
-            self._note(Message("nothing_to_undo", {}, None, True, self.revision + 1))
+            return IllegalAction("nothing_to_undo")
+        actor = getattr(self.actions[-1], "player", None)
+        if seat is not None and seat not in (actor, self.rules.to_act(self.state)):
+            return IllegalAction("undo_not_yours", player=seat, expected=actor)
+        if self.config.get("mode") == "virtual":
+            before = self.rules.replay(self.config, self.seed, self.actions[:-1])
+            if self.rules.unseen(before) != self.rules.unseen(self.state):
+                return IllegalAction("undo_stops_at_reveal")
+        return None
+
+    def undo(self) -> list[Command]:
+        """Take the last move back (in the log too): what ``ask_undo`` asked about."""
+        refusal = self._undo_refusal(None)
+        if refusal is not None:
+            self._note(Message(refusal.key, dict(refusal.params), None, True, self.revision + 1))
             return []
         if self.store is not None and self.game_id is not None:
             try:
@@ -326,7 +411,8 @@ class Table:
         seats = tuple(
             SeatSnapshot(seat, self.names[seat] if seat < len(self.names) else "", station,
                          self.connected.get(station, False) if station else False,
-                         self.adapter.soft_keys(state, seat), self.adapter.prompt(state, seat),
+                         UNDO_KEYS if seat == self.undo_asked else self.adapter.soft_keys(state, seat),
+                         ("undo_prompt", {}) if seat == self.undo_asked else self.adapter.prompt(state, seat),
                          self.adapter.pending(state, seat), self._refused_at.get(seat))
             for seat, station in enumerate(self.stations))
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
@@ -367,6 +453,10 @@ class Table:
             "actions": len(self.actions),
             "finished": outcome is not None,
         }
+
+
+# the asking station's buttons while undo is asked: bottom middle takes the move back
+UNDO_KEYS = (None, None, None, SoftKey("undo_no"), SoftKey("undo_yes"), SoftKey("undo_no"))
 
 
 def _reason(exc: BaseException) -> str:
