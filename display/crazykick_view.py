@@ -117,9 +117,8 @@ class CrazyKickView:
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
         draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
-        pygame.draw.rect(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34),
-                         border_radius=4)
-        pygame.draw.rect(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, border_radius=4)
+        draw.rounded(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34), 0, 4)
+        draw.rounded(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, 4)
         draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36, INK,
                   True, max_width=230)
         draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 10), 28,
@@ -135,7 +134,7 @@ class CrazyKickView:
         for k, pile in enumerate(piles):
             card_rect = pygame.Rect(rect.left + 10 + k * (w + gap), rect.top + 48, w, PILE_CARD_H)
             if k == target:                            # the four-pile layout's chosen pile
-                pygame.draw.rect(surface, GOLD, card_rect.inflate(8, 8), 4, border_radius=12)
+                draw.rounded(surface, GOLD, card_rect.inflate(8, 8), 4, 12)
             self._pile_card(surface, view, pile, card_rect)
         line = rect.bottom - 38
         if refused:
@@ -151,11 +150,11 @@ class CrazyKickView:
         (the centre card lists the names that fit on it), how many cards the pile holds."""
         card = pile["top"]
         if card is None:
-            pygame.draw.rect(surface, (40, 80, 56), rect, 2, border_radius=8)
+            draw.rounded(surface, (40, 80, 56), rect, 2, 8)
             return
         colour = rgb(view["team_colours"][card["team_index"]])
-        pygame.draw.rect(surface, draw.CARD_FACE, rect, border_radius=10)
-        pygame.draw.rect(surface, colour, rect, 5, border_radius=10)
+        draw.rounded(surface, draw.CARD_FACE, rect, 0, 10)
+        draw.rounded(surface, colour, rect, 5, 10)
         dark = (20, 20, 20)
         ink = colour if sum(colour) < 600 else dark
         if card["goal"]:                               # the goal card's word takes the top; no count over it
@@ -171,8 +170,8 @@ class CrazyKickView:
     def _face(self, surface, view, card, rect, small: bool = False, corners: bool = True) -> None:
         colour = rgb(view["team_colours"][card["team_index"]])
         other = rgb(view["team_colours"][1 - card["team_index"]])
-        pygame.draw.rect(surface, draw.CARD_FACE, rect, border_radius=10 if small else 16)
-        pygame.draw.rect(surface, colour, rect, 5 if small else 10, border_radius=10 if small else 16)
+        draw.rounded(surface, draw.CARD_FACE, rect, 0, 10 if small else 16)
+        draw.rounded(surface, colour, rect, 5 if small else 10, 10 if small else 16)
         dark = (20, 20, 20)
         if card["goal"]:
             draw.text(surface, self.t("ck_goal_card"), (rect.centerx, rect.centery - rect.height // 8),
@@ -210,8 +209,8 @@ class CrazyKickView:
             return
         if view["covered"] is not None:
             under = rect.move(-26, -12)
-            pygame.draw.rect(surface, (200, 196, 186), under, border_radius=16)
-            pygame.draw.rect(surface, (90, 90, 90), under, 2, border_radius=16)
+            draw.rounded(surface, (200, 196, 186), under, 0, 16)
+            draw.rounded(surface, (90, 90, 90), under, 2, 16)
         self._face(surface, view, card, rect)
         team = view["team_names"][card["team_index"]]
         headline = self.t("ck_ball_with", team=team)

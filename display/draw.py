@@ -44,15 +44,45 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 
 def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 32, colour=INK,
          bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
-    f = font(size, bold)
-    if max_width is not None:
-        while f.size(words)[0] > max_width and size > 14:
-            size -= 2
-            f = font(size, bold)
-    image = f.render(words, True, colour)
+    image = rendered(str(words), fitted_size(str(words), size, bold, max_width), bold, tuple(colour))
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect
+
+
+@lru_cache(maxsize=8192)
+def fitted_size(words: str, size: int, bold: bool, max_width: int | None) -> int:
+    """The size ``words`` are drawn at: ``size``, or smaller until they fit ``max_width``."""
+    if max_width is not None:
+        while font(size, bold).size(words)[0] > max_width and size > 14:
+            size -= 2
+    return size
+
+
+@lru_cache(maxsize=4096)
+def rendered(words: str, size: int, bold: bool, colour: tuple[int, ...]) -> pygame.Surface:
+    """A text's image, made once: a frame mostly redraws the texts of the last one, and
+    rendering glyphs was a fifth of a frame's time (``spieltisch bench --only display``)."""
+    return font(size, bold).render(words, True, colour)
+
+
+@lru_cache(maxsize=1024)
+def _rounded(size: tuple[int, int], colour: tuple[int, ...], width: int, radius: int) -> pygame.Surface:
+    image = pygame.Surface(size)
+    key = (255, 0, 255) if tuple(colour[:3]) != (255, 0, 255) else (0, 255, 0)
+    image.fill(key)
+    pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
+    image.set_colorkey(key)
+    return image
+
+
+def rounded(surface: pygame.Surface, colour, rect, width: int = 0, radius: int = 14) -> None:
+    """``pygame.draw.rect`` with rounded corners, drawn once per size and colour and then
+    copied: rounding corners was a third of a frame's time."""
+    rect = pygame.Rect(rect)
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    surface.blit(_rounded(rect.size, tuple(colour), width, radius), rect)
 
 
 def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 30, colour=INK, *,
@@ -91,21 +121,39 @@ def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, i
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 3, fill=PANEL) -> None:
-    pygame.draw.rect(surface, fill, rect, border_radius=14)
+    rounded(surface, fill, rect, 0, 14)
     if border is not None:
-        pygame.draw.rect(surface, border, rect, width, border_radius=14)
+        rounded(surface, border, rect, width, 14)
 
 
 def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: tuple[int, int],
               size: tuple[int, int] = (96, 34), bold: bool = True) -> None:
-    """The six buttons in two rows of three, labelled with what they do right now."""
+    """The six buttons in two rows of three, labelled with what they do right now (drawn
+    once per legend and copied: a seat's keys seldom change between frames)."""
+    legend = (lang, size, bold, tuple(None if k is None else (k.key, repr(sorted(k.params.items()))) for k in keys))
+    image = _SOFT_KEYS.get(legend)
+    if image is None:
+        if len(_SOFT_KEYS) >= 512:
+            _SOFT_KEYS.clear()
+        image = _SOFT_KEYS[legend] = _soft_keys_image(lang, keys, size, bold)
+    surface.blit(image, topleft)
+
+
+_SOFT_KEYS: dict[tuple, pygame.Surface] = {}
+
+
+def _soft_keys_image(lang: str, keys: Sequence[Any], size: tuple[int, int], bold: bool) -> pygame.Surface:
     w, h = size
+    image = pygame.Surface((3 * w + 12, 2 * h + 6))
+    image.fill((255, 0, 255))
+    image.set_colorkey((255, 0, 255))
     for i, key in enumerate(keys):
-        rect = pygame.Rect(topleft[0] + (i % 3) * (w + 6), topleft[1] + (i // 3) * (h + 6), w, h)
+        rect = pygame.Rect((i % 3) * (w + 6), (i // 3) * (h + 6), w, h)
         active = key is not None
-        pygame.draw.rect(surface, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
+        pygame.draw.rect(image, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
         if active:
-            text(surface, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
+            text(image, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
+    return image
 
 
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,

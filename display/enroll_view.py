@@ -38,10 +38,10 @@ class EnrollView:
         draw.text(surface, self.t("enroll_progress", n=snap.index, total=snap.total), (1890, 34), 40, INK, True,
                   "topright")
         bar = pygame.Rect(30, 116, 1860, 24)
-        pygame.draw.rect(surface, (40, 80, 56), bar, border_radius=8)
+        draw.rounded(surface, (40, 80, 56), bar, 0, 8)
         done = bar.copy()
         done.width = round(bar.width * snap.index / max(1, snap.total))
-        pygame.draw.rect(surface, GOLD, done, border_radius=8)
+        draw.rounded(surface, GOLD, done, 0, 8)
         if snap.card is None:
             draw.text(surface, self.t("enroll_done", n=snap.total, game=snap.title), (960, 420), 56, GOLD, True,
                       "center", 1700)

@@ -311,9 +311,9 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
     c = ALL_CARDS.get(name)
     special = c is None or c.colour is None
     if leading:
-        pygame.draw.rect(surface, GOLD, rect.inflate(14, 14), border_radius=16)
-    pygame.draw.rect(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, border_radius=12)
-    pygame.draw.rect(surface, (20, 20, 20), rect, 2, border_radius=12)
+        draw.rounded(surface, GOLD, rect.inflate(14, 14), 0, 16)
+    draw.rounded(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, 0, 12)
+    draw.rounded(surface, (20, 20, 20), rect, 2, 12)
     if special:
         draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
         if not small:

@@ -36,8 +36,8 @@ class SelfTestView:
         draw.text(surface, self.t("selftest_press_each"), (960, 160), 36, MUTED, True, "midtop", 1800)
         for i, rect in enumerate(key_rects()):
             pressed, held = snap.pressed[i], snap.held[i]
-            pygame.draw.rect(surface, GOLD if pressed else (40, 80, 56), rect, border_radius=16)
-            pygame.draw.rect(surface, INK if held else (20, 50, 34), rect, 8 if held else 3, border_radius=16)
+            draw.rounded(surface, GOLD if pressed else (40, 80, 56), rect, 0, 16)
+            draw.rounded(surface, INK if held else (20, 50, 34), rect, 8 if held else 3, 16)
             ink = (30, 30, 30) if pressed else INK
             draw.text(surface, str(i + 1), (rect.centerx, rect.top + 16), 56, ink, True, "midtop")
             draw.text(surface, self.t("selftest_pressed" if pressed else "selftest_not_yet"),

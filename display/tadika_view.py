@@ -104,7 +104,7 @@ class TadikaView:
         """The middle (with the times tables of each card), or at the end the winning hand."""
         for i, rect in enumerate(middle_rects()):
             if i >= len(cards):
-                pygame.draw.rect(surface, (40, 100, 66), rect, 3, border_radius=14)
+                draw.rounded(surface, (40, 100, 66), rect, 3, 14)
                 continue
             draw_card(surface, self.lang, cards[i], rect)
             if rows is None:
@@ -181,10 +181,10 @@ class TadikaView:
             name = texts.seat_label(self.lang, i, self.names)
             draw.text(surface, name, (box.left + 20, y), 30, INK, score == best and best > 0, max_width=170)
             bar = pygame.Rect(box.left + 200, y + 4, 160, 26)
-            pygame.draw.rect(surface, (40, 80, 56), bar, border_radius=6)
+            draw.rounded(surface, (40, 80, 56), bar, 0, 6)
             filled = bar.copy()
             filled.width = max(0, min(bar.width, round(bar.width * score / view["target"])))
-            pygame.draw.rect(surface, GOLD, filled, border_radius=6)
+            draw.rounded(surface, GOLD, filled, 0, 6)
             draw.text(surface, str(score), (box.right - 16, y), 32, INK, True, "topright")
 
     def _last_win(self, surface, view) -> None:
@@ -241,9 +241,8 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
         face, ink = FACE[card.colour], INK_OF[card.colour]
     else:
         face, ink = (WISH_FACE, GOLD) if card.kind == "wish" else (FORBID_FACE, RED)
-    pygame.draw.rect(surface, face, rect, border_radius=radius)
-    pygame.draw.rect(surface, ink if card.kind == "number" else (20, 20, 20), rect, 2 if small else 4,
-                     border_radius=radius)
+    draw.rounded(surface, face, rect, 0, radius)
+    draw.rounded(surface, ink if card.kind == "number" else (20, 20, 20), rect, 2 if small else 4, radius)
     if card.kind == "number":
         big = int(rect.height * (0.5 if small else 0.42))
         draw.text(surface, str(card.value), (rect.centerx, rect.centery - 12), max(28, big), ink, True, "center")

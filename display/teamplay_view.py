@@ -102,7 +102,7 @@ class TeamplayView:
         draw.text(surface, self.t("teamplay_bank"), (BANK_LEFT, 110), 30, MUTED)
         for rect, card in zip(bank_rects(), view["bank"] + [None] * 3):
             if card is None:
-                pygame.draw.rect(surface, (40, 100, 66), rect, 3, border_radius=10)
+                draw.rounded(surface, (40, 100, 66), rect, 3, 10)
             else:
                 draw_number(surface, self.lang, card, rect)
         x = BANK_LEFT + 3 * (NUMBER_SIZE[0] + 14) + 30
@@ -133,7 +133,7 @@ class TeamplayView:
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 6 if border else 3)
         team = view["team_of"][i]
-        pygame.draw.rect(surface, TEAM[team % len(TEAM)], (rect.left + 10, rect.top + 12, 10, 40), border_radius=4)
+        draw.rounded(surface, TEAM[team % len(TEAM)], (rect.left + 10, rect.top + 12, 10, 40), 0, 4)
         draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38, INK, True,
                   max_width=rect.width - 220)
         done = len(view["fulfilled"][i])
@@ -165,14 +165,14 @@ class TeamplayView:
         draw.text(surface, self.t("teamplay_points"), (box.left + 20, box.top + 12), 40, GOLD, True)
         for t in range(len(teams)):
             y = box.top + 66 + 92 * t
-            pygame.draw.rect(surface, TEAM[t % len(TEAM)], (box.left + 16, y + 4, 8, 70), border_radius=3)
+            draw.rounded(surface, TEAM[t % len(TEAM)], (box.left + 16, y + 4, 8, 70), 0, 3)
             draw.text(surface, self._team_name(view, t), (box.left + 34, y), 30, INK, True, max_width=box.width - 130)
             draw.text(surface, str(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
             bar = pygame.Rect(box.left + 34, y + 44, box.width - 150, 24)
-            pygame.draw.rect(surface, (40, 80, 56), bar, border_radius=6)
+            draw.rounded(surface, (40, 80, 56), bar, 0, 6)
             filled = bar.copy()
             filled.width = round(bar.width * min(1.0, view["team_missions"][t] / view["end_at"]))
-            pygame.draw.rect(surface, GOLD, filled, border_radius=6)
+            draw.rounded(surface, GOLD, filled, 0, 6)
             draw.text(surface, f"{view['team_missions'][t]}/{view['end_at']}", (box.right - 16, y + 40), 30, INK,
                       False, "topright")
 
@@ -196,8 +196,8 @@ class TeamplayView:
 def draw_number(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
     c = Card.parse(card)
     ink = INK_OF[c.colour]
-    pygame.draw.rect(surface, CARD, rect, border_radius=10)
-    pygame.draw.rect(surface, ink, rect, 4, border_radius=10)
+    draw.rounded(surface, CARD, rect, 0, 10)
+    draw.rounded(surface, ink, rect, 4, 10)
     draw.text(surface, str(c.value), (rect.centerx, rect.centery - 10), 64, ink, True, "center")
     draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 8), 28, ink, True, "midbottom",
               rect.width - 8)
@@ -225,9 +225,9 @@ def draw_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rec
     """A mission card: its points, what colour it asks for (in words), and its icons."""
     m = mission_type(card)
     if chosen:
-        pygame.draw.rect(surface, GOLD, rect.inflate(12, 12), border_radius=14)
-    pygame.draw.rect(surface, CARD, rect, border_radius=10)
-    pygame.draw.rect(surface, (30, 30, 30), rect, 2, border_radius=10)
+        draw.rounded(surface, GOLD, rect.inflate(12, 12), 0, 14)
+    draw.rounded(surface, CARD, rect, 0, 10)
+    draw.rounded(surface, (30, 30, 30), rect, 2, 10)
     badge = (rect.left + 22, rect.top + 20)                       # the points, in a gold disc
     pygame.draw.circle(surface, GOLD, badge, 17)
     pygame.draw.circle(surface, (120, 80, 0), badge, 17, 2)
@@ -249,8 +249,8 @@ def draw_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rec
     y = rect.top + 42
     for label, w in zip(labels, widths):
         box = pygame.Rect(x, y, w, 36)
-        pygame.draw.rect(surface, ink if m.colour in INK_OF else (255, 255, 255), box, border_radius=5)
-        pygame.draw.rect(surface, ink, box, 2, border_radius=5)
+        draw.rounded(surface, ink if m.colour in INK_OF else (255, 255, 255), box, 0, 5)
+        draw.rounded(surface, ink, box, 2, 5)
         draw.text(surface, label, box.center, 28, (255, 255, 255) if m.colour in INK_OF else ink, True, "center")
         x += w + 3
     line_y = y + 46

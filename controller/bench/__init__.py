@@ -11,6 +11,7 @@ entry of a flat name → value mapping, so a new game adds its own:
 - ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
 - ``cards.py``: tap to screen: the firmware's reader on simulated chip timing, the host's link, per step
+- ``frames.py``: a full 1920×1080 frame of each game at its largest player count
 - ``faults.py``: power cuts, unplugging, a flood, bad input (``--faults``; minutes, so not
   in the default run)
 """
@@ -22,7 +23,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "teamup", "table", "app", "fairness", "stations", "cards")
+AREAS = ("rules", "teamup", "table", "app", "fairness", "stations", "cards", "frames")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 
