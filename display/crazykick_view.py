@@ -119,8 +119,9 @@ class CrazyKickView:
         draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
         draw.rounded(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34), 0, 4)
         draw.rounded(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, 4)
-        draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36, INK,
-                  True, max_width=230)
+        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36,
+                          INK, True, max_width=230)
+        draw.seat_colour(surface, seat.colour, shown)
         draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 10), 28,
                   MUTED, False, "topright")
         if not seat.connected and seat.station:

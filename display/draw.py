@@ -21,6 +21,20 @@ CARD_FACE = (250, 248, 240)
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
 
 
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    """"e03c32" (or "#e03c32") → (224, 60, 50)."""
+    colour = colour.lstrip("#")
+    return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
+
+
+def seat_colour(surface: pygame.Surface, colour: str | None, name: pygame.Rect) -> None:
+    """The colour a player chose for their seat: their name underlined in it (a line, so it
+    is not taken for a team's shape; the name, not the line, tells seats apart)."""
+    if colour:
+        pygame.draw.rect(surface, hex_rgb(colour), (name.left, name.bottom - 1, max(name.width, 40), 6),
+                         border_radius=3)
+
+
 def seat_ring(players: int, area: pygame.Rect, size: tuple[int, int], inset: tuple[int, int] = (10, 10)) -> list[pygame.Rect]:
     """Seat panels clockwise around an ellipse inside ``area``, seat 1 at the bottom centre."""
     cx, cy = area.centerx, area.centery

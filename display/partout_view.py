@@ -131,7 +131,8 @@ class PartoutView:
         draw.shape(surface, TEAM_SHAPE[team % len(TEAM_SHAPE)], (rect.left + 24, rect.top + 30), 12,
                    TEAM[team % len(TEAM)])
         name = texts.seat_label(self.lang, i, self.names)
-        draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)
+        shown = draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)
+        draw.seat_colour(surface, seat.colour, shown)
         if view["dealer"] == i:
             draw.text(surface, self.t("dealer_badge"), (rect.right - 12, rect.top + 14), 28, GOLD, True, "topright")
         if not seat.connected and seat.station:

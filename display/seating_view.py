@@ -1,6 +1,7 @@
 """Seats by button on the shared screen: every seat of the game about to start, empty
-("press a button on your station") or with its station and the name it is choosing (taken
-names framed gold), which buttons do what, and a refusal (a name someone else took)."""
+("press a button on your station") or with its station, the name and then the colour it is
+choosing (a seat that has both framed gold), which buttons do what, and a refusal (a name
+or colour someone else took)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from controller.app.seating import COLOURS
 from controller.games import texts
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
@@ -38,7 +40,15 @@ class SeatingView:
                 continue
             draw.text(surface, name, (rect.centerx, rect.centery + 6), 56, GOLD if taken else INK, True, "center",
                       rect.width - 40)
-            key = "seating_ready" if taken else "seating_choose_name"
+            colour = snap.colours[i] if snap.colours else None
+            if colour is not None:                  # the colour chosen so far, with its name
+                chip = pygame.Rect(rect.right - 230, rect.top + 14, 40, 40)
+                pygame.draw.rect(surface, draw.hex_rgb(COLOURS[colour]), chip, border_radius=20)
+                pygame.draw.rect(surface, INK, chip, 3, border_radius=20)
+                draw.text(surface, texts.colour_name(self.lang, colour), (chip.right + 12, chip.centery), 32, INK,
+                          True, "midleft", 170)
+            stage = snap.picking[i] if snap.picking else ("done" if taken else "name")
+            key = {"done": "seating_ready", "colour": "seating_choose_colour"}.get(stage, "seating_choose_name")
             draw.text(surface, self.t(key), (rect.centerx, rect.bottom - 16), 30, GOLD if taken else MUTED, taken,
                       "midbottom", rect.width - 40)
         if snap.note is not None:

@@ -149,7 +149,8 @@ class TadikaView:
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 6 if border else 3)
         name = texts.seat_label(self.lang, i, self.names)
-        draw.text(surface, name, (rect.left + 18, rect.top + 10), 40, INK, True, max_width=rect.width - 200)
+        shown = draw.text(surface, name, (rect.left + 18, rect.top + 10), 40, INK, True, max_width=rect.width - 200)
+        draw.seat_colour(surface, seat.colour, shown)
         draw.text(surface, self.t("tadika_points", n=view["scores"][i]), (rect.right - 16, rect.top + 12), 36, GOLD,
                   True, "topright")
         facts = [self.t("tadika_cards_in_hand", n=view["hand_sizes"][i])]

@@ -134,8 +134,9 @@ class TeamplayView:
         draw.panel(surface, rect, border, 6 if border else 3)
         team = view["team_of"][i]
         draw.rounded(surface, TEAM[team % len(TEAM)], (rect.left + 10, rect.top + 12, 10, 40), 0, 4)
-        draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38, INK, True,
-                  max_width=rect.width - 220)
+        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38,
+                          INK, True, max_width=rect.width - 220)
+        draw.seat_colour(surface, seat.colour, shown)
         done = len(view["fulfilled"][i])
         draw.text(surface, self.t("teamplay_done", n=done), (rect.right - 14, rect.top + 14), 30, GOLD, True,
                   "topright")

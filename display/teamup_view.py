@@ -285,8 +285,9 @@ class TeamUpView:
             facts = [texts.seat_label(self.lang, seat.seat, self.names)]
             if not seat.connected and seat.station:
                 facts.append(self.t("station_offline"))
-            draw.text(surface, " · ".join(facts), (x + 28, y), 32, GOLD if acting else INK, acting,
-                      max_width=col - 36)
+            shown = draw.text(surface, " · ".join(facts), (x + 28, y), 32, GOLD if acting else INK, acting,
+                              max_width=col - 36)
+            draw.seat_colour(surface, seat.colour, shown)
         y = rect.top + 12 + SEAT_ROW * ((len(snap.seats) + 1) // 2)
         acting = view["to_act"]
         seat = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None

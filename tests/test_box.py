@@ -182,8 +182,37 @@ def test_stations_take_seats_in_the_order_pressed_and_pick_names():
     assert seating.names[2] == "Jonas"
     assert not seating.done
     for station in ("st-b", "st-c", "st-a"):
-        seating.press(station, OK)
+        seating.press(station, OK)                             # the name
+    assert not seating.done and seating.snapshot().picking == ("colour",) * 3
+    for station in ("st-b", "st-c", "st-a"):
+        seating.press(station, OK)                             # the colour offered
     assert seating.done and seating.names == ["Anna", "Oma", "Jonas"]
+    assert len(set(seating.colours)) == 3
+
+
+def test_each_seat_picks_a_colour_nobody_else_has_and_its_led_shows_it():
+    from controller.app.seating import BACK, COLOURS, Seating
+    seating = Seating(2, "Crazy Kick", remembered_colours={"st-b": "blue"})
+    seating.press("st-a", 4)
+    seating.press("st-b", 4)
+    assert seating.led("st-a") is None                         # still choosing a name
+    seating.press("st-a", OK)
+    assert seating.colours[0] == "red" and seating.led("st-a") == COLOURS["red"]
+    seating.press("st-b", OK)
+    assert seating.colours[1] == "blue"                        # its colour from last time
+    seating.press("st-a", PLUS)
+    assert seating.colours[0] == "orange" and seating.led("st-a") == COLOURS["orange"]
+    seating.press("st-a", OK)
+    seating.colours[1] = "orange"                              # as if chosen while orange was free
+    seating.press("st-b", OK)
+    assert seating.note == ("seating_colour_taken", {"colour": "orange"}) and not seating.done
+    seating.press("st-b", PLUS)                                # orange is skipped: it is taken
+    assert seating.colours[1] != "orange"
+    seating.press("st-b", BACK)                                # back to the name
+    assert seating.snapshot().picking[1] == "name"
+    seating.press("st-b", OK)
+    seating.press("st-b", OK)
+    assert seating.done and seating.snapshot().picking == ("done", "done")
 
 
 def test_a_name_taken_by_another_seat_is_refused():
@@ -199,6 +228,7 @@ def test_a_name_taken_by_another_seat_is_refused():
 
 def test_seating_at_the_stations_orders_the_ports_and_remembers_the_names(tmp_path, monkeypatch):
     from controller.app.box import run_seating
+    from controller.app.seating import COLOURS
     from controller.table.eventlog import EventLog
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     with SimulatedStation("sim-a") as a, SimulatedStation("sim-b") as b:
@@ -215,12 +245,20 @@ def test_seating_at_the_stations_orders_the_ports_and_remembers_the_names(tmp_pa
             a.press(OK)
             time.sleep(0.05)
             b.press(OK)
+            time.sleep(0.05)
+            b.press(OK)                                        # b: the first colour, red
+            time.sleep(0.05)
+            a.press(PLUS)                                      # a: from orange to yellow
+            time.sleep(0.05)
+            a.press(OK)
         threading.Thread(target=people, daemon=True).start()
         seated = run_seating([a.port, b.port], 2, "crazy-kick", lang="en", headless=True, fullscreen=False,
                              timeout=20)
-    assert seated == ([b.port, a.port], ["Anna", "Clara"])
+        assert a.wait_for(lambda s: any(f[0] == "f0d232" for f in s.sent("LED")), timeout=5)   # its LED: yellow
+    assert seated == ([b.port, a.port], ["Anna", "Clara"], [COLOURS["red"], COLOURS["yellow"]])
     with EventLog(tmp_path / "spieltisch.db") as store:
         assert store.station_names() == {"sim-b": "Anna", "sim-a": "Clara"}
+        assert store.station_colours() == {"sim-b": "red", "sim-a": "yellow"}
 
 
 def test_going_on_with_a_saved_game_needs_its_stations(monkeypatch):

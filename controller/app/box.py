@@ -32,16 +32,16 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
             missing = [i + 1 for i, s in enumerate(saved.seats) if s not in port_of]
             if missing:
                 raise IllegalAction("resume_station_missing", seats=", ".join(map(str, missing)))
-            seated, names = [port_of[s] for s in saved.seats], []
+            seated, names, colours = [port_of[s] for s in saved.seats], [], None
         else:
             seating = run_seating(ports, activity.players, activity.game, lang=lang, headless=headless,
                                   fullscreen=fullscreen)
             if seating is None:
                 return None                       # Esc while seating: back to the menu
-            seated, names = seating
+            seated, names, colours = seating
         return run_table(activity.game, ports=seated, players=activity.players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
-                         headless=headless, options=activity.options)
+                         headless=headless, options=activity.options, colours=colours)
     if activity.kind == "history":
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
@@ -52,11 +52,12 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
 
 
 def run_seating(ports: list[str], players: int, game: str, *, lang: str, headless: bool, fullscreen: bool,
-                timeout: float | None = None) -> tuple[list[str], list[str]] | None:
-    """Seats by button (``controller/app/seating.py``): the ports in seat order and the
-    names, or None when it was left with Esc."""
+                timeout: float | None = None) -> tuple[list[str], list[str], list[str]] | None:
+    """Seats by button (``controller/app/seating.py``): the ports in seat order, the names
+    and the colours ("rrggbb"), or None when it was left with Esc. A station's LED shows the
+    colour it is choosing."""
     from controller.app.play import QUIT, make_screen, next_input
-    from controller.app.seating import Seating
+    from controller.app.seating import COLOURS, Seating
     from controller.games import find_game
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
@@ -68,7 +69,8 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         links = open_present(ports, events, stack)
         port_of = {station: link.port for station, link in links.items()}
-        seating = Seating(players, find_game(game).title, remembered=store.station_names())
+        seating = Seating(players, find_game(game).title, remembered=store.station_names(),
+                          remembered_colours=store.station_colours())
         screen.show(seating.snapshot())
         while not seating.done:
             event = next_input(screen, events, deadline)
@@ -77,9 +79,14 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
             if isinstance(event, ButtonEvent) and event.pressed:
                 seating.press(event.station, event.button)
                 screen.show(seating.snapshot())
-        for station, name in zip(seating.stations, seating.names):
+                led = seating.led(event.station)
+                if led is not None and event.station in links:
+                    links[event.station].led(led, 0)
+        for station, name, colour in zip(seating.stations, seating.names, seating.colours):
             store.name_station(station, name)     # offered first next time
-        return [port_of[s] for s in seating.stations], list(seating.names)
+            store.colour_station(station, colour)
+        return ([port_of[s] for s in seating.stations], list(seating.names),
+                [COLOURS[c] for c in seating.colours])
 
 
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,

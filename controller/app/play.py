@@ -96,9 +96,10 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, colours: list[str] | None = None) -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
-    the game's variants (``GameRules.options``)."""
+    the game's variants (``GameRules.options``); ``colours``: each seat's colour ("rrggbb"), as
+    chosen at seating."""
     import random
     rules = find_game(game)
     if len(ports) != players:
@@ -128,12 +129,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         names = (names + [""] * players)[:players]
         if saved is not None:
             print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)
-            table = Table.resume(rules, saved, store, stations=stations, names=names)
+            table = Table.resume(rules, saved, store, stations=stations, names=names, colours=colours)
         else:
             from controller.app.demo import finished_games
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
-                          stations=stations, names=names, log_store=store)
+                          stations=stations, names=names, log_store=store, colours=colours)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:

@@ -57,6 +57,7 @@ class SeatSnapshot:
     prompt: tuple[str, dict[str, Any]] | None
     pending: dict[str, Any] | None
     refused_at: int | None       # revision of this seat's last refusal
+    colour: str | None = None    # the colour chosen at seating ("rrggbb"), if any
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,13 @@ class Table:
                  stations: Sequence[str | None], names: Sequence[str] | None = None,
                  log_store: EventLog | None = None, game_id: int | None = None,
                  actions: Sequence[dict[str, Any]] = (), adapter: InputAdapter | None = None,
-                 resolver: CardResolver | None = None) -> None:
+                 resolver: CardResolver | None = None, colours: Sequence[str | None] | None = None) -> None:
         self.rules = rules
         self.config = dict(config)
         self.seed = seed
         self.stations = list(stations)
         self.names = list(names) if names else [""] * len(self.stations)
+        self.colours = list(colours) if colours else [None] * len(self.stations)
         self.store = log_store
         self.adapter = adapter or adapter_for(rules)
         self.resolver = resolver or CardResolver(rules.name, log_store)
@@ -413,7 +415,8 @@ class Table:
                          self.connected.get(station, False) if station else False,
                          UNDO_KEYS if seat == self.undo_asked else self.adapter.soft_keys(state, seat),
                          ("undo_prompt", {}) if seat == self.undo_asked else self.adapter.prompt(state, seat),
-                         self.adapter.pending(state, seat), self._refused_at.get(seat))
+                         self.adapter.pending(state, seat), self._refused_at.get(seat),
+                         self.colours[seat] if seat < len(self.colours) else None)
             for seat, station in enumerate(self.stations))
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,
