@@ -44,7 +44,7 @@ def test_the_menu_offers_only_what_the_stations_plugged_in_allow():
     choose(menu, "menu_play")
     assert choose(menu, GAMES["partout"].title) is None
     assert menu.page == "game" and menu.note.key == "menu_too_few_stations" and menu.note.params["n"] == 3
-    choose(menu, GAMES["crazy-kick"].title)
+    choose(menu, GAMES["tadika"].title)
     assert [line.params["n"] for line in menu.lines()[1]] == [2]
     menu.press(BACK)
     menu.press(BACK)
@@ -335,3 +335,60 @@ def test_the_box_remembers_its_language_and_volume(tmp_path, monkeypatch):
         threading.Thread(target=choose_history, daemon=True).start()
         run_box([b.port], headless=True, timeout=20, launcher=launcher, until=lambda: bool(seen))
     assert seen == ["it"]
+
+
+# -- bots at empty seats ------------------------------------------------------------------------------
+
+def test_crazy_kick_offers_bots_for_the_seats_no_station_takes():
+    menu = Menu(stations=2)
+    choose(menu, "menu_play")
+    choose(menu, GAMES["crazy-kick"].title)
+    assert [line.params["n"] for line in menu.lines()[1]] == list(range(2, 9))     # up to 8, with bots
+    while menu.lines()[1][menu.chosen].params["n"] != 4:
+        menu.press(PLUS)
+    menu.press(OK)
+    bots_line = [l for l in menu.lines()[1] if l.key == "menu_bots"][0]
+    assert bots_line.params == {"n": 2}                   # two stations: at least two bots
+    choose(menu, "menu_bots")
+    assert [l for l in menu.lines()[1] if l.key == "menu_bots"][0].params == {"n": 3}
+    choose(menu, "menu_bots")                             # round again: back to the fewest
+    assert [l for l in menu.lines()[1] if l.key == "menu_bots"][0].params == {"n": 2}
+    assert choose(menu, "menu_start") == Activity("play", game="crazy-kick", players=4,
+                                                  options={"bots": 2})
+
+
+def test_a_game_with_hidden_hands_offers_no_bots():
+    menu = Menu(stations=4)
+    choose(menu, "menu_play")
+    choose(menu, GAMES["partout"].title)
+    assert [line.params["n"] for line in menu.lines()[1]] == [3, 4]
+    choose(menu, "menu_players")
+    assert "menu_bots" not in [l.key for l in menu.lines()[1]]
+
+
+def test_play_refuses_bots_where_cards_are_hidden_and_keeps_one_seat_for_a_person():
+    import pytest
+    from controller.app.play import run_table
+    from controller.games.core import IllegalAction
+    with pytest.raises(IllegalAction, match="Bots cannot play Partout"):
+        run_table("partout", ports=["/dev/null"] * 3, players=4, names=[], virtual=False, seed=1, new=True,
+                  lang="en", fullscreen=False, headless=True, options={"bots": 1})
+    with pytest.raises(IllegalAction, match="from 0 to 3 of the 4 seats, not 4"):
+        run_table("crazy-kick", ports=[], players=4, names=[], virtual=True, seed=1, new=True,
+                  lang="en", fullscreen=False, headless=True, options={"bots": 4})
+
+
+def test_bots_play_the_empty_seats_of_a_crazy_kick_match(tmp_path, monkeypatch):
+    import pytest
+    from controller.app.play import run_table
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with SimulatedStation("sim-person") as person:
+        with pytest.raises(TimeoutError):                 # the person never presses: the bots play on
+            run_table("crazy-kick", ports=[person.port], players=3, names=["Anna"], virtual=True, seed=5,
+                      new=True, lang="en", fullscreen=False, headless=True, timeout=6, options={"bots": 2})
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        saved = store.load(store.unfinished_ids("crazy-kick")[0])
+    assert saved.seats == ["sim-person", "bot-1", "bot-2"] and saved.config["bots"] == 2
+    movers = {a.get("player") for a in saved.actions}
+    assert movers and movers <= {1, 2}                    # only the bots' seats moved

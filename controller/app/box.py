@@ -29,13 +29,14 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         saved = None if activity.new else unfinished_game(activity.game)
         if saved is not None:                     # going on: every seat at its own station again
             port_of = stations or {}
-            missing = [i + 1 for i, s in enumerate(saved.seats) if s not in port_of]
+            people = saved.seats[:saved.players - int(saved.options.get("bots", 0))]   # the bots come again
+            missing = [i + 1 for i, s in enumerate(people) if s not in port_of]
             if missing:
                 raise IllegalAction("resume_station_missing", seats=", ".join(map(str, missing)))
-            seated, names, colours = [port_of[s] for s in saved.seats], [], None
+            seated, names, colours = [port_of[s] for s in people], [], None
         else:
-            seating = run_seating(ports, activity.players, activity.game, lang=lang, headless=headless,
-                                  fullscreen=fullscreen)
+            seating = run_seating(ports, activity.players - int(activity.options.get("bots", 0)), activity.game,
+                                  lang=lang, headless=headless, fullscreen=fullscreen)
             if seating is None:
                 return None                       # Esc while seating: back to the menu
             seated, names, colours = seating

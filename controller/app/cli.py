@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="a station's serial port, one per seat in clockwise order; "
                            "pn532:DEV for a bare PN532 reader (tap only, no buttons)")
     play.add_argument("--name", action="append", help="players' names, in seat order")
+    play.add_argument("--bots", type=int, default=0,
+                      help="bots take this many of the seats, the last ones (games where no card is hidden)")
     play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     play.add_argument("--fullscreen", action="store_true")
@@ -288,7 +290,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins,
-                       options=game_options(args, find_game(args.game)))
+                       options=dict(game_options(args, find_game(args.game)),
+                                    **({"bots": args.bots} if args.bots else {})))
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

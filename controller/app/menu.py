@@ -4,8 +4,9 @@ Any station drives it: the bottom row's left and right buttons move through the 
 the middle one (OK) chooses, the top-left one goes back. The menu offers:
 
 - **Play**: the game, then how many play (as many as the game allows and stations are
-  plugged in), then each of the rule book's variants the game has (a switch, or a choice),
-  then "start";
+  plugged in; where bots may fill empty seats, as the game allows), then each of the rule
+  book's variants the game has (a switch, or a choice), how many seats bots take (Crazy
+  Kick: every card lies open, so a bot hides nothing), then "start";
 - **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
 - **Station self-test**: at the station that chose it;
 - **Games played**: the finished games and the leaderboard, until a button is pressed;
@@ -85,6 +86,7 @@ class Menu:
         self.game: str | None = None
         self.players = 0
         self.options: dict[str, Any] = {}
+        self.bots = 0                             # seats bots take (games that allow them)
         self.note: MenuLine | None = None
 
     # -- what is on the page -------------------------------------------------------------------
@@ -95,7 +97,17 @@ class Menu:
         return [name for name in self._games() if GAMES[name].card_names()]
 
     def _player_counts(self) -> list[int]:
-        return [n for n in GAMES[self.game].player_counts if n <= self.stations] if self.game else []
+        """As many as the stations allow; where bots may fill seats, as many as the game allows."""
+        if not self.game:
+            return []
+        bots = GAMES[self.game].bots_fill_seats
+        return [n for n in GAMES[self.game].player_counts if n <= self.stations or bots]
+
+    def _bot_choices(self) -> tuple[int, ...]:
+        """How many of the seats bots may take: at least one seat stays a person's."""
+        if not GAMES[self.game].bots_fill_seats:
+            return ()
+        return tuple(range(max(0, self.players - self.stations), self.players))
 
     def lines(self) -> tuple[MenuLine, tuple[MenuLine, ...]]:
         if self.page == "main":
@@ -117,6 +129,8 @@ class Menu:
             for option in rules.options:
                 value = self.options.get(option.name, False if option.is_switch else option.choices[0])
                 lines.append(MenuLine(f"menu_option_{option.name}", {"value": _shown(value)}))
+            if self._bot_choices():
+                lines.append(MenuLine("menu_bots", {"n": self.bots}))
             lines.append(MenuLine("menu_start", {"game": rules.title, "n": self.players}))
             return MenuLine("menu_choose_options", {"game": rules.title}), tuple(lines)
         if self.page == "resume":
@@ -162,6 +176,11 @@ class Menu:
         self.saved = saved
         self._go("resume")
 
+    def _chosen_options(self) -> dict[str, Any]:
+        """The variants chosen, and how many seats bots take (kept with the game: a resumed
+        game seats its bots again)."""
+        return dict(self.options, **({"bots": self.bots} if self.bots else {}))
+
     def _go(self, page: str, chosen: int = 0) -> None:
         self.page, self.chosen = page, chosen
 
@@ -192,16 +211,22 @@ class Menu:
             return None
         if self.page == "players":
             self.players = self._player_counts()[self.chosen]
-            self._go("options", len(GAMES[self.game].options))       # "start" is chosen first
+            self.bots = (self._bot_choices() or (0,))[0]             # the fewest bots the stations allow
+            extra = 1 if self._bot_choices() else 0
+            self._go("options", len(GAMES[self.game].options) + extra)   # "start" is chosen first
             return None
         if self.page == "options":
             rules = GAMES[self.game]
-            if self.chosen == len(rules.options):
+            if self._bot_choices() and self.chosen == len(rules.options):     # the bots' line
+                choices = self._bot_choices()
+                self.bots = choices[(choices.index(self.bots) + 1) % len(choices)] if self.bots in choices else choices[0]
+                return None
+            if self.chosen == len(rules.options) + (1 if self._bot_choices() else 0):
                 saved = self.unfinished(self.game) if self.set_aside != self.game else None
                 if saved is not None:                # never a different game silently: ask
                     self.offer(saved)
                     return None
-                return Activity("play", game=self.game, players=self.players, options=dict(self.options),
+                return Activity("play", game=self.game, players=self.players, options=self._chosen_options(),
                                 new=self.set_aside == self.game)
             option = rules.options[self.chosen]
             if option.is_switch:
@@ -216,7 +241,8 @@ class Menu:
                 return Activity("play", game=saved.game, players=saved.players, options=dict(saved.options))
             self.set_aside = saved.game              # a new game: the saved one is set aside at its start
             if self.game == saved.game and self.players:
-                return Activity("play", game=self.game, players=self.players, options=dict(self.options), new=True)
+                return Activity("play", game=self.game, players=self.players, options=self._chosen_options(),
+                                new=True)
             self.game, self.options = saved.game, {}
             self._go("players")                      # offered at switch-on: now choose the new game's players
             return None

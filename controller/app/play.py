@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
-from controller.games import find_game
+from controller.games import find_game, texts
 from controller.games.core import IllegalAction
 from controller.table.runner import TableRunner
 from controller.table.table import Table
@@ -76,6 +76,18 @@ def box_volume() -> int:
         return DEFAULT_VOLUME
 
 
+def seat_bots(count: int, events: "queue.Queue", stack: contextlib.ExitStack) -> list[Any]:
+    """``count`` simulated stations for the bots at the empty seats (the same ids each time,
+    so that a resumed game finds its bots again)."""
+    from hardware.sim import SimulatedStation
+    sims = []
+    for k in range(count):
+        sim = SimulatedStation(f"bot-{k + 1}").start()
+        stack.callback(sim.close)
+        sims.append(sim)
+    return sims
+
+
 QUIT = object()              # next_input: Esc, or the time given is up
 
 
@@ -102,13 +114,20 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     chosen at seating."""
     import random
     rules = find_game(game)
-    if len(ports) != players:
-        raise SystemExit(f"spieltisch: {players} players need {players} --port arguments, got {len(ports)}")
+    config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
+    rules.check_config(config)
+    bots = int(config.get("bots", 0))
+    if bots and not rules.bots_fill_seats:
+        raise IllegalAction("bots_not_here", game=rules.title)
+    if not 0 <= bots < players:                  # at least one seat stays a person's
+        raise IllegalAction("bots_count", n=bots, players=players, high=players - 1)
+    people = players - bots
+    if len(ports) != people:
+        raise SystemExit(f"spieltisch: {people} players at stations need {people} --port arguments, "
+                         f"got {len(ports)}")
     twice = next((p for i, p in enumerate(ports) if p in ports[:i]), None)
     if twice is not None:
         raise SystemExit(f"spieltisch: the port {twice} is given twice; each seat needs its own station")
-    config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
-    rules.check_config(config)
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(default_data_dir()))      # one table per data directory
@@ -125,8 +144,11 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             raise IllegalAction("resume_differs", game=rules.title, n=int(saved.config.get("players", 0)),
                                 when=time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)))
         links = open_links(ports, events, stack, bots=not flood_limit)
+        bot_stations = seat_bots(bots, events, stack)          # the last seats, at simulated stations
+        links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
-        names = (names + [""] * players)[:players]
+        names = (names + [""] * people)[:people] + [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
+        colours = (list(colours) + [None] * people)[:people] + [None] * bots if colours else None
         if saved is not None:
             print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)
             table = Table.resume(rules, saved, store, stations=stations, names=names, colours=colours)
@@ -138,8 +160,14 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
+            from controller.bots.driver import RealtimeBotDriver
             from controller.table.realtime import RealtimeRunner
-            runner: TableRunner = RealtimeRunner(table, events, links, screen=screen, panel=panel)
+            driver = None
+            if bot_stations:
+                driver = RealtimeBotDriver(rules, table.adapter, {people + k: sim for k, sim in enumerate(bot_stations)},
+                                           seed=table.seed)
+                stack.callback(driver.close)
+            runner: TableRunner = RealtimeRunner(table, events, links, screen=screen, panel=panel, bots=driver)
         else:
             runner = TableRunner(table, events, links, screen=screen, panel=panel)
         # With a window, stay on the final scores until it is closed (Esc): the table is

@@ -131,6 +131,7 @@ class GameRules:
     player_counts: tuple[int, ...] = ()    # how many may play; new_game refuses the others
     options: tuple[GameOption, ...] = ()   # the variants a game offers (config keys)
     realtime: bool = False     # everybody acts at once: presses go through the arbiter
+    bots_fill_seats: bool = False   # the box may seat bots at empty seats (nothing hidden in a hand)
 
     @property
     def module(self) -> str:

@@ -195,6 +195,7 @@ class CrazyKick(GameRules):
     name = "crazy-kick"
     title = "Crazy Kick"
     realtime = True
+    bots_fill_seats = True     # every card a seat plays lies open: a bot needs no hidden hand
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     options = (GameOption("edition", "which deck", EDITIONS),)
 
