@@ -9,7 +9,6 @@ from typing import Any
 
 import pygame
 
-from controller.app.seating import COLOURS
 from controller.games import texts
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
@@ -42,8 +41,9 @@ class SeatingView:
                       rect.width - 40)
             colour = snap.colours[i] if snap.colours else None
             if colour is not None:                  # the colour chosen so far, with its name
+                colour, shade = colour
                 chip = pygame.Rect(rect.right - 230, rect.top + 14, 40, 40)
-                pygame.draw.rect(surface, draw.hex_rgb(COLOURS[colour]), chip, border_radius=20)
+                pygame.draw.rect(surface, draw.hex_rgb(shade), chip, border_radius=20)
                 pygame.draw.rect(surface, INK, chip, 3, border_radius=20)
                 draw.text(surface, texts.colour_name(self.lang, colour), (chip.right + 12, chip.centery), 32, INK,
                           True, "midleft", 170)

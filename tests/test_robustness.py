@@ -394,3 +394,18 @@ def test_actions_from_outside_are_checked_in_every_game(game, data):
     with pytest.raises(IllegalAction) as caught:
         find_game(game).action_from_json(data)
     assert caught.value.key == "unknown_action"
+
+
+def test_a_new_file_read_between_its_two_creation_steps_is_not_refused(tmp_path):
+    """A new file gets today's tables at step 1 and its version 2 at step 2; another
+    program (`spieltisch results`) opening it in between must not call it damaged."""
+    from controller.table.eventlog import _create_schema
+    db = sqlite3.connect(tmp_path / "half.db")
+    _create_schema(db)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with EventLog(tmp_path / "half.db") as log:
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        log.colour_station("st", "red")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import string
 from pathlib import Path
@@ -22,14 +23,77 @@ def test_same_keys_and_placeholders_as_english(lang):
     en, other = texts.table("en"), texts.table(lang)
     assert set(other) == set(en)
     for key, template in en.items():
-        if isinstance(template, str):
-            assert fields(other[key]) == fields(template), (lang, key)
-        elif not key.startswith("_"):              # plural forms: the same forms, the same fields
-            assert set(other[key]) == set(template) == {"one", "other"}, (lang, key)
-            for form in template:
-                assert fields(other[key][form]) == fields(template[form]) >= {"n"}, (lang, key, form)
-    assert set(other["_colours"]) == set(en["_colours"]) and set(other["_cards"]) == set(en["_cards"])
-    assert set(other["_missions"]) == set(en["_missions"])
+        if key in texts.CONTEXTS.values():
+            assert set(other[key]) == set(template), (lang, key)
+        elif isinstance(template, str):
+            assert isinstance(other[key], str) and fields(other[key]) == fields(template), (lang, key)
+        else:                                      # plural forms: as many as the language has, the same fields
+            assert isinstance(other[key], tuple) and len(other[key]) == 2, (lang, key)
+            for form in other[key]:
+                assert fields(form) == fields(template[-1]) >= {"n"}, (lang, key, form)
+
+
+PO = ROOT / "controller" / "games" / "texts"
+
+
+@pytest.mark.parametrize("lang", texts.LANGUAGES)
+def test_every_catalogue_reads_alike_with_babel(lang):
+    """Our reader and Babel's (the ecosystem's) agree on every entry, and the header's
+    plural rule is the language's own (CLDR): so any PO tool edits these files."""
+    from babel import Locale
+    from babel.messages.pofile import read_po as babel_read_po
+    from controller.games.texts.po import read_po
+    text = (PO / f"{lang}.po").read_text(encoding="utf-8")
+    header, ours = read_po(text)
+    theirs = babel_read_po(io.BytesIO(text.encode("utf-8")), locale=lang)
+    assert header["Language"] == lang and str(theirs.locale) == lang
+    babel_entries = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in theirs if m.id}
+    assert len(babel_entries) == len(ours)
+    for entry in ours:
+        message = babel_entries[(entry.context, entry.id)]
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        assert strings == entry.strings, (lang, entry.id)
+        assert not message.fuzzy
+    rule = texts.plural_index
+    for n in range(0, 30):
+        cldr = Locale.parse(lang).plural_form(n)
+        assert (rule(lang, n) == 0) == (cldr == "one"), (lang, n)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in texts.LANGUAGES if lang != "en"])
+def test_nothing_is_left_untranslated(lang):
+    """Every entry has a translation in every form; one equal to the English says it is on
+    purpose ("# same as English": a name, a number, "OK")."""
+    from controller.games.texts.po import read_po
+    _, english = read_po((PO / "en.po").read_text(encoding="utf-8"))
+    source = {(e.context, e.id): e.strings for e in english}
+    _, entries = read_po((PO / f"{lang}.po").read_text(encoding="utf-8"))
+    for entry in entries:
+        assert all(s.strip() for s in entry.strings), (lang, entry.id, "empty")
+        if entry.strings == source[(entry.context, entry.id)]:
+            assert "same as English" in entry.comments, (lang, entry.context, entry.id, entry.strings)
+
+
+def test_a_catalogue_that_is_not_well_formed_says_where():
+    from controller.games.texts.po import CatalogueError, read_po
+    with pytest.raises(CatalogueError, match="x.po:3"):
+        read_po('msgid "a"\nmsgstr "b"\nmsgstr[1] "c"\n', "x.po")
+    with pytest.raises(CatalogueError, match="x.po:1: unknown escape"):
+        read_po('msgid "a\\q"\n', "x.po")
+    header, entries = read_po('#, fuzzy\nmsgid "a"\nmsgstr "not yet"\n\nmsgid "b"\nmsgstr ""\n"joined "\n"here"\n')
+    assert [(e.id, e.strings) for e in entries] == [("b", ["joined here"])]       # fuzzy is not a translation
+
+
+def test_no_screen_draws_a_sentence_that_is_not_in_the_catalogues():
+    """A text a view draws comes from the catalogues: no literal words in a draw call
+    (the program's name aside)."""
+    found = []
+    for path in (ROOT / "display").glob("*.py"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for literal in re.findall(r'draw\.(?:text|wrapped)\(\s*\w+,\s*f?"([^"]*)"', line):
+                if re.search(r"[A-Za-zÄÖÜäöüß]{2,}", re.sub(r"\{[^}]*\}", "", literal)) and literal != "Spieltisch":
+                    found.append(f"{path.name}:{number}: {literal}")
+    assert not found
 
 
 def test_every_key_used_in_code_has_a_text():

@@ -26,7 +26,7 @@ class SeatingSnapshot:
     title: str
     seats: tuple[tuple[str | None, str | None, bool], ...]   # per seat: station, name, seat taken
     note: tuple[str, dict] | None = None
-    colours: tuple[str | None, ...] = ()         # per seat: the colour chosen so far (a COLOURS key)
+    colours: tuple[tuple[str, str] | None, ...] = ()   # per seat: the colour chosen so far (name, "rrggbb")
     picking: tuple[str, ...] = ()                # per seat: "name", "colour" or "done"
 
 
@@ -125,8 +125,8 @@ class Seating:
     def snapshot(self) -> SeatingSnapshot:
         seats = tuple((self.stations[i], self.names[i], self.taken[i]) if i < len(self.stations) else
                       (None, None, False) for i in range(self.players))
-        colours = tuple(self.colours[i] if i < len(self.stations) and self._named(i) else None
-                        for i in range(self.players))
+        colours = tuple((self.colours[i], COLOURS[self.colours[i]]) if i < len(self.stations) and self._named(i)
+                        else None for i in range(self.players))
         picking = tuple("done" if i < len(self.stations) and self.taken[i] else
                         "colour" if i < len(self.stations) and self.picking_colour[i] else "name"
                         for i in range(self.players))

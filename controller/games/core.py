@@ -27,7 +27,7 @@ from controller.games import texts
 
 class IllegalAction(ValueError):
     """An action the rules refuse. ``key`` and ``params`` name a text in
-    ``controller/games/texts/*.json``; ``str()`` is the English sentence."""
+    ``controller/games/texts/*.po``; ``str()`` is the English sentence."""
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key = key

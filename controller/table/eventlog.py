@@ -164,8 +164,11 @@ class EventLog:
                                f"{SCHEMA_VERSION}). Update Spieltisch.")
         for table in sorted(tables):
             columns = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
-            expected = OLDER_COLUMNS.get(version, {}).get(table, COLUMNS[table])
-            if columns != expected:
+            # a file of an older version has that version's columns, or already today's (a
+            # new file is made with today's tables at step 1, before step 2 is recorded)
+            older = OLDER_COLUMNS.get(version, {}).get(table, COLUMNS[table])
+            expected = older
+            if columns not in (older, COLUMNS[table]):
                 raise StorageError(f"{self.path}: the table {table} has the columns {', '.join(columns)}, not "
                                    f"{', '.join(expected)}; Spieltisch leaves it unchanged. "
                                    "Choose another --data-dir.")

@@ -1,35 +1,57 @@
 """Every sentence a person reads, in German, English, French and Italian.
 
-The texts live in ``<lang>.json`` beside this file; code refers to them by key.
+The texts live in gettext catalogues, ``<lang>.po`` beside this file (edit them with any
+PO editor, or by hand); code refers to a sentence by its key, which is the entry's
+``msgid``. English (``en.po``) is the source; each other catalogue shows the English
+sentence to its translator (``#.``). Names live under a context: ``msgctxt "colour"``,
+``"card"``, ``"mission"`` and ``"card_mark"`` (the letter printed on a special card).
+
 Parameters named like a seat (``player``, ``expected``, ``seat``) are shown as the
 seat's name, ``card``, ``give`` and ``take`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
 rules core can say "not_your_turn" with seat numbers and each screen says it in
 its own language.
 
-A sentence that counts is written in plural forms, ``{"one": "{n} card", "other": "{n}
-cards"}``; the parameter ``n`` chooses the form by the language's rule (French says "0
-carte", the others "0 cards").
+A sentence that counts has plural forms (``msgid_plural``, ``msgstr[0]``, ``msgstr[1]``);
+the parameter ``n`` chooses the form by the catalogue's own ``Plural-Forms`` rule (French
+says "0 carte", the others "0 cards").
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+from controller.games.texts.po import plural_rule, read_po
 
 LANGUAGES = ("de", "en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
 _SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner", "owner"})
 _CARD_PARAMS = frozenset({"card", "give", "take"})
+# a context of the catalogues → where its names are in ``table``
+CONTEXTS = {"colour": "_colours", "card": "_cards", "mission": "_missions", "card_mark": "_card_marks"}
 
 
 @lru_cache(maxsize=None)
-def table(lang: str) -> dict[str, str]:
+def table(lang: str) -> dict[str, Any]:
+    """The catalogue of ``lang``: key → sentence, or the tuple of its plural forms; and the
+    names of each context under ``_colours``, ``_cards``, ``_missions``, ``_card_marks``."""
     if lang not in LANGUAGES:
         raise ValueError(f"no texts for language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    with resources.files(__name__).joinpath(f"{lang}.json").open(encoding="utf-8") as f:
-        return json.load(f)
+    name = f"{lang}.po"
+    header, entries = read_po(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"), name)
+    out: dict[str, Any] = {group: {} for group in CONTEXTS.values()}
+    for entry in entries:
+        value: Any = tuple(entry.strings) if entry.id_plural is not None else entry.strings[0]
+        if entry.context is None:
+            out[entry.id] = value
+        else:
+            out[CONTEXTS[entry.context]][entry.id] = value
+    _PLURALS[lang] = plural_rule(header, name)
+    return out
+
+
+_PLURALS: dict[str, Callable[[int], int]] = {}
 
 
 def text(lang: str, key: str, **params: Any) -> str:
@@ -42,8 +64,8 @@ def render(lang: str, key: str, params: Mapping[str, Any] | None = None,
     template = table(lang).get(key) or table(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key
-    if isinstance(template, dict):
-        template = template.get(plural_form(lang, (params or {}).get("n", 0))) or template.get("other", key)
+    if isinstance(template, tuple):
+        template = template[min(plural_index(lang, (params or {}).get("n", 0)), len(template) - 1)]
     shown = {name: _show(lang, name, value, seat_names) for name, value in (params or {}).items()}
     try:
         return template.format(**shown)
@@ -51,15 +73,14 @@ def render(lang: str, key: str, params: Mapping[str, Any] | None = None,
         return template
 
 
-def plural_form(lang: str, n: Any) -> str:
-    """CLDR's plural category of ``n`` for our languages: "one" or "other"."""
+def plural_index(lang: str, n: Any) -> int:
+    """Which of a sentence's plural forms ``n`` takes in ``lang``: the catalogue's rule."""
+    table(lang)
     try:
         count = abs(int(n))
     except (TypeError, ValueError):
-        return "other"
-    if lang == "fr":
-        return "one" if count in (0, 1) else "other"
-    return "one" if count == 1 else "other"
+        count = 2                          # not a number: the form for many
+    return _PLURALS[lang](count)
 
 
 def seat_label(lang: str, seat: int, seat_names: Sequence[str] | None = None) -> str:
