@@ -111,9 +111,7 @@ class CrazyKickView:
     def _seat(self, surface, snap, view, seat, rect) -> None:
         i = seat.seat
         team = view["team_of"][i]
-        m = snap.message
-        refused = seat.refused_at is not None and m is not None and m.refusal and m.seat == i and \
-            m.revision == seat.refused_at
+        refused = seat.refusal is not None               # until this seat's next input
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
         draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
@@ -139,7 +137,7 @@ class CrazyKickView:
             self._pile_card(surface, view, pile, card_rect)
         line = rect.bottom - 38
         if refused:
-            body = texts.render(self.lang, m.key, m.params, self.names)
+            body = texts.render(self.lang, seat.refusal.key, seat.refusal.params, self.names)
             draw.text(surface, body, (rect.left + 12, line), 28, RED, True, max_width=rect.width - 24)
         elif seat.prompt is not None:
             key, params = seat.prompt

@@ -172,13 +172,17 @@ def _soft_keys_image(lang: str, keys: Sequence[Any], size: tuple[int, int], bold
 
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
                 help_key: str, size: int = 30) -> None:
-    """The table's last message (a refusal framed red, naming whose input it was), or the
-    game's help line while there is none."""
-    panel(surface, box, RED if snap.message and snap.message.refusal else None)
-    if snap.message is None:
+    """The table's last message (a refusal framed red, naming whose input it was); when a
+    move has replaced it, a refusal still standing at a seat (until that seat's next input);
+    else the game's help line."""
+    m = snap.message
+    if m is None:
+        standing = [seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None]
+        m = max(standing, key=lambda r: r.revision) if standing else None
+    panel(surface, box, RED if m is not None and m.refusal else None)
+    if m is None:
         wrapped(surface, texts.render(lang, help_key, {}, names), box.inflate(-40, -40), 30, MUTED)
         return
-    m = snap.message
     if m.refusal and m.seat is not None:
         text(surface, texts.render(lang, "refused_for", {"player": m.seat}, names), (box.left + 20, box.top + 18), 32,
              RED, True, max_width=box.width - 40)

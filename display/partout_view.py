@@ -124,8 +124,7 @@ class PartoutView:
         i = seat.seat
         team = view["team_of"][i]
         acting = view["to_act"] == i
-        refused = seat.refused_at is not None and snap.message is not None and \
-            snap.message.refusal and snap.message.seat == i and snap.message.revision == seat.refused_at
+        refused = seat.refusal is not None               # until this seat's next input
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 5 if border else 3)
         draw.shape(surface, TEAM_SHAPE[team % len(TEAM_SHAPE)], (rect.left + 24, rect.top + 30), 12,

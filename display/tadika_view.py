@@ -144,8 +144,7 @@ class TadikaView:
     def _seat(self, surface, snap, view, seat, rect) -> None:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
-        refused = seat.refused_at is not None and snap.message is not None and \
-            snap.message.refusal and snap.message.seat == i and snap.message.revision == seat.refused_at
+        refused = seat.refusal is not None               # until this seat's next input
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 6 if border else 3)
         name = texts.seat_label(self.lang, i, self.names)

@@ -171,3 +171,30 @@ def test_a_crazy_kick_race_cannot_be_taken_back():
     people = People("crazy-kick", players=2, mode="virtual")
     people.table.host_undo()
     assert people.message.key == "undo_realtime" and people.message.refusal
+
+
+def test_a_refusal_stays_at_its_seat_until_that_seat_presses_again():
+    """Issue 14: "a refusal stays until the next input at that seat", not until anyone's."""
+    people = trump_number_named()
+    people.press(0, OK)                                # seat 1: not its turn
+    refusal = people.table.snapshot().seats[0].refusal
+    assert refusal is not None and refusal.key == "not_your_turn"
+    people.press(2, PLUS, OK)                          # seat 3 names the colour: the game goes on
+    snap = people.table.snapshot()
+    assert snap.message is None and snap.seats[0].refusal == refusal
+    people.press(0, PLUS)                              # seat 1's next input: read (and refused anew)
+    assert people.table.snapshot().seats[0].refusal.revision > refusal.revision
+    people.press(people.state.to_act, PLUS)            # the seat on turn moves its bid: no refusal there
+    assert people.table.snapshot().seats[people.state.to_act].refusal is None
+
+
+def test_the_message_box_keeps_showing_a_standing_refusal(screen, monkeypatch):
+    from display import draw
+    people = trump_number_named()
+    people.press(0, OK)
+    people.press(2, PLUS, OK)
+    said = []
+    real = draw.text
+    monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))
+    screen.render(people.table.snapshot())
+    assert "Not accepted: Anna" in said

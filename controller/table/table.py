@@ -56,7 +56,7 @@ class SeatSnapshot:
     soft_keys: tuple[SoftKey | None, ...]
     prompt: tuple[str, dict[str, Any]] | None
     pending: dict[str, Any] | None
-    refused_at: int | None       # revision of this seat's last refusal
+    refusal: Message | None      # this seat's last refusal, until its next input
     colour: str | None = None    # the colour chosen at seating ("rrggbb"), if any
 
 
@@ -108,7 +108,7 @@ class Table:
         self.message: Message | None = None
         self.processed: dict[str, int] = {}
         self.connected = {s: True for s in self.stations if s}
-        self._refused_at: dict[int, int] = {}
+        self._refusals: dict[int, Message] = {}  # seat → its refusal, shown until that seat's next input
         self._leds: dict[str, str] = {}
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
@@ -171,6 +171,8 @@ class Table:
             return []
         if kind == "ButtonEvent" and not event.pressed:
             return self._released(seat, event)
+        if self._refusals.pop(seat, None) is not None:      # its next input: the refusal has been read
+            self._changed()
         if self.undo_asked is not None:
             answer = self._answer_undo(seat, event)
             if answer is not None:
@@ -346,8 +348,9 @@ class Table:
         return self._leds_now()
 
     def _refuse(self, seat: int, refusal: IllegalAction) -> list[Command]:
-        self._refused_at[seat] = self.revision + 1
-        self._note(Message(refusal.key, dict(refusal.params), seat, True, self.revision + 1))
+        message = Message(refusal.key, dict(refusal.params), seat, True, self.revision + 1)
+        self._refusals[seat] = message
+        self._note(message)
         station = self.stations[seat]
         if not station:
             return []
@@ -415,7 +418,7 @@ class Table:
                          self.connected.get(station, False) if station else False,
                          UNDO_KEYS if seat == self.undo_asked else self.adapter.soft_keys(state, seat),
                          ("undo_prompt", {}) if seat == self.undo_asked else self.adapter.prompt(state, seat),
-                         self.adapter.pending(state, seat), self._refused_at.get(seat),
+                         self.adapter.pending(state, seat), self._refusals.get(seat),
                          self.colours[seat] if seat < len(self.colours) else None)
             for seat, station in enumerate(self.stations))
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
