@@ -56,6 +56,9 @@ class Screen:
         self._pending: Any = None
         self._views: dict[str, Any] = {}
         self._seen: Any = None                 # the last snapshot given, for the sounds it calls for
+        self._drawn_by: Any = None             # the view that drew the canvas's last frame
+        self._overlaid = False                 # and whether something was drawn across it
+        self._layout: Any = None               # and for which game and player count
         from display.sound import DEFAULT_VOLUME, Sounds
         # only a screen people watch makes sounds: not the headless demo, not the tests
         self.sounds = Sounds(DEFAULT_VOLUME if volume is None else volume) if not headless else None
@@ -108,13 +111,27 @@ class Screen:
             self.present()
 
     def render(self, snapshot: Any) -> Any:
+        """The frame for ``snapshot``. A view that draws in regions (``draw.Regions``) repaints
+        only those whose part of the snapshot changed, when the canvas still holds its last
+        frame; otherwise, and for every other view, the whole canvas is drawn afresh."""
         from display.draw import FELT, FELT_DARK
         canvas = self.canvas
-        canvas.fill(FELT)
-        self.pg.draw.rect(canvas, FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
-        self._view(snapshot.game).draw(canvas, snapshot)
+        view = self._view(snapshot.game)
+        regions = getattr(view, "regions", None)
+        # the same view at another player count lays its regions out elsewhere
+        layout = (snapshot.game, len(getattr(snapshot, "seats", ())))
+        if regions is None or self._drawn_by is not view or self._overlaid or layout != self._layout:
+            canvas.fill(FELT)
+            self.pg.draw.rect(canvas, FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
+            if regions is not None:
+                regions.forget()
+        view.draw(canvas, snapshot)
+        self._drawn_by, self._layout = view, layout
+        # something drawn across the regions (a banner, the keyboard seat's hand): next frame afresh
+        self._overlaid = bool(getattr(view, "overlaid", False))
         if getattr(snapshot, "private", None):
             self._private_hand(canvas, snapshot)
+            self._overlaid = True
         self.frames += 1
         self.last_snapshot = snapshot
         return canvas

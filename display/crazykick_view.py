@@ -23,11 +23,40 @@ CENTRE_CARD = (250, 340)
 PILE_AREA = 226                 # the left part of a seat panel; the soft keys take the right
 KEY_SIZE = (62, 32)
 CELEBRATION_S = 2.5
+# the regions (draw.Regions) and what of the public view each reads
+HEADER = pygame.Rect(0, 0, 1920, 100)
+HEADER_READS = ("edition_title", "team_colours", "team_names", "ball", "goals", "scores", "goals_to_win",
+                "attacks", "centre_count")
+CENTRE_READS = ("centre", "covered", "last", "team_names", "team_colours")
+_CARD = pygame.Rect(0, 0, *CENTRE_CARD)
+_CARD.center = (TABLE_AREA.centerx + 13, TABLE_AREA.centery)
+# the table's news at its top, the ball's headline, the card, its pass and tackle names
+CENTRE_REGION = pygame.Rect(_CARD.centerx - 13 - 330, _CARD.top - 92, 660, _CARD.height + 92 + 78)
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
-    """Seats clockwise around the table, seat 1 at the bottom centre."""
-    return draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 4))
+    """Seats clockwise around the table, seat 1 at the bottom centre. A seat between a side
+    and the top or bottom goes to that edge, so the middle stays free for the centre card,
+    its names and the table's news."""
+    rects = draw.seat_ring(players, TABLE_AREA, SEAT_SIZE, (10, 4))
+    widest = TABLE_AREA.width / 2 - SEAT_SIZE[0] / 2 - 10
+    for rect in rects:
+        off_centre = abs(rect.centerx - TABLE_AREA.centerx)
+        if 2 < off_centre < 0.9 * widest:          # not the top or bottom seat, not at a side
+            if rect.centery < TABLE_AREA.centery:
+                rect.top = TABLE_AREA.top + 4
+            else:
+                rect.bottom = TABLE_AREA.bottom - 4
+    return rects
+
+
+def latest_that_fit(names: list[str], size: int, width: int) -> str:
+    """The scorers, earliest dropped ("… Paul, Max") until the line fits ``width`` at ``size``."""
+    shown = list(names)
+    while len(shown) > 1 and draw.font(size).size(", ".join(shown))[0] > width:
+        shown.pop(0)
+    words = ", ".join(shown)
+    return words if len(shown) == len(names) else "… " + words
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -42,6 +71,8 @@ class CrazyKickView:
         self._scores: tuple[int, ...] | None = None
         self._goal_at = 0.0
         self._goal_text = ""
+        self.regions = draw.Regions()         # the screen is repainted only where it changed
+        self.overlaid = False
 
     end_cue = "final_whistle"                # the match ends on the referee's whistle, not a fanfare
 
@@ -56,22 +87,40 @@ class CrazyKickView:
         return self.live and time.monotonic() - self._goal_at < CELEBRATION_S + 0.1
 
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        """The header, each seat and the centre as regions (``draw.Regions``); the banners
+        and table-wide news across them, after which the next frame is drawn afresh."""
         view = snap.view
         self.names = [s.name for s in snap.seats]
         self._notice(view)
-        self._header(surface, snap, view)
+        names = (self.lang, tuple(self.names))
+        paint = self.regions.paint
+        paint(surface, "header", HEADER, names + (snap.title, repr([view[k] for k in HEADER_READS])),
+              lambda: self._header(surface, snap, view), draw.FELT_DARK)
+        last = view["last"]
         for seat, rect in zip(snap.seats, seat_rects(view["players"])):
-            self._seat(surface, snap, view, seat, rect)
-        self._centre(surface, view)
-        self._message(surface, snap)
+            i = seat.seat
+            on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
+            key = names + (repr(seat), view["team_of"][i], repr(view["team_colours"]), on_ball, view["hands"][i],
+                           repr(view["piles"][i]))
+            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+        centre_key = names + (repr([view[k] for k in CENTRE_READS]), tuple(len(p) for p in view["piles"]),
+                              repr(snap.message), snap.finished)
+        paint(surface, "centre", CENTRE_REGION, centre_key,
+              lambda: (self._centre(surface, view), self._message(surface, snap)))
+        overlaid = False
         if view["stuck"] and not snap.finished:
             self._banner(surface, self.t("ck_ball_out_banner"), RED, 44)
+            overlaid = True
         if self.animating() and not snap.finished:
             self._celebration(surface)
+            overlaid = True
         if snap.finished and view["winner"] is not None:
             self._banner(surface, self.t("ck_winner_banner", team=view["team_names"][view["winner"]]), GOLD, 60,
                          " : ".join(str(s) for s in view["scores"]))
-        draw.pause_banner(surface, self.lang, snap, self.names)
+            overlaid = True
+        self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names) or overlaid
+
+
 
     # -- what happened since the last frame -----------------------------------------------------------
     def _notice(self, view: dict[str, Any]) -> None:
@@ -91,17 +140,19 @@ class CrazyKickView:
         for team in (0, 1):
             colour = rgb(view["team_colours"][team])
             name = texts.colour_name(self.lang, view["team_names"][team])
-            box = pygame.Rect(0, 0, 330, 76)
+            box = pygame.Rect(0, 0, 330, 88)
             if team == 0:
                 box.midright = (cx - 70, 50)
             else:
                 box.midleft = (cx + 70, 50)
             draw.panel(surface, box, GOLD if view["ball"] == team else None, 4, colour)
             ink = (20, 20, 20) if sum(colour) > 500 else INK
-            draw.text(surface, name, (box.left + 18, box.centery), 40, ink, True, "midleft", 200)
-            scorers = ", ".join(view["goals"][team])
-            if scorers:
-                draw.text(surface, scorers, (box.centerx, box.bottom + 2), 20, MUTED, False, "midtop", 420)
+            scorers = view["goals"][team]
+            draw.text(surface, name, (box.left + 18, box.top + 8 if scorers else box.centery),
+                      36 if scorers else 40, ink, True, "topleft" if scorers else "midleft", 290)
+            if scorers:                                # in the box, at 28 px: the latest that fit
+                draw.text(surface, latest_that_fit(scorers, 28, box.width - 30), (box.left + 18, box.bottom - 8),
+                          28, ink, False, "bottomleft")
         draw.text(surface, f"{view['scores'][0]} : {view['scores'][1]}", (cx, 50), 80, INK, True, "center")
         draw.text(surface, self.t("ck_first_to", goals=view["goals_to_win"]), (1900, 24), 28, MUTED, False, "topright")
         if view["attacks"]:
@@ -231,13 +282,16 @@ class CrazyKickView:
         four = any(len(piles) == 4 for piles in view["piles"])
         return self.t("ck_legend") + (" " + self.t("ck_legend_four") if four else "")
 
-    def _message(self, surface, snap) -> None:
-        """Table-wide news (a station unplugged, the end); a seat's refusal is shown at its seat."""
+    def _message(self, surface, snap) -> bool:
+        """Table-wide news (a station unplugged, the end); a seat's refusal is shown at its seat.
+        Whether there was any."""
         m = snap.message
         if m is None or m.seat is not None or snap.finished:
-            return
-        draw.text(surface, texts.render(self.lang, m.key, m.params, self.names), (TABLE_AREA.centerx, 112), 30,
-                  RED if m.refusal else MUTED, True, "midtop", 900)
+            return False
+        draw.text(surface, texts.render(self.lang, m.key, m.params, self.names),
+                  (CENTRE_REGION.centerx, CENTRE_REGION.top + 2), 30, RED if m.refusal else MUTED, True,
+                  "midtop", CENTRE_REGION.width - 20)
+        return True
 
     def _celebration(self, surface) -> None:
         self._banner(surface, self._goal_text or self.t("ck_goal_card"), GOLD, 72)

@@ -170,6 +170,31 @@ def _soft_keys_image(lang: str, keys: Sequence[Any], size: tuple[int, int], bold
     return image
 
 
+class Regions:
+    """Dirty rectangles: a view draws its screen as regions (a seat, the middle, the score
+    table), each with a key that holds everything its painter reads. A region whose key is
+    the one it was last painted with is left as it is on the canvas; the others are filled
+    with their background and painted, clipped to their rectangle. ``forget`` when the
+    canvas no longer holds the last frame (another screen, an overlay drawn across)."""
+
+    def __init__(self) -> None:
+        self.painted: dict[str, Any] = {}
+
+    def forget(self) -> None:
+        self.painted.clear()
+
+    def paint(self, surface: pygame.Surface, name: str, rect: pygame.Rect, key: Any, painter: Any,
+              background=FELT) -> None:
+        if self.painted.get(name) == key:
+            return
+        surface.set_clip(rect)
+        if background is not None:             # None: the painter lays its own background
+            surface.fill(background, rect)
+        painter()
+        surface.set_clip(None)
+        self.painted[name] = key
+
+
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
                 help_key: str, size: int = 30) -> None:
     """The table's last message (a refusal framed red, naming whose input it was); when a
@@ -190,11 +215,11 @@ def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[s
     wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), size)
 
 
-def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> None:
+def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> bool:
     """Across the middle of the screen while the game waits: a seat's station is unplugged,
-    or the table cannot save."""
+    or the table cannot save. Whether it was drawn."""
     if snap.finished or not (snap.paused_for or getattr(snap, "cannot_save", None)):
-        return
+        return False
     if snap.paused_for:
         words = texts.render(lang, "paused_banner", {"seat": snap.paused_for[0]}, names)
     else:
@@ -203,3 +228,4 @@ def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[
     box.center = (surface.get_width() // 2, surface.get_height() // 2)
     panel(surface, box, RED, 8)
     text(surface, words, box.center, 52, RED, True, "center", box.width - 60)
+    return True

@@ -30,6 +30,14 @@ SIDE = pygame.Rect(1470, 100, 440, 970)
 SEAT_SIZE = (330, 210)
 CARD_SIZE = (128, 184)
 CARD_GAP = 12
+HEADER = pygame.Rect(0, 0, 1920, 100)
+SCORES = pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 620)
+MESSAGE = pygame.Rect(SIDE.left, SIDE.top + 640, SIDE.width, 330)
+# what of the public view each region reads (its key): the middle (trick, summary, winners,
+# the prompt) and the score table
+MIDDLE_READS = ("trick", "last_trick", "phase", "to_act", "round", "trump_number", "trump_colour", "teams",
+                "winners", "scores", "players")
+SCORES_READS = ("teams", "history", "phase", "team_bids", "team_tricks", "scores")
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
@@ -69,6 +77,8 @@ def between_rounds(view: dict[str, Any]) -> bool:
 class PartoutView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
+        self.regions = draw.Regions()         # the screen is repainted only where it changed
+        self.overlaid = False
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -79,21 +89,37 @@ class PartoutView:
         return ["point"] if won else []
 
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        """Each region with the key of what it shows (``draw.Regions``)."""
         view = snap.view
         self.names = [s.name for s in snap.seats]
-        self._header(surface, snap, view)
+        names = (self.lang, tuple(self.names))
+        paint = self.regions.paint
+        header = (snap.title, view["round"], view["rounds"], view["trump_number"], view["trump_colour"], view["dealer"])
+        paint(surface, "header", HEADER, names + header, lambda: self._header(surface, snap, view), draw.FELT_DARK)
         for seat, rect in zip(snap.seats, seat_rects(view["players"])):
-            self._seat(surface, snap, view, seat, rect)
+            i = seat.seat
+            key = names + (repr(seat), view["team_of"][i], view["to_act"] == i, view["dealer"] == i, view["bids"][i],
+                           view["tricks_won"][i], view["cards_left"][i])
+            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+        middle_key = names + (snap.finished, repr([view[k] for k in MIDDLE_READS]), len(view["history"]),
+                              repr(view["history"][-1:]))
+        paint(surface, "middle", middle(view["players"]).inflate(24, 24), middle_key,
+              lambda: self._middle(surface, snap, view))
+        scores_key = names + (repr([view[k] for k in SCORES_READS]),)
+        paint(surface, "scores", SCORES, scores_key, lambda: self._scores(surface, view))
+        standing = [s.refusal for s in snap.seats if s.refusal is not None]
+        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+              lambda: self._message(surface, snap))
+        self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
+
+    def _middle(self, surface, snap, view) -> None:
         if between_rounds(view) and not snap.finished:
             self._summary(surface, view)
         else:
             self._trick(surface, view)
         self._centre_prompt(surface, snap, view)
-        self._scores(surface, view)
-        self._message(surface, snap)
         if snap.finished:
             self._winner(surface, view)
-        draw.pause_banner(surface, self.lang, snap, self.names)
 
     # -- parts ---------------------------------------------------------------------------------------
     def _header(self, surface, snap, view) -> None:
@@ -231,7 +257,7 @@ class PartoutView:
 
     def _scores(self, surface, view) -> None:
         teams = view["teams"]
-        box = pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 620)
+        box = SCORES
         draw.panel(surface, box)
         draw.text(surface, self.t("score_table"), (box.left + 20, box.top + 14), 40, GOLD, True)
         col_w = (box.width - 90) // len(teams)
@@ -268,7 +294,7 @@ class PartoutView:
             draw.text(surface, str(total), (x + col_w - 20, box.bottom - 50), 40, GOLD, True, "topright")
 
     def _message(self, surface, snap) -> None:
-        box = pygame.Rect(SIDE.left, SIDE.top + 640, SIDE.width, 330)
+        box = MESSAGE
         draw.message_box(surface, self.lang, snap, self.names, box, "help_line", 32)
 
     def _winner(self, surface, view) -> None:

@@ -1,0 +1,44 @@
+"""Dirty rectangles: a screen repainted only where its snapshot changed is, pixel for
+pixel, the screen drawn afresh, frame after frame of whole games."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from controller.bench.frames import snapshots
+from controller.games import GAMES
+from display.app import Screen
+
+REGIONAL = sorted(GAMES)
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.mark.parametrize("game", REGIONAL)
+def test_repainting_only_what_changed_draws_the_same_frames(game):
+    kept, fresh = Screen(headless=True, lang="de"), Screen(headless=True, lang="de")
+    shots = snapshots(game, seed=7, moves=120)
+    assert len(shots) > 20
+    for number, snap in enumerate(shots):
+        kept.render(snap)
+        fresh._drawn_by = None                     # as if another screen had been shown: all afresh
+        fresh.render(snap)
+        assert pixels(kept.canvas) == pixels(fresh.canvas), f"{game}: frame {number} differs"
+    kept.close()
+    fresh.close()
+
+
+@pytest.mark.parametrize("game", REGIONAL)
+def test_another_player_count_on_the_same_screen_leaves_nothing_of_the_last(game):
+    counts = sorted(GAMES[game].player_counts)
+    kept, fresh = Screen(headless=True, lang="en"), Screen(headless=True, lang="en")
+    for players in (counts[-1], counts[0], counts[-1]):
+        shots = snapshots(game, seed=players, moves=5, players=players)
+        for snap in shots:
+            kept.render(snap)
+        fresh._drawn_by = None
+        fresh.render(shots[-1])
+        assert pixels(kept.canvas) == pixels(fresh.canvas), (game, players)
