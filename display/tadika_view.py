@@ -59,10 +59,25 @@ def middle_rects(count: int = 7) -> list[pygame.Rect]:
     return [pygame.Rect(x + i * (w + gap), 128, w, h) for i in range(count)]
 
 
+HEADER = pygame.Rect(0, 0, 1920, 100)
+MIDDLE = pygame.Rect(MAIN.left, MAIN.top, MAIN.width, SEATS_TOP - MAIN.top - 4)
+MESSAGE = pygame.Rect(SIDE.left, SIDE.bottom - 300, SIDE.width, 300)
+
+
+def scores_rect(players: int) -> pygame.Rect:
+    return pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 60 + 52 * players)
+
+
+def last_win_rect(players: int) -> pygame.Rect:
+    return pygame.Rect(SIDE.left, SIDE.top + 60 + 52 * players + 16, SIDE.width, 250)
+
+
 class TadikaView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
         self.names: list[str] = []
+        self.regions = draw.Regions()         # the screen is repainted only where it changed
+        self.overlaid = False
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -72,9 +87,32 @@ class TadikaView:
         return ["point"] if len(after["history"]) > len(before["history"]) else []
 
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        """Regions (``draw.Regions``), each with the key of what it shows."""
         view = snap.view
         self.names = [s.name for s in snap.seats]
-        self._header(surface, snap, view)
+        names = (self.lang, tuple(self.names))
+        paint = self.regions.paint
+        paint(surface, "header", HEADER, names + (snap.title, view["round"], view["target"], view["dealer"]),
+              lambda: self._header(surface, snap, view), draw.FELT_DARK)
+        acting = view["to_act"]
+        on_turn = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None
+        paint(surface, "middle", MIDDLE, names + (snap.finished, repr(view), repr(on_turn)),
+              lambda: self._middle(surface, snap, view))
+        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
+            i = seat.seat
+            key = names + (repr(seat), acting == i and not snap.finished, view["scores"][i], view["hand_sizes"][i],
+                           i in view["passed"], view["dealer"] == i)
+            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+        paint(surface, "scores", scores_rect(view["players"]), names + (repr(view["scores"]), view["target"]),
+              lambda: self._scores(surface, view))
+        paint(surface, "last_win", last_win_rect(view["players"]),
+              names + (repr(view["last_win"]), len(view["history"])), lambda: self._last_win(surface, view))
+        standing = [s.refusal for s in snap.seats if s.refusal is not None]
+        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+              lambda: self._message(surface, snap))
+        self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
+
+    def _middle(self, surface, snap, view) -> None:
         if snap.finished and view["last_win"]:
             self._cards_row(surface, view["last_win"]["hand"], None)
             self._winner(surface, view)
@@ -86,12 +124,6 @@ class TadikaView:
         else:
             self._cards_row(surface, view["middle"], view["middle_rows"])
             self._status(surface, snap, view)
-        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
-            self._seat(surface, snap, view, seat, rect)
-        self._scores(surface, view)
-        self._last_win(surface, view)
-        self._message(surface, snap)
-        draw.pause_banner(surface, self.lang, snap, self.names)
 
     # -- parts ---------------------------------------------------------------------------------------
     def _header(self, surface, snap, view) -> None:
@@ -172,7 +204,7 @@ class TadikaView:
                        KEY_SIZE, bold=False)
 
     def _scores(self, surface, view) -> None:
-        box = pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 60 + 52 * view["players"])
+        box = scores_rect(view["players"])
         draw.panel(surface, box)
         draw.text(surface, self.t("tadika_scoreboard"), (box.left + 20, box.top + 12), 40, GOLD, True)
         best = max(view["scores"]) if view["scores"] else 0
@@ -189,8 +221,7 @@ class TadikaView:
 
     def _last_win(self, surface, view) -> None:
         win = view["last_win"]
-        top = SIDE.top + 60 + 52 * view["players"] + 16
-        box = pygame.Rect(SIDE.left, top, SIDE.width, 250)
+        box = last_win_rect(view["players"])
         if win is None:
             return
         draw.panel(surface, box)
@@ -216,8 +247,7 @@ class TadikaView:
         return f"{' + '.join(parts)} = {self.t('tadika_points', n=win['points'])}"
 
     def _message(self, surface, snap) -> None:
-        box = pygame.Rect(SIDE.left, SIDE.bottom - 300, SIDE.width, 300)
-        draw.message_box(surface, self.lang, snap, self.names, box, "tadika_help_line", 30)
+        draw.message_box(surface, self.lang, snap, self.names, MESSAGE, "tadika_help_line", 30)
 
     def _winner(self, surface, view) -> None:
         """Under the winning hand: who won, the line that scored, the final points."""

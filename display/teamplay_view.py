@@ -53,10 +53,21 @@ def bank_rects() -> list[pygame.Rect]:
     return [pygame.Rect(BANK_LEFT + k * (NUMBER_SIZE[0] + 14), 150, *NUMBER_SIZE) for k in range(3)]
 
 
+HEADER = pygame.Rect(0, 0, 1920, 100)
+MIDDLE = pygame.Rect(MAIN.left, MAIN.top, MAIN.width, SEATS_TOP - MAIN.top - 4)
+MESSAGE = pygame.Rect(SIDE.left, SIDE.bottom - 330, SIDE.width, 330)
+
+
+def teams_rect(teams: int) -> pygame.Rect:
+    return pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 70 + 92 * teams)
+
+
 class TeamplayView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
         self.names: list[str] = []
+        self.regions = draw.Regions()         # the screen is repainted only where it changed
+        self.overlaid = False
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -66,22 +77,39 @@ class TeamplayView:
         return ["point"] if sum(map(len, after["fulfilled"])) > sum(map(len, before["fulfilled"])) else []
 
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        """Regions (``draw.Regions``), each with the key of what it shows."""
         view = snap.view
         self.names = [s.name for s in snap.seats]
         acting = view["to_act"]
         chosen = None
         if acting is not None and acting < len(snap.seats) and snap.seats[acting].pending:
             chosen = snap.seats[acting].pending.get("mission")
-        self._header(surface, snap, view)
+        names = (self.lang, tuple(self.names))
+        paint = self.regions.paint
+        header = (snap.title, snap.finished, view["dealer"], view["final_turns"], view["end_at"])
+        paint(surface, "header", HEADER, names + header, lambda: self._header(surface, snap, view), draw.FELT_DARK)
+        on_turn = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None
+        paint(surface, "middle", MIDDLE, names + (snap.finished, repr(view), repr(on_turn)),
+              lambda: self._middle(surface, snap, view, chosen))
+        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
+            i = seat.seat
+            key = names + (repr(seat), acting == i and not snap.finished, view["team_of"][i], repr(view["fulfilled"][i]),
+                           view["hand_sizes"][i], view["dealer"] == i, repr(view["missions"][i]), chosen)
+            paint(surface, f"seat{i}", rect, key,
+                  lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect, chosen))
+        paint(surface, "teams", teams_rect(len(view["teams"])),
+              names + (repr([view["teams"], view["team_points"], view["team_missions"], view["end_at"]]),),
+              lambda: self._teams(surface, view))
+        standing = [s.refusal for s in snap.seats if s.refusal is not None]
+        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+              lambda: self._message(surface, snap))
+        self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
+
+    def _middle(self, surface, snap, view, chosen) -> None:
         self._table_middle(surface, view, chosen)
         self._status(surface, snap, view)
-        for seat, rect in zip(snap.seats, seat_rects(view["players"])):
-            self._seat(surface, snap, view, seat, rect, chosen)
-        self._teams(surface, view)
-        self._message(surface, snap)
         if snap.finished:
             self._winners(surface, view)
-        draw.pause_banner(surface, self.lang, snap, self.names)
 
     # -- parts -----------------------------------------------------------------------------------------
     def _team_name(self, view, team: int) -> str:
@@ -160,7 +188,7 @@ class TeamplayView:
 
     def _teams(self, surface, view) -> None:
         teams = view["teams"]
-        box = pygame.Rect(SIDE.left, SIDE.top, SIDE.width, 70 + 92 * len(teams))
+        box = teams_rect(len(teams))
         draw.panel(surface, box)
         draw.text(surface, self.t("teamplay_points"), (box.left + 20, box.top + 12), 40, GOLD, True)
         for t in range(len(teams)):
@@ -177,8 +205,7 @@ class TeamplayView:
                       False, "topright")
 
     def _message(self, surface, snap) -> None:
-        box = pygame.Rect(SIDE.left, SIDE.bottom - 330, SIDE.width, 330)
-        draw.message_box(surface, self.lang, snap, self.names, box, "teamplay_help_line", 30)
+        draw.message_box(surface, self.lang, snap, self.names, MESSAGE, "teamplay_help_line", 30)
 
     def _winners(self, surface, view) -> None:
         banner = pygame.Rect(0, 0, 1200, 140)             # between the bank and the seats

@@ -59,10 +59,16 @@ class Projection:
         return round(min(c[0] for c in corners)), round(min(c[1] for c in corners))
 
 
+TITLE = pygame.Rect(0, 0, MAIN.right, 100)
+
+
 class TeamUpView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
         self.names: list[str] = []
+        self.regions = draw.Regions()         # the screen is repainted only where it changed
+        self.overlaid = False
+        self._pallet_image: tuple[Any, pygame.Surface] | None = None   # (what it shows, the drawing)
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -82,17 +88,48 @@ class TeamUpView:
         if hindsight is not None and pending.get("solution_step", 0) > 0:
             line = [p for p in hindsight["line"] if p is not None]
             placed = [view["placed"][0]] + line[:pending["solution_step"]]
+        names = (self.lang, tuple(self.names))
+        paint = self.regions.paint
+        title = (snap.title, view["puzzle"], view["to_beat"], snap.finished, view["to_act"])
+        paint(surface, "title", TITLE, names + title, lambda: self._title(surface, snap, view), draw.FELT_DARK)
+        floors = view["floors"] if len(placed) == len(view["placed"]) else 0
+        pallet_key = (turn, repr(placed), floors)
+        ghost = pending.get("ghost") if not snap.finished else None
+        main_key = names + pallet_key + (repr(ghost), repr(pending.get("problem")), snap.finished,
+                                         repr(hindsight), pending.get("solution_step"), view["ended"], view["score"],
+                                         view["best_possible"])
+
+        def main() -> None:
+            self._pallet_drawn(surface, projection, placed, floors, pallet_key)
+            if ghost is not None:
+                self._ghost(surface, projection, ghost, pending.get("problem"))
+            if snap.finished:
+                self._end(surface, view, pending, hindsight)
+        paint(surface, "main", MAIN, main_key, main)
+        facts = repr([view[k] for k in ("card", "card_kind", "score", "cards_left", "face_down", "packages_left",
+                                        "floors")])
+        paint(surface, "card", card_region(), names + (facts,), lambda: self._card_and_facts(surface, view), None)
+        paint(surface, "supply", supply_rect(), names + (repr(view["supply"]),),
+              lambda: self._supply(surface, view, supply_rect()))
+        paint(surface, "seats", seats_rect(), names + (repr(snap.seats), repr(snap.message), view["to_act"],
+                                                       snap.finished), lambda: self._seats(surface, snap, view,
+                                                                                            seats_rect()))
+        self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
+
+    def _title(self, surface, snap, view) -> None:
         draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
         self._header(surface, snap, view)
-        self._pallet(surface, projection, placed)
-        self._floor_marks(surface, projection, view["floors"] if len(placed) == len(view["placed"]) else 0)
-        ghost = pending.get("ghost") if not snap.finished else None
-        if ghost is not None:
-            self._ghost(surface, projection, ghost, pending.get("problem"))
-        self._side(surface, snap, view, pending)
-        if snap.finished:
-            self._end(surface, view, pending, hindsight)
-        draw.pause_banner(surface, self.lang, snap, self.names)
+
+    def _pallet_drawn(self, surface, projection: Projection, placed, floors: int, key: Any) -> None:
+        """The pallet with its packages and floor numbers, drawn once per what it shows and
+        copied while the ghost moves over it."""
+        if self._pallet_image is None or self._pallet_image[0] != key:
+            image = pygame.Surface(surface.get_size())
+            image.fill(draw.FELT)
+            self._pallet(image, projection, placed)
+            self._floor_marks(image, projection, floors)
+            self._pallet_image = (key, image)
+        surface.blit(self._pallet_image[1], MAIN.topleft, MAIN)
 
     # -- parts -----------------------------------------------------------------------------------------
     def _pending(self, snap: Any) -> dict[str, Any]:
@@ -207,12 +244,18 @@ class TeamUpView:
         colour = GHOST_OK if ok else GHOST_BAD
         p = projection.point
         top = [p(u0, v0, z1), p(u1, v0, z1), p(u1, v1, z1), p(u0, v1, z1)]
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        pygame.draw.polygon(veil, FILL.get(g.colour, FILL[None]) + (150,), top)
-        for face in ([p(u1, v0, z1), p(u1, v1, z1), p(u1, v1, z0), p(u1, v0, z0)],
-                     [p(u0, v1, z1), p(u1, v1, z1), p(u1, v1, z0), p(u0, v1, z0)]):
-            pygame.draw.polygon(veil, shade(FILL.get(g.colour, FILL[None]), 0.7) + (130,), face)
-        surface.blit(veil, (0, 0))
+        sides = ([p(u1, v0, z1), p(u1, v1, z1), p(u1, v1, z0), p(u1, v0, z0)],
+                 [p(u0, v1, z1), p(u1, v1, z1), p(u1, v1, z0), p(u0, v1, z0)])
+        # the see-through package on a veil just its size (a whole-screen one cost a frame's worth)
+        xs = [x for face in (top,) + sides for x, _ in face]
+        ys = [y for face in (top,) + sides for _, y in face]
+        left, up = int(min(xs)) - 1, int(min(ys)) - 1
+        veil = pygame.Surface((int(max(xs)) - left + 2, int(max(ys)) - up + 2), pygame.SRCALPHA)
+        pygame.draw.polygon(veil, FILL.get(g.colour, FILL[None]) + (150,), [(x - left, y - up) for x, y in top])
+        for face in sides:
+            pygame.draw.polygon(veil, shade(FILL.get(g.colour, FILL[None]), 0.7) + (130,),
+                                [(x - left, y - up) for x, y in face])
+        surface.blit(veil, (left, up))
         corners = {(a, b, c): p(a, b, c) for a in (u0, u1) for b in (v0, v1) for c in (z0, z1)}
         for (a, b, c), start in corners.items():
             for nxt in ((u1 if a == u0 else None, b, c), (a, v1 if b == v0 else None, c), (a, b, z1 if c == z0 else None)):
@@ -228,7 +271,11 @@ class TeamUpView:
         draw.panel(surface, box, colour, 5)
         draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
 
-    def _side(self, surface, snap, view, pending) -> None:
+    def _card_and_facts(self, surface, view) -> None:
+        """The card drawn and the game's counts, beside the header band and below it."""
+        region = card_region()
+        surface.fill(draw.FELT, region)
+        surface.fill(draw.FELT_DARK, region.clip(pygame.Rect(0, 0, region.right, 100)))
         card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
         draw.text(surface, self.t("teamup_card_drawn"), (card_box.left, SIDE.top + 24), 32, MUTED)
         if view["card"] is not None:
@@ -251,8 +298,6 @@ class TeamUpView:
                 pygame.draw.rect(surface, GOLD, box, border_radius=5)
             pygame.draw.rect(surface, INK, box, 3, border_radius=5)
             draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < view["floors"] else INK, True, "center")
-        self._supply(surface, view, supply_rect())
-        self._seats(surface, snap, view, seats_rect())
 
     def _supply(self, surface, view, rect) -> None:
         draw.panel(surface, rect)
@@ -327,6 +372,11 @@ def verdict_rect() -> pygame.Rect:
 
 SEAT_ROW = 40
 PROMPT_HEIGHT = 72
+
+
+def card_region() -> pygame.Rect:
+    """The side's top: the card drawn, the counts and the floors' ladder."""
+    return pygame.Rect(SIDE.left, SIDE.top, SIDE.width, supply_rect().top - SIDE.top - 4)
 
 
 def supply_rect() -> pygame.Rect:
