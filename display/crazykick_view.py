@@ -202,6 +202,11 @@ class CrazyKickView:
         if card is None:
             draw.rounded(surface, (40, 80, 56), rect, 2, 8)
             return
+        key = ("ck-pile", self.lang, rect.size, repr(card), pile["count"], repr(view["team_colours"]))
+        draw.face(surface, rect, key, lambda image, at: self._paint_pile_card(image, view, pile, at))
+
+    def _paint_pile_card(self, surface, view, pile, rect) -> None:
+        card = pile["top"]
         colour = rgb(view["team_colours"][card["team_index"]])
         draw.rounded(surface, draw.CARD_FACE, rect, 0, 10)
         draw.rounded(surface, colour, rect, 5, 10)
@@ -218,6 +223,10 @@ class CrazyKickView:
                   rect.width - 10)
 
     def _face(self, surface, view, card, rect, small: bool = False, corners: bool = True) -> None:
+        key = ("ck-face", self.lang, rect.size, repr(card), repr(view["team_colours"]), small, corners)
+        draw.face(surface, rect, key, lambda image, at: self._paint_face(image, view, card, at, small, corners))
+
+    def _paint_face(self, surface, view, card, rect, small: bool, corners: bool) -> None:
         colour = rgb(view["team_colours"][card["team_index"]])
         other = rgb(view["team_colours"][1 - card["team_index"]])
         draw.rounded(surface, draw.CARD_FACE, rect, 0, 10 if small else 16)

@@ -170,6 +170,25 @@ def _soft_keys_image(lang: str, keys: Sequence[Any], size: tuple[int, int], bold
     return image
 
 
+_FACES: dict[tuple, pygame.Surface] = {}
+_SEE_THROUGH = (255, 0, 255)       # a card's rounded corners: the colour no face uses
+
+
+def face(surface: pygame.Surface, rect: pygame.Rect, key: tuple, paint: Any) -> None:
+    """A card's face drawn once for ``key`` (which must hold all ``paint(image, rect_at_origin)``
+    reads) and copied after: its corners show what is under it."""
+    image = _FACES.get(key)
+    if image is None:
+        if len(_FACES) >= 512:
+            _FACES.clear()
+        image = pygame.Surface(rect.size)
+        image.fill(_SEE_THROUGH)
+        paint(image, pygame.Rect((0, 0), rect.size))
+        image.set_colorkey(_SEE_THROUGH)
+        _FACES[key] = image
+    surface.blit(image, rect.topleft)
+
+
 class Regions:
     """Dirty rectangles: a view draws its screen as regions (a seat, the middle, the score
     table), each with a key that holds everything its painter reads. A region whose key is

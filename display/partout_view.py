@@ -334,18 +334,29 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
     """A card face: crest cards by number, colour and the colour's shape; specials by the
     letter their edition prints and their name. ``small``: a reminder (the summary's last
     trick), numbers and shapes only."""
-    c = ALL_CARDS.get(name)
-    special = c is None or c.colour is None
     if leading:
         draw.rounded(surface, GOLD, rect.inflate(14, 14), 0, 16)
+    draw.face(surface, rect, ("partout", lang, name, rect.size, small),
+              lambda image, at: _paint_face(image, lang, name, at, small))
+    if choice is not None:
+        _choice(surface, lang, name, choice, rect)
+    if locked:
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, rect)
+        for x in range(rect.left + 18, rect.right - 8, 22):
+            pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
+
+
+def _paint_face(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, small: bool) -> None:
+    c = ALL_CARDS.get(name)
+    special = c is None or c.colour is None
     draw.rounded(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, 0, 12)
     draw.rounded(surface, (20, 20, 20), rect, 2, 12)
     if special:
         draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
         if not small:
             _special_name(surface, texts.card_name(lang, name), rect)
-        if choice is not None:
-            _choice(surface, lang, name, choice, rect)
     else:
         ink = SUIT[c.colour]
         r = max(8, rect.width // 9)
@@ -356,12 +367,6 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
         if not small and colour_words_fit(lang, rect.width - 8):
             draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 10), 28, ink,
                       True, "midbottom")
-    if locked:
-        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 150))
-        surface.blit(shade, rect)
-        for x in range(rect.left + 18, rect.right - 8, 22):
-            pygame.draw.line(surface, (150, 150, 150), (x, rect.top + 4), (x, rect.bottom - 4), 4)
 
 
 def colour_words_fit(lang: str, width: int) -> bool:

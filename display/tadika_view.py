@@ -265,6 +265,11 @@ class TadikaView:
 def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, *, small: bool = False) -> None:
     """A NumNum card: its number in its colour's ink, the colour's shape in the corner and
     its name at the foot; the joker says so; wish and forbidden cards by their faces."""
+    draw.face(surface, rect, ("tadika", lang, name, rect.size, small),
+              lambda image, at: _paint_card(image, lang, name, at, small))
+
+
+def _paint_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, small: bool) -> None:
     card = ALL_CARDS[name]
     radius = 8 if small else 14
     if card.kind == "number":

@@ -221,6 +221,11 @@ class TeamplayView:
 
 
 def draw_number(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    draw.face(surface, rect, ("teamplay-number", lang, card, rect.size),
+              lambda image, at: _paint_number(image, lang, card, at))
+
+
+def _paint_number(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
     c = Card.parse(card)
     ink = INK_OF[c.colour]
     draw.rounded(surface, CARD, rect, 0, 10)
@@ -250,9 +255,14 @@ def icon_boxes(m: Mission) -> list[str]:
 
 def draw_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect, *, chosen: bool = False) -> None:
     """A mission card: its points, what colour it asks for (in words), and its icons."""
-    m = mission_type(card)
     if chosen:
         draw.rounded(surface, GOLD, rect.inflate(12, 12), 0, 14)
+    draw.face(surface, rect, ("teamplay-mission", lang, card, rect.size),
+              lambda image, at: _paint_mission(image, lang, card, at))
+
+
+def _paint_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    m = mission_type(card)
     draw.rounded(surface, CARD, rect, 0, 10)
     draw.rounded(surface, (30, 30, 30), rect, 2, 10)
     badge = (rect.left + 22, rect.top + 20)                       # the points, in a gold disc
@@ -284,7 +294,7 @@ def draw_mission(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rec
     left, right = rect.centerx - total // 2, rect.centerx + total // 2
     values = m.values or frozenset()
     if values == frozenset(ODD) or m.parity == "same":                     # the crooked line: odd
-        points = [(px, line_y + (5 if (px // 8) % 2 else -5)) for px in range(left, right, 8)]
+        points = [(px, line_y + (5 if ((px - left) // 8) % 2 else -5)) for px in range(left, right, 8)]
         if len(points) > 1:
             pygame.draw.lines(surface, ink, False, points, 3)
     if values == frozenset(EVEN) or m.parity == "same":                    # the straight line: even

@@ -39,3 +39,37 @@ def test_soft_keys_show_their_new_legend_at_once(screen):
     assert not same(a, b)
     draw.soft_keys(b, "en", (None,) * 3 + (SoftKey("undo_no"), SoftKey("undo_yes"), SoftKey("undo_no")), (0, 0))
     assert same(a, b)
+
+
+def _direct_and_cached(size, paint_direct, paint_cached) -> bool:
+    a, b = pygame.Surface((size[0] + 40, size[1] + 40)), pygame.Surface((size[0] + 40, size[1] + 40))
+    for s in (a, b):
+        s.fill(draw.FELT)
+    rect = pygame.Rect(17, 21, *size)
+    paint_direct(a, rect)
+    paint_cached(b, rect)
+    paint_cached(b, rect)                               # the second time from the cache
+    return same(a, b)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_cached_card_face_is_the_drawn_one(screen, lang):
+    from controller.games.partout import ALL_CARDS as PARTOUT
+    from controller.games.tadika import ALL_CARDS as TADIKA
+    from display import partout_view, tadika_view
+    for name in list(PARTOUT)[::3]:
+        for size, small in (((128, 184), False), ((84, 121), True), ((96, 138), False)):
+            assert _direct_and_cached(size, lambda s, r: partout_view._paint_face(s, lang, name, r, small),
+                                      lambda s, r: partout_view.draw_card(s, lang, name, r, small=small)), name
+    from controller.games.teamplay import MISSION_CARDS, NUMBER_CARDS
+    from display import teamplay_view
+    for name in list(NUMBER_CARDS)[::4]:
+        assert _direct_and_cached((96, 136), lambda s, r: teamplay_view._paint_number(s, lang, name, r),
+                                  lambda s, r: teamplay_view.draw_number(s, lang, name, r)), name
+    for name in list(MISSION_CARDS)[::3]:
+        assert _direct_and_cached((214, 104), lambda s, r: teamplay_view._paint_mission(s, lang, name, r),
+                                  lambda s, r: teamplay_view.draw_mission(s, lang, name, r)), name
+    for name in list(TADIKA)[::5]:
+        for size, small in (((170, 240), False), ((56, 80), True)):
+            assert _direct_and_cached(size, lambda s, r: tadika_view._paint_card(s, lang, name, r, small),
+                                      lambda s, r: tadika_view.draw_card(s, lang, name, r, small=small)), name
