@@ -102,7 +102,8 @@ class CrazyKickView:
             on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
             key = names + (repr(seat), view["team_of"][i], repr(view["team_colours"]), on_ball, view["hands"][i],
                            repr(view["piles"][i]))
-            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+            self.regions.paint_kept(surface, f"seat{i}", rect, key,
+                                    lambda image, at, seat=seat: self._seat(image, snap, view, seat, at))
         centre_key = names + (repr([view[k] for k in CENTRE_READS]), tuple(len(p) for p in view["piles"]),
                               repr(snap.message), snap.finished)
         paint(surface, "centre", CENTRE_REGION, centre_key,

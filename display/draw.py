@@ -135,9 +135,24 @@ def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, i
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 3, fill=PANEL) -> None:
-    rounded(surface, fill, rect, 0, 14)
+    """A rounded panel, with a border when ``border`` is a colour: one copy of an image made
+    once per size and colours."""
+    rect = pygame.Rect(rect)
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    surface.blit(_panel(rect.size, tuple(fill), None if border is None else tuple(border), width), rect)
+
+
+@lru_cache(maxsize=256)
+def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...] | None, width: int) -> pygame.Surface:
+    image = pygame.Surface(size)
+    key = (255, 0, 255) if fill[:3] != (255, 0, 255) and (border or fill)[:3] != (255, 0, 255) else (0, 255, 0)
+    image.fill(key)
+    pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=14)
     if border is not None:
-        rounded(surface, border, rect, width, 14)
+        pygame.draw.rect(image, border, image.get_rect(), width, border_radius=14)
+    image.set_colorkey(key)
+    return image
 
 
 def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: tuple[int, int],
@@ -196,11 +211,32 @@ class Regions:
     with their background and painted, clipped to their rectangle. ``forget`` when the
     canvas no longer holds the last frame (another screen, an overlay drawn across)."""
 
+    KEPT = 96                          # seat images kept for when a seat looks as it once did
+
     def __init__(self) -> None:
         self.painted: dict[str, Any] = {}
+        self._kept: dict[Any, pygame.Surface] = {}
 
     def forget(self) -> None:
         self.painted.clear()
+
+    def paint_kept(self, surface: pygame.Surface, name: str, rect: pygame.Rect, key: Any, painter: Any,
+                   background=FELT) -> None:
+        """As ``paint``, for a region whose painter draws relative to the rectangle it is given
+        (``painter(surface, rect)``, a seat): its images are kept by key, so a seat that looks
+        again as it did a few moves ago (no longer on turn, say) is copied, not drawn."""
+        if self.painted.get(name) == key:
+            return
+        image = self._kept.get(key)
+        if image is None:
+            if len(self._kept) >= self.KEPT:
+                self._kept.pop(next(iter(self._kept)))
+            image = pygame.Surface(rect.size)
+            image.fill(background)
+            painter(image, pygame.Rect((0, 0), rect.size))
+            self._kept[key] = image
+        surface.blit(image, rect.topleft)
+        self.painted[name] = key
 
     def paint(self, surface: pygame.Surface, name: str, rect: pygame.Rect, key: Any, painter: Any,
               background=FELT) -> None:

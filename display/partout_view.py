@@ -100,7 +100,8 @@ class PartoutView:
             i = seat.seat
             key = names + (repr(seat), view["team_of"][i], view["to_act"] == i, view["dealer"] == i, view["bids"][i],
                            view["tricks_won"][i], view["cards_left"][i])
-            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+            self.regions.paint_kept(surface, f"seat{i}", rect, key,
+                                    lambda image, at, seat=seat: self._seat(image, snap, view, seat, at))
         middle_key = names + (snap.finished, repr([view[k] for k in MIDDLE_READS]), len(view["history"]),
                               repr(view["history"][-1:]))
         paint(surface, "middle", middle(view["players"]).inflate(24, 24), middle_key,

@@ -102,7 +102,8 @@ class TadikaView:
             i = seat.seat
             key = names + (repr(seat), acting == i and not snap.finished, view["scores"][i], view["hand_sizes"][i],
                            i in view["passed"], view["dealer"] == i)
-            paint(surface, f"seat{i}", rect, key, lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect))
+            self.regions.paint_kept(surface, f"seat{i}", rect, key,
+                                    lambda image, at, seat=seat: self._seat(image, snap, view, seat, at))
         paint(surface, "scores", scores_rect(view["players"]), names + (repr(view["scores"]), view["target"]),
               lambda: self._scores(surface, view))
         paint(surface, "last_win", last_win_rect(view["players"]),

@@ -95,8 +95,8 @@ class TeamplayView:
             i = seat.seat
             key = names + (repr(seat), acting == i and not snap.finished, view["team_of"][i], repr(view["fulfilled"][i]),
                            view["hand_sizes"][i], view["dealer"] == i, repr(view["missions"][i]), chosen)
-            paint(surface, f"seat{i}", rect, key,
-                  lambda seat=seat, rect=rect: self._seat(surface, snap, view, seat, rect, chosen))
+            self.regions.paint_kept(surface, f"seat{i}", rect, key,
+                                    lambda image, at, seat=seat: self._seat(image, snap, view, seat, at, chosen))
         paint(surface, "teams", teams_rect(len(view["teams"])),
               names + (repr([view["teams"], view["team_points"], view["team_missions"], view["end_at"]]),),
               lambda: self._teams(surface, view))
