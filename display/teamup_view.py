@@ -62,6 +62,21 @@ class Projection:
 TITLE = pygame.Rect(0, 0, MAIN.right, 100)
 
 
+def pallet_region() -> pygame.Rect:
+    """Where the pallet, its packages, the ghost and the floor numbers can be, however the
+    view is turned, and the verdict box under it: the part of the main area a move repaints."""
+    points = []
+    for turn in range(4):
+        p = Projection(turn)
+        for u in (0, p.width):
+            for v in (0, p.depth):
+                for z in (0, FLOORS):
+                    points.append(p.point(u, v, z))
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    box = pygame.Rect(min(xs) - 80, min(ys) - 12, max(xs) - min(xs) + 100, max(ys) - min(ys) + 40)
+    return box.union(verdict_rect()).clip(MAIN)
+
+
 class TeamUpView:
     def __init__(self, lang: str, *, live: bool = False) -> None:
         self.lang = lang
@@ -69,6 +84,8 @@ class TeamUpView:
         self.regions = draw.Regions()         # the screen is repainted only where it changed
         self.overlaid = False
         self._pallet_image: tuple[Any, pygame.Surface] | None = None   # (what it shows, the drawing)
+        self._pallet_shown: Any = None                # the pallet the canvas shows
+        self._over_pallet = pygame.Rect(0, 0, 0, 0)   # where the ghost and the verdict were drawn over it
 
     def t(self, key: str, **params: Any) -> str:
         return texts.render(self.lang, key, params, self.names)
@@ -99,13 +116,17 @@ class TeamUpView:
                                          repr(hindsight), pending.get("solution_step"), view["ended"], view["score"],
                                          view["best_possible"])
 
+        on_canvas = self.regions.painted.get("main") is not None   # the last frame's pallet is still there
+
         def main() -> None:
-            self._pallet_drawn(surface, projection, placed, floors, pallet_key)
+            self._pallet_drawn(surface, projection, placed, floors, pallet_key, on_canvas)
+            self._over_pallet = verdict_rect()
             if ghost is not None:
-                self._ghost(surface, projection, ghost, pending.get("problem"))
+                self._over_pallet = self._over_pallet.union(self._ghost(surface, projection, ghost,
+                                                                        pending.get("problem")))
             if snap.finished:
                 self._end(surface, view, pending, hindsight)
-        paint(surface, "main", MAIN, main_key, main)
+        paint(surface, "main", PALLET_REGION, main_key, main, None)   # the pallet's image lays the felt
         facts = repr([view[k] for k in ("card", "card_kind", "score", "cards_left", "face_down", "packages_left",
                                         "floors")])
         paint(surface, "card", card_region(), names + (facts,), lambda: self._card_and_facts(surface, view), None)
@@ -120,16 +141,23 @@ class TeamUpView:
         draw.text(surface, snap.title, (30, 24), 64, GOLD, True)
         self._header(surface, snap, view)
 
-    def _pallet_drawn(self, surface, projection: Projection, placed, floors: int, key: Any) -> None:
+    def _pallet_drawn(self, surface, projection: Projection, placed, floors: int, key: Any, on_canvas: bool) -> None:
         """The pallet with its packages and floor numbers, drawn once per what it shows and
-        copied while the ghost moves over it."""
+        copied while the ghost moves over it: only where the last ghost and verdict were,
+        when the canvas still shows that same pallet."""
         if self._pallet_image is None or self._pallet_image[0] != key:
             image = pygame.Surface(surface.get_size())
-            image.fill(draw.FELT)
+            image.fill(draw.FELT, MAIN)
             self._pallet(image, projection, placed)
             self._floor_marks(image, projection, floors)
             self._pallet_image = (key, image)
-        surface.blit(self._pallet_image[1], MAIN.topleft, MAIN)
+            on_canvas = False
+        if on_canvas and self._pallet_shown == key:
+            area = self._over_pallet.clip(PALLET_REGION)
+        else:
+            area = PALLET_REGION
+        surface.blit(self._pallet_image[1], area.topleft, area)
+        self._pallet_shown = key
 
     # -- parts -----------------------------------------------------------------------------------------
     def _pending(self, snap: Any) -> dict[str, Any]:
@@ -234,7 +262,9 @@ class TeamUpView:
             pygame.draw.rect(surface, INK, box, 3, border_radius=6)
             draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < floors else INK, True, "center")
 
-    def _ghost(self, surface, projection: Projection, ghost: Sequence[Any], problem: Any) -> None:
+    def _ghost(self, surface, projection: Projection, ghost: Sequence[Any], problem: Any) -> pygame.Rect:
+        """The package being placed, see-through, its edges solid where it fits, dashed where
+        not, and the verdict under the pallet; returns where it was drawn over the pallet."""
         g = as_package(ghost)
         cells = [projection.cell_uv(i, j) for j in range(g.y, g.y + g.dy) for i in range(g.x, g.x + g.dx)]
         u0, v0 = min(c[0] for c in cells), min(c[1] for c in cells)
@@ -256,6 +286,7 @@ class TeamUpView:
             pygame.draw.polygon(veil, shade(FILL.get(g.colour, FILL[None]), 0.7) + (130,),
                                 [(x - left, y - up) for x, y in face])
         surface.blit(veil, (left, up))
+        drawn = pygame.Rect(left, up, veil.get_width(), veil.get_height()).inflate(16, 16)   # and its edges
         corners = {(a, b, c): p(a, b, c) for a in (u0, u1) for b in (v0, v1) for c in (z0, z1)}
         for (a, b, c), start in corners.items():
             for nxt in ((u1 if a == u0 else None, b, c), (a, v1 if b == v0 else None, c), (a, b, z1 if c == z0 else None)):
@@ -270,6 +301,7 @@ class TeamUpView:
         box = verdict_rect()
         draw.panel(surface, box, colour, 5)
         draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
+        return drawn
 
     def _card_and_facts(self, surface, view) -> None:
         """The card drawn and the game's counts, beside the header band and below it."""
@@ -404,6 +436,9 @@ def _dashed(surface, colour, start, end, width) -> None:
         a, b = k / length, min(1.0, (k + dash) / length)
         pygame.draw.line(surface, colour, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
                          (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
+
+
+PALLET_REGION = pallet_region()
 
 
 def draw_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, rect: pygame.Rect) -> None:

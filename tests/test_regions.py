@@ -42,3 +42,30 @@ def test_another_player_count_on_the_same_screen_leaves_nothing_of_the_last(game
         fresh._drawn_by = None
         fresh.render(shots[-1])
         assert pixels(kept.canvas) == pixels(fresh.canvas), (game, players)
+
+
+def test_team_up_ghost_moving_over_the_pallet_leaves_no_trace():
+    """Between placements the ghost moves and turns with the buttons; only where it was and
+    is is repainted, and the frame is the one drawn whole."""
+    import random
+    from controller.table.table import Table
+    from hardware.events import ButtonEvent
+    rules = GAMES["team-up"]
+    table = Table(rules, config={"players": 2, "mode": "virtual"}, seed=4, stations=["a", "b"])
+    kept, fresh = Screen(headless=True, lang="en"), Screen(headless=True, lang="en")
+    rng, seq = random.Random(4), 0
+    for step in range(160):
+        seat = rules.to_act(table.state)
+        if seat is None:
+            break
+        seq += 1
+        if step % 9 == 8:                               # now and then a move, so the pallet grows
+            legal = [a for a in rules.legal_actions(table.state, seat) if type(a).__name__ != "Stop"]
+            table.apply(rng.choice(legal))
+        else:                                           # next spot, turn the view, back
+            table.handle(ButtonEvent("ab"[seat], seq, rng.choice([1, 1, 1, 2, 3]), True, 0, 0, 0))
+        snap = table.snapshot()
+        kept.render(snap)
+        fresh._drawn_by = None
+        fresh.render(snap)
+        assert pixels(kept.canvas) == pixels(fresh.canvas), f"step {step} differs"
