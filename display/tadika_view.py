@@ -254,9 +254,12 @@ class TadikaView:
         """Under the winning hand: who won, the line that scored, the final points."""
         banner = pygame.Rect(MAIN.left + 60, 410, MAIN.width - 120, 170)
         draw.panel(surface, banner, GOLD, 6)
-        winners = " · ".join(texts.seat_label(self.lang, p, self.names) for p in view["winners"])
-        draw.text(surface, self.t("tadika_winner_banner", player=winners), (banner.centerx, banner.top + 18), 56,
-                  GOLD, True, "midtop", banner.width - 40)
+        names = [texts.seat_label(self.lang, p, self.names) for p in view["winners"]]
+        if len(names) > 1:                             # a tie: said as one
+            words = self.t("tadika_winners_tie", names=self.t("names_and").join(names))
+        else:
+            words = self.t("tadika_winner_banner", player=names[0])
+        draw.text(surface, words, (banner.centerx, banner.top + 18), 56, GOLD, True, "midtop", banner.width - 40)
         draw.text(surface, self.line_words(view["last_win"]), (banner.centerx, banner.top + 82), 34, INK, False,
                   "midtop", banner.width - 40)
         scores = " : ".join(str(s) for s in view["scores"])

@@ -85,3 +85,18 @@ def test_every_phase_draws_in_every_language(make_table, lang, players):
         assert tuple(canvas.get_at((last.centerx, last.top + 40)))[:3] == FACE["blue"]
     finally:
         screen.close()
+
+
+def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
+    import pygame
+    from display import draw
+    from display.tadika_view import TadikaView
+    said = []
+    real = draw.text
+    monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))
+    view = TadikaView("en")
+    view.names = ["Anna", "Ben", "Clara"]
+    win = {"player": 0, "hand": ["red1"] * 7, "line": {"kind": "row", "what": 2, "points": 3}, "bonuses": [],
+           "points": 3}
+    view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 2], "scores": [50, 12, 50], "last_win": win})
+    assert "Anna and Clara share the win!" in said
