@@ -59,6 +59,15 @@ def latest_that_fit(names: list[str], size: int, width: int) -> str:
     return words if len(shown) == len(names) else "… " + words
 
 
+TEAM_SHAPE = ("triangle", "circle")   # each team's own shape, so the teams differ beyond colour
+
+
+def team_mark(surface: pygame.Surface, team: int, colour: tuple[int, int, int], centre: tuple[int, int], r: int) -> None:
+    """The team's shape in its colour, ringed pale so a dark team shows on the dark panel."""
+    draw.shape(surface, TEAM_SHAPE[team], centre, r + 2, MUTED)
+    draw.shape(surface, TEAM_SHAPE[team], centre, r, colour)
+
+
 def rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
@@ -149,8 +158,9 @@ class CrazyKickView:
             draw.panel(surface, box, GOLD if view["ball"] == team else None, 4, colour)
             ink = (20, 20, 20) if sum(colour) > 500 else INK
             scorers = view["goals"][team]
+            team_mark(surface, team, ink, (box.right - 26, box.top + 24), 12)
             draw.text(surface, name, (box.left + 18, box.top + 8 if scorers else box.centery),
-                      36 if scorers else 40, ink, True, "topleft" if scorers else "midleft", 290)
+                      36 if scorers else 40, ink, True, "topleft" if scorers else "midleft", 250)
             if scorers:                                # in the box, at 28 px: the latest that fit
                 draw.text(surface, latest_that_fit(scorers, 28, box.width - 30), (box.left + 18, box.bottom - 8),
                           28, ink, False, "bottomleft")
@@ -167,8 +177,7 @@ class CrazyKickView:
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
         draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
-        draw.rounded(surface, rgb(view["team_colours"][team]), (rect.left + 10, rect.top + 10, 12, 34), 0, 4)
-        draw.rounded(surface, MUTED, (rect.left + 10, rect.top + 10, 12, 34), 1, 4)
+        team_mark(surface, team, rgb(view["team_colours"][team]), (rect.left + 18, rect.top + 27), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36,
                           INK, True, max_width=230)
         draw.seat_colour(surface, seat.colour, shown)

@@ -19,6 +19,12 @@ RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
+TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
+
+
+def team_mark(surface: pygame.Surface, team: int, centre: tuple[int, int], r: int = 12) -> None:
+    """A team's shape in its colour."""
+    shape(surface, TEAM_SHAPE[team % len(TEAM_SHAPE)], centre, r, TEAM[team % len(TEAM)])
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:
@@ -115,7 +121,7 @@ def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 
     if line:
         lines.append(line)
     for i, line in enumerate(lines):
-        image = f.render(line, True, colour)
+        image = rendered(line, size, bold, tuple(colour))
         y = rect.top + i * f.get_linesize()
         surface.blit(image, image.get_rect(midtop=(rect.centerx, y)) if align == "center" else (rect.left, y))
 

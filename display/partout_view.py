@@ -22,7 +22,6 @@ from display.draw import GOLD, INK, MUTED, RED, TEAM
 
 SUIT = {"red": (200, 40, 40), "green": (30, 130, 60), "blue": (30, 90, 190), "black": (30, 30, 30)}
 SUIT_SHAPE = {"red": "square", "green": "triangle", "blue": "circle", "black": "diamond"}
-TEAM_SHAPE = ("triangle", "circle", "square")
 SPECIAL_FACE = (58, 36, 88)
 
 TABLE_AREA = pygame.Rect(0, 100, 1460, 980)
@@ -154,8 +153,7 @@ class PartoutView:
         refused = seat.refusal is not None               # until this seat's next input
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 5 if border else 3)
-        draw.shape(surface, TEAM_SHAPE[team % len(TEAM_SHAPE)], (rect.left + 24, rect.top + 30), 12,
-                   TEAM[team % len(TEAM)])
+        draw.team_mark(surface, team, (rect.left + 24, rect.top + 30), 12)
         name = texts.seat_label(self.lang, i, self.names)
         shown = draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)
         draw.seat_colour(surface, seat.colour, shown)
@@ -221,7 +219,7 @@ class PartoutView:
         rows_h = (box.bottom - 12 - y) // max(len(view["teams"]), 1)
         for t, team in enumerate(view["teams"]):
             top = y + t * rows_h
-            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (box.left + 30, top + 18), 12, TEAM[t % len(TEAM)])
+            draw.team_mark(surface, t, (box.left + 30, top + 18), 12)
             draw.text(surface, self._team_name(view, t), (box.left + 52, top), 32, INK, True,
                       max_width=box.width - 180)
             draw.text(surface, self.t("summary_bid_tricks", bid=row["bids"][t], tricks=row["tricks"][t]),
@@ -265,7 +263,7 @@ class PartoutView:
         for t, team in enumerate(teams):
             x = box.left + 80 + t * col_w
             pygame.draw.rect(surface, TEAM[t % len(TEAM)], (x + 22, box.top + 64, col_w - 32, 6))
-            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (x + 8, box.top + 66), 9, TEAM[t % len(TEAM)])
+            draw.team_mark(surface, t, (x + 8, box.top + 66), 9)
             for k, p in enumerate(team):                 # one name a line: readable with three teams too
                 draw.text(surface, texts.seat_label(self.lang, p, self.names), (x, box.top + 74 + 30 * k), 28,
                           INK, True, max_width=col_w - 12)
@@ -316,7 +314,7 @@ class PartoutView:
             top = y + k * row_h
             place = 1 + sum(1 for other in ranked if view["scores"][other] > view["scores"][t])
             draw.text(surface, f"{place}.", (banner.left + 24, top), 40, INK, True)
-            draw.shape(surface, TEAM_SHAPE[t % len(TEAM_SHAPE)], (banner.left + 90, top + 20), 12, TEAM[t % len(TEAM)])
+            draw.team_mark(surface, t, (banner.left + 90, top + 20), 12)
             draw.text(surface, self._team_name(view, t), (banner.left + 112, top + 2), 36, INK, True,
                       max_width=banner.width - 250)
             draw.text(surface, str(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")

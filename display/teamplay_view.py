@@ -19,7 +19,7 @@ import pygame
 from controller.games import texts
 from controller.games.teamplay import Card, Mission, mission_type
 from display import draw
-from display.draw import GOLD, INK, MUTED, RED, TEAM
+from display.draw import GOLD, INK, MUTED, RED
 
 MAIN = pygame.Rect(0, 100, 1460, 980)
 SIDE = pygame.Rect(1470, 100, 440, 970)
@@ -28,6 +28,7 @@ NUMBER_SIZE = (96, 136)
 KEY_SIZE = (148, 44)
 SEATS_TOP = 440
 INK_OF = {"red": (190, 30, 30), "blue": (25, 75, 180)}
+SHAPE = {"red": "square", "blue": "circle"}       # the colour told by shape too (colour-blind players)
 ANY_INK = (40, 40, 40)
 CARD = (250, 248, 240)
 ODD = (1, 3, 5, 7)
@@ -160,7 +161,7 @@ class TeamplayView:
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 6 if border else 3)
         team = view["team_of"][i]
-        draw.rounded(surface, TEAM[team % len(TEAM)], (rect.left + 10, rect.top + 12, 10, 40), 0, 4)
+        draw.team_mark(surface, team, (rect.left + 16, rect.top + 30), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38,
                           INK, True, max_width=rect.width - 220)
         draw.seat_colour(surface, seat.colour, shown)
@@ -193,7 +194,7 @@ class TeamplayView:
         draw.text(surface, self.t("teamplay_points"), (box.left + 20, box.top + 12), 40, GOLD, True)
         for t in range(len(teams)):
             y = box.top + 66 + 92 * t
-            draw.rounded(surface, TEAM[t % len(TEAM)], (box.left + 16, y + 4, 8, 70), 0, 3)
+            draw.team_mark(surface, t, (box.left + 20, y + 18), 11)
             draw.text(surface, self._team_name(view, t), (box.left + 34, y), 30, INK, True, max_width=box.width - 130)
             draw.text(surface, str(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
             bar = pygame.Rect(box.left + 34, y + 44, box.width - 150, 24)
@@ -230,7 +231,9 @@ def _paint_number(surface: pygame.Surface, lang: str, card: str, rect: pygame.Re
     ink = INK_OF[c.colour]
     draw.rounded(surface, CARD, rect, 0, 10)
     draw.rounded(surface, ink, rect, 4, 10)
-    draw.text(surface, str(c.value), (rect.centerx, rect.centery - 10), 64, ink, True, "center")
+    draw.shape(surface, SHAPE[c.colour], (rect.left + 18, rect.top + 18), 9, ink)
+    draw.shape(surface, SHAPE[c.colour], (rect.right - 18, rect.top + 18), 9, ink)
+    draw.text(surface, str(c.value), (rect.centerx, rect.centery - 6), 60, ink, True, "center")
     draw.text(surface, texts.colour_name(lang, c.colour), (rect.centerx, rect.bottom - 8), 28, ink, True, "midbottom",
               rect.width - 8)
 

@@ -444,6 +444,11 @@ PALLET_REGION = pallet_region()
 def draw_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, rect: pygame.Rect) -> None:
     """An order card: its number, and what it asks for (a colour in words and its sign, or
     the outline of the shapes)."""
+    draw.face(surface, rect, ("team-up", lang, number, kind_name, rect.size),
+              lambda image, at: _paint_card(image, lang, number, kind_name, at))
+
+
+def _paint_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, rect: pygame.Rect) -> None:
     kind = KINDS[kind_name]
     pygame.draw.rect(surface, (250, 248, 240), rect, border_radius=16)
     pygame.draw.rect(surface, (30, 30, 30), rect, 3, border_radius=16)

@@ -185,7 +185,6 @@ CVD = {
 
 def ink_mask(surface, matrix):
     """Where a card shows ink as a colour-blind eye sees it: pixels far from the card's face."""
-    import pygame
     face = [sum(m * c for m, c in zip(row, (250, 248, 240))) for row in matrix]
     mask = set()
     w, h = surface.get_size()

@@ -10,7 +10,7 @@ import pytest
 
 from controller.bots import bot_class
 from controller.games import GAMES
-from controller.table.table import Message, Table
+from controller.table.table import Table
 from display import sound
 from hardware.events import ButtonEvent
 from display.sound import SYNTHS, Sounds, cues_between

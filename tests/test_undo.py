@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from controller.games import GAMES
-from controller.inputs.base import BACK, MINUS, OK, PLUS
-from controller.table.table import PANEL, UNDO_HOLD_NS, Table
+from controller.inputs.base import BACK, OK, PLUS
+from controller.table.table import UNDO_HOLD_NS, Table
 from hardware.events import ButtonEvent
 
 S = 1_000_000_000
