@@ -32,7 +32,7 @@ EDGE = (20, 20, 20)
 CARD_SIZE = (250, 300)
 SUPPLY_HEIGHT = 170
 MESSAGE_MIN_HEIGHT = 120
-KEY_SIZE = (186, 52)
+KEY_SIZE = (180, 52)
 
 
 def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
@@ -62,6 +62,45 @@ class Projection:
 TITLE = pygame.Rect(0, 0, MAIN.right, 100)
 
 
+def package_cells(projection: Projection, placed: Sequence[Sequence[Any]]) -> dict[tuple[int, int, int], int]:
+    """Each filled cell of the view, (u, v, floor), and the index of its package."""
+    owner: dict[tuple[int, int, int], int] = {}
+    for index, p in enumerate(placed):
+        q = as_package(p)
+        for k in range(q.z, q.z + q.dz):
+            for j in range(q.y, q.y + q.dy):
+                for i in range(q.x, q.x + q.dx):
+                    owner[projection.cell_uv(i, j) + (k,)] = index
+    return owner
+
+
+def symbol_spots(projection: Projection, placed: Sequence[Sequence[Any]],
+                 owner: dict[tuple[int, int, int], int]) -> dict[int, tuple[int, int] | None]:
+    """Where each red or blue package shows its sign on its top: None when something stands on it."""
+    spots: dict[int, tuple[int, int] | None] = {}
+    for index, p in enumerate(placed):
+        q = as_package(p)
+        if q.colour not in ("R", "BL"):
+            continue
+        top_cells = [projection.cell_uv(i, j) for j in range(q.y, q.y + q.dy) for i in range(q.x, q.x + q.dx)]
+        if any((u, v, q.z + q.dz) in owner for u, v in top_cells):
+            spots[index] = None
+            continue
+        cu = sum(u for u, _ in top_cells) / len(top_cells) + 0.5
+        cv = sum(v for _, v in top_cells) / len(top_cells) + 0.5
+        spots[index] = projection.point(cu, cv, q.z + q.dz)
+    return spots
+
+
+def voxel_rect(projection: Projection, u: int, v: int, z: int) -> pygame.Rect:
+    """Where a cell's faces and edges can be drawn on the screen (its corners' extremes, as
+    ``Projection.point`` places them, and the edges' width)."""
+    ox, oy = projection.origin
+    left, right = round(ox + (u - v - 1) * CELL * COS), round(ox + (u - v + 1) * CELL * COS)
+    top, bottom = round(oy + (u + v) * CELL * SIN - (z + 1) * RISE), round(oy + (u + v + 2) * CELL * SIN - z * RISE)
+    return pygame.Rect(left - 3, top - 3, right - left + 7, bottom - top + 7)
+
+
 def pallet_region() -> pygame.Rect:
     """Where the pallet, its packages, the ghost and the floor numbers can be, however the
     view is turned, and the verdict box under it: the part of the main area a move repaints."""
@@ -85,6 +124,7 @@ class TeamUpView:
         self.overlaid = False
         self._pallet_image: tuple[Any, pygame.Surface] | None = None   # (what it shows, the drawing)
         self._pallet_shown: Any = None                # the pallet the canvas shows
+        self._pallet_parts: tuple[int, list, int] | None = None   # what the pallet image shows: turn, packages, floors
         self._over_pallet = pygame.Rect(0, 0, 0, 0)   # where the ghost and the verdict were drawn over it
 
     def t(self, key: str, **params: Any) -> str:
@@ -132,9 +172,25 @@ class TeamUpView:
         paint(surface, "card", card_region(), names + (facts,), lambda: self._card_and_facts(surface, view), None)
         paint(surface, "supply", supply_rect(), names + (repr(view["supply"]),),
               lambda: self._supply(surface, view, supply_rect()))
-        paint(surface, "seats", seats_rect(), names + (repr(snap.seats), repr(snap.message), view["to_act"],
-                                                       snap.finished), lambda: self._seats(surface, snap, view,
-                                                                                            seats_rect()))
+        # the players' panel, and in it each part on its own: a move changes one or two of them
+        players = len(snap.seats)
+        outer = seats_rect()
+        paint(surface, "seats", outer, (players,), lambda: draw.panel(surface, outer))
+        acting = view["to_act"]
+        seat = snap.seats[acting] if acting is not None and acting < players else None
+        parts = seat_parts(players)
+        paint(surface, "names", parts["names"],
+              names + (repr([(s.seat, s.connected, s.station, s.colour) for s in snap.seats]), acting, snap.finished),
+              lambda: self._seat_names(surface, snap, view, outer), draw.PANEL)
+        paint(surface, "prompt", parts["prompt"], names + (repr(seat.prompt if seat else None),),
+              lambda: self._prompt(surface, seat, parts["prompt"]), draw.PANEL)
+        standing = [s.refusal for s in snap.seats if s.refusal is not None]
+        paint(surface, "message", parts["message"], names + (repr(snap.message), repr(standing)),
+              lambda: draw.message_box(surface, self.lang, snap, self.names, message_rect(players),
+                                       "teamup_help_line", 28), draw.PANEL)
+        keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
+        paint(surface, "keys", parts["keys"], names + (repr(keys),),
+              lambda: self._keys(surface, keys, outer), draw.PANEL)
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 
     def _title(self, surface, snap, view) -> None:
@@ -146,11 +202,7 @@ class TeamUpView:
         copied while the ghost moves over it: only where the last ghost and verdict were,
         when the canvas still shows that same pallet."""
         if self._pallet_image is None or self._pallet_image[0] != key:
-            image = pygame.Surface(surface.get_size())
-            image.fill(draw.FELT, MAIN)
-            self._pallet(image, projection, placed)
-            self._floor_marks(image, projection, floors)
-            self._pallet_image = (key, image)
+            self._pallet_image = (key, self._pallet_image_for(surface, projection, placed, floors, key))
             on_canvas = False
         if on_canvas and self._pallet_shown == key:
             area = self._over_pallet.clip(PALLET_REGION)
@@ -158,6 +210,42 @@ class TeamUpView:
             area = PALLET_REGION
         surface.blit(self._pallet_image[1], area.topleft, area)
         self._pallet_shown = key
+
+    def _pallet_image_for(self, surface, projection: Projection, placed, floors: int, key: Any) -> pygame.Surface:
+        """The pallet's image for ``key``: one package more than the last image (as turned the
+        same way, the same floors complete) is drawn onto it, only where it changes the
+        picture (its cells, and a sign it now covers); anything else is drawn whole."""
+        last = self._pallet_image
+        turn, _, _ = key
+        if last is not None and self._pallet_parts is not None:
+            old_turn, old_placed, old_floors = self._pallet_parts
+            if old_turn == turn and old_floors == floors and len(placed) == len(old_placed) + 1 and \
+                    list(placed[:-1]) == list(old_placed):
+                image = last[1]
+                owner = package_cells(projection, placed)
+                new = [cell for cell, index in owner.items() if index == len(placed) - 1]
+                area = voxel_rect(projection, *new[0])
+                for cell in new[1:]:
+                    area.union_ip(voxel_rect(projection, *cell))
+                before = symbol_spots(projection, old_placed, package_cells(projection, old_placed))
+                after = symbol_spots(projection, placed, owner)
+                for index, spot in before.items():             # a sign now covered goes
+                    if spot is not None and after.get(index) != spot:
+                        area.union_ip(pygame.Rect(spot[0] - 20, spot[1] - 20, 40, 40))
+                area = area.clip(MAIN)
+                image.set_clip(area)
+                image.fill(draw.FELT, area)
+                self._pallet(image, projection, placed, clip=area)
+                self._floor_marks(image, projection, floors)
+                image.set_clip(None)
+                self._pallet_parts = (turn, list(placed), floors)
+                return image
+        image = pygame.Surface(surface.get_size())
+        image.fill(draw.FELT, MAIN)
+        self._pallet(image, projection, placed)
+        self._floor_marks(image, projection, floors)
+        self._pallet_parts = (turn, list(placed), floors)
+        return image
 
     # -- parts -----------------------------------------------------------------------------------------
     def _pending(self, snap: Any) -> dict[str, Any]:
@@ -181,7 +269,10 @@ class TeamUpView:
             draw.text(surface, self.t("teamup_on_turn", player=view["to_act"]), (x, 54), 34, GOLD, True,
                       max_width=width)
 
-    def _pallet(self, surface, projection: Projection, placed: Sequence[Sequence[Any]]) -> None:
+    def _pallet(self, surface, projection: Projection, placed: Sequence[Sequence[Any]],
+                clip: pygame.Rect | None = None) -> None:
+        """The pallet and its packages; with ``clip``, only what shows there (the caller has
+        set the surface's clip): voxels wholly elsewhere are not drawn at all."""
         # the wooden pallet under it all
         corners = [projection.point(0, 0, 0), projection.point(projection.width, 0, 0),
                    projection.point(projection.width, projection.depth, 0), projection.point(0, projection.depth, 0)]
@@ -194,28 +285,16 @@ class TeamUpView:
         for v in range(projection.depth + 1):
             pygame.draw.line(surface, (110, 80, 46), projection.point(0, v, 0), projection.point(projection.width, v, 0), 2)
         # voxels, the farthest first; each knows its package so edges appear only between packages
-        owner: dict[tuple[int, int, int], int] = {}
-        for index, p in enumerate(placed):
-            q = as_package(p)
-            for k in range(q.z, q.z + q.dz):
-                for j in range(q.y, q.y + q.dy):
-                    for i in range(q.x, q.x + q.dx):
-                        owner[projection.cell_uv(i, j) + (k,)] = index
+        owner = package_cells(projection, placed)
         colours = [as_package(p).colour for p in placed]
         for (u, v, z) in sorted(owner, key=lambda c: (c[0] + c[1] + c[2], c[2])):
-            self._voxel(surface, projection, owner, colours, u, v, z)
+            if clip is None or voxel_rect(projection, u, v, z).colliderect(clip):
+                self._voxel(surface, projection, owner, colours, u, v, z)
         # the symbols on the packages' tops (colour told by shape too)
-        for index, p in enumerate(placed):
-            q = as_package(p)
-            if q.colour not in ("R", "BL"):
-                continue
-            top_cells = [projection.cell_uv(i, j) for j in range(q.y, q.y + q.dy) for i in range(q.x, q.x + q.dx)]
-            if any((u, v, q.z + q.dz) in owner for u, v in top_cells):
+        for index, centre in symbol_spots(projection, placed, owner).items():
+            if centre is None:
                 continue                                   # covered: nothing to see
-            cu = sum(u for u, _ in top_cells) / len(top_cells) + 0.5
-            cv = sum(v for _, v in top_cells) / len(top_cells) + 0.5
-            centre = projection.point(cu, cv, q.z + q.dz)
-            if q.colour == "R":
+            if as_package(placed[index]).colour == "R":
                 pygame.draw.circle(surface, (255, 236, 230), centre, 15, 5)
             else:
                 pygame.draw.rect(surface, (230, 238, 255), pygame.Rect(centre[0] - 12, centre[1] - 12, 24, 24), 5)
@@ -258,8 +337,8 @@ class TeamUpView:
             box = pygame.Rect(0, 0, 40, 34)
             box.midright = (x - 18, y)
             if z < floors:
-                pygame.draw.rect(surface, GOLD, box, border_radius=6)
-            pygame.draw.rect(surface, INK, box, 3, border_radius=6)
+                draw.rounded(surface, GOLD, box, 0, 6)
+            draw.rounded(surface, INK, box, 3, 6)
             draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < floors else INK, True, "center")
 
     def _ghost(self, surface, projection: Projection, ghost: Sequence[Any], problem: Any) -> pygame.Rect:
@@ -313,7 +392,7 @@ class TeamUpView:
         if view["card"] is not None:
             draw_card(surface, self.lang, view["card"], view["card_kind"], card_box)
         else:
-            pygame.draw.rect(surface, (40, 100, 66), card_box, 4, border_radius=16)
+            draw.rounded(surface, (40, 100, 66), card_box, 4, 16)
         facts = pygame.Rect(card_box.right + 20, card_box.top, SIDE.right - card_box.right - 30, CARD_SIZE[1])
         lines = [(self.t("teamup_score", n=view["score"]), GOLD, 40),
                  (self.t("teamup_cards_left", n=view["cards_left"]), INK, 30),
@@ -327,8 +406,8 @@ class TeamUpView:
         for z in range(FLOORS):                                # the floors as a ladder: filled when complete
             box = pygame.Rect(facts.left + z * 52, y + 4, 44, 30)
             if z < view["floors"]:
-                pygame.draw.rect(surface, GOLD, box, border_radius=5)
-            pygame.draw.rect(surface, INK, box, 3, border_radius=5)
+                draw.rounded(surface, GOLD, box, 0, 5)
+            draw.rounded(surface, INK, box, 3, 5)
             draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < view["floors"] else INK, True, "center")
 
     def _supply(self, surface, view, rect) -> None:
@@ -348,10 +427,8 @@ class TeamUpView:
                 left = view["supply"][f"{shape}:{colour}"]
                 draw.text(surface, str(left), (x + col_w // 2, y), 32, INK if left else MUTED, bool(left), "midtop")
 
-    def _seats(self, surface, snap, view, rect) -> None:
-        """The players in two columns, what the one on turn does next, the table's last
-        message (a refusal framed red), and the soft keys of the seat on turn."""
-        draw.panel(surface, rect)
+    def _seat_names(self, surface, snap, view, rect) -> None:
+        """The players in two columns, a pointer at the one on turn."""
         col = (rect.width - 24) // 2
         for seat in snap.seats:
             row, column = divmod(seat.seat, 2)
@@ -365,18 +442,18 @@ class TeamUpView:
             shown = draw.text(surface, " · ".join(facts), (x + 28, y), 32, GOLD if acting else INK, acting,
                               max_width=col - 36)
             draw.seat_colour(surface, seat.colour, shown)
-        y = rect.top + 12 + SEAT_ROW * ((len(snap.seats) + 1) // 2)
-        acting = view["to_act"]
-        seat = snap.seats[acting] if acting is not None and acting < len(snap.seats) else None
+
+    def _prompt(self, surface, seat, area: pygame.Rect) -> None:
+        """What the one on turn does next."""
         if seat is not None and seat.prompt is not None:
             words = texts.render(self.lang, seat.prompt[0], seat.prompt[1], self.names)
-            draw.wrapped(surface, words, pygame.Rect(rect.left + 16, y, rect.width - 32, PROMPT_HEIGHT), 30, INK)
-        y += PROMPT_HEIGHT
-        keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
-        keys_top = rect.bottom - 2 * KEY_SIZE[1] - 14
+            draw.wrapped(surface, words, pygame.Rect(area.left + 12, area.top, area.width - 24, PROMPT_HEIGHT), 30, INK)
+
+    def _keys(self, surface, keys, rect) -> None:
+        """The soft keys of the seat on turn."""
         if any(keys):
-            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, keys_top), KEY_SIZE, bold=False)
-        draw.message_box(surface, self.lang, snap, self.names, message_rect(len(snap.seats)), "teamup_help_line", 28)
+            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, rect.bottom - 2 * KEY_SIZE[1] - 14), KEY_SIZE,
+                           bold=False)
 
     def _end(self, surface, view, pending, hindsight) -> None:
         """Under the pallet, where the verdict box was: why the game ended and its score, then
@@ -420,6 +497,18 @@ def seats_rect() -> pygame.Rect:
     return pygame.Rect(SIDE.left + 10, top, SIDE.width - 20, SIDE.bottom - top)
 
 
+def seat_parts(players: int) -> dict[str, pygame.Rect]:
+    """The parts of the players' panel, inside its rounded edge: names, prompt, message, keys."""
+    rect = seats_rect()
+    # 6 px in from the sides and 4 from top and bottom: clear of the panel's rounded corners
+    names = pygame.Rect(rect.left + 6, rect.top + 4, rect.width - 12, 8 + SEAT_ROW * ((players + 1) // 2))
+    prompt = pygame.Rect(names.left, names.bottom, names.width, PROMPT_HEIGHT)
+    keys_top = rect.bottom - 2 * KEY_SIZE[1] - 14
+    message = pygame.Rect(names.left, prompt.bottom, names.width, keys_top - 4 - prompt.bottom)
+    keys = pygame.Rect(names.left, keys_top - 4, names.width, rect.bottom - 4 - (keys_top - 4))
+    return {"names": names, "prompt": prompt, "message": message, "keys": keys}
+
+
 def message_rect(players: int) -> pygame.Rect:
     """Between the prompt and the soft keys."""
     rect = seats_rect()
@@ -450,15 +539,15 @@ def draw_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, r
 
 def _paint_card(surface: pygame.Surface, lang: str, number: int, kind_name: str, rect: pygame.Rect) -> None:
     kind = KINDS[kind_name]
-    pygame.draw.rect(surface, (250, 248, 240), rect, border_radius=16)
-    pygame.draw.rect(surface, (30, 30, 30), rect, 3, border_radius=16)
+    draw.rounded(surface, (250, 248, 240), rect, 0, 16)
+    draw.rounded(surface, (30, 30, 30), rect, 3, 16)
     draw.text(surface, str(number), (rect.left + 16, rect.top + 10), 44, (40, 40, 40), True)
     if len(kind.colours) == 1:
         colour = kind.colours[0]
         block = pygame.Rect(0, 0, rect.width - 60, 150)
         block.center = (rect.centerx, rect.centery + 10)
-        pygame.draw.rect(surface, FILL[colour], block, border_radius=10)
-        pygame.draw.rect(surface, (30, 30, 30), block, 3, border_radius=10)
+        draw.rounded(surface, FILL[colour], block, 0, 10)
+        draw.rounded(surface, (30, 30, 30), block, 3, 10)
         if colour == "R":
             pygame.draw.circle(surface, (255, 236, 230), block.center, 34, 8)
         elif colour == "BL":

@@ -24,7 +24,7 @@ def test_repainting_only_what_changed_draws_the_same_frames(game):
     assert len(shots) > 20
     for number, snap in enumerate(shots):
         kept.render(snap)
-        fresh._drawn_by = None                     # as if another screen had been shown: all afresh
+        fresh._views.clear()                       # a new view: nothing kept, everything drawn afresh
         fresh.render(snap)
         assert pixels(kept.canvas) == pixels(fresh.canvas), f"{game}: frame {number} differs"
     kept.close()
@@ -66,6 +66,30 @@ def test_team_up_ghost_moving_over_the_pallet_leaves_no_trace():
             table.handle(ButtonEvent("ab"[seat], seq, rng.choice([1, 1, 1, 2, 3]), True, 0, 0, 0))
         snap = table.snapshot()
         kept.render(snap)
-        fresh._drawn_by = None
+        fresh._views.clear()
         fresh.render(snap)
         assert pixels(kept.canvas) == pixels(fresh.canvas), f"step {step} differs"
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_team_up_players_panel_parts_lie_where_the_panel_is_plain(players, screen):
+    """Each part of the players' panel is repainted on the panel's own colour: none reaches
+    the panel's rounded corners (or its parts would square them off)."""
+    from display import draw
+    from display.teamup_view import seat_parts, seats_rect
+    surface = pygame.Surface((1920, 1080))
+    surface.fill(draw.FELT)
+    draw.panel(surface, seats_rect())
+    parts = list(seat_parts(players).values())
+    assert all(not a.colliderect(b) for i, a in enumerate(parts) for b in parts[i + 1:])
+    for part in parts:
+        corners = [(part.left, part.top), (part.right - 1, part.top), (part.left, part.bottom - 1),
+                   (part.right - 1, part.bottom - 1)]
+        assert all(tuple(surface.get_at(c))[:3] == draw.PANEL for c in corners), part
+
+
+def test_team_up_soft_keys_fit_inside_their_part_of_the_panel():
+    from display.teamup_view import KEY_SIZE, seat_parts, seats_rect
+    keys = seat_parts(4)["keys"]
+    left = seats_rect().left + 8                        # where _keys puts the first column
+    assert keys.left <= left and left + 3 * KEY_SIZE[0] + 12 <= keys.right
