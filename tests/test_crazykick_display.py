@@ -3,6 +3,8 @@ a refused seat framed red, the ball-out call, the goal celebration on a live scr
 
 from __future__ import annotations
 
+import pytest
+
 from controller.games.crazykick import RULES, Play, load_deck
 from controller.table import Table
 from display.crazykick_view import CENTRE_CARD, TABLE_AREA, CrazyKickView, rgb, seat_rects
@@ -66,3 +68,12 @@ def test_a_goal_is_celebrated_on_a_live_screen_only(screen):
     probe = (TABLE_AREA.centerx, TABLE_AREA.centery + 10 - 70 + 1)
     assert tuple(canvases["live"].get_at(probe))[:3] == GOLD
     assert tuple(canvases["quiet"].get_at(probe))[:3] != GOLD
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_seats_header_and_centre_never_overlap(players):
+    """Issue 14: "nothing overlaps at any player count" (the top seats once ran under the
+    scorers' names and the table's news)."""
+    from display.crazykick_view import CENTRE_REGION, HEADER, seat_rects
+    rects = seat_rects(players) + [HEADER, CENTRE_REGION]
+    assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])

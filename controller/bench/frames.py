@@ -12,14 +12,15 @@ same frames drawn whole. The caches warm as a game goes on, as at the table; eac
 frames here come after one game of warm-up with another seed.
 
 Card faces (``face``) and seat panels (``Regions.paint_kept``) are kept by what they show.
-Team UP!'s pallet is drawn once per placement and, while the ghost moves, given back only
-where the ghost was.
+Team UP!'s pallet image gets a new package drawn onto it only where it changes the picture,
+and while the ghost moves the pallet is given back only where the ghost was.
 
 The goal, ≤ 1.5 ms here, leaves a Raspberry Pi 4 (several times slower per core) within
-a 60 fps frame (16.7 ms) with room for the table's own work. Measured on 2026-11-22 (three
-runs): Crazy Kick 0.54-0.62 ms, Partout 0.78-1.08, Tadika 0.95-1.03, Teamplay 0.89-1.05;
-Team UP! 1.7-2.3 ms misses it: one move in five places a package, and drawing the pallet
-in 3D again (about 5 ms) is what remains."""
+a 60 fps frame (16.7 ms) with room for the table's own work. Measured on 2026-11-22, three
+runs, medians: Crazy Kick 0.72-0.83 ms (whole 2.4-2.6), Partout 0.93-1.11 (2.9-3.3),
+Tadika 0.83-1.15 (2.6-3.0), Teamplay 1.16-1.37 (3.4-3.8); Team UP! 1.56-1.86 (3.4-3.8)
+misses it narrowly: a move there changes the card drawn, the counts, the prompt and the
+pallet at once."""
 
 from __future__ import annotations
 
