@@ -187,3 +187,13 @@ def test_the_wiring_picture_is_drawn_from_the_current_config(tmp_path):
     assert pygame.image.tobytes(fresh, "RGB") == pygame.image.tobytes(committed, "RGB"), \
         "run: python tools/draw_wiring.py"
     assert "wiring.png" in (FIRMWARE / "README.md").read_text()
+
+
+def test_the_constants_the_firmware_is_checked_against_are_the_hosts():
+    """Issue 17: the host's PROTOCOL_VERSION, SEQ_MODULO and STATION_TICKS_MODULO were never
+    compared with the firmware's copies (the simulator imports the host's). The MicroPython
+    run holds the firmware to tests/vectors/constants.json; this holds the file to the host."""
+    from hardware import protocol
+    constants = json.loads((ROOT / "tests" / "vectors" / "constants.json").read_text())
+    assert constants == {"PROTOCOL_VERSION": protocol.PROTOCOL_VERSION, "SEQ_MODULO": protocol.SEQ_MODULO,
+                         "STATION_TICKS_MODULO": protocol.STATION_TICKS_MODULO}

@@ -82,4 +82,5 @@ def test_every_legal_action_is_accepted_and_others_refused_without_change(config
 def test_public_view_is_json():
     _, states = random_game({"players": 6, "mode": "virtual"}, 9, 9, stop_after=60)
     for state in states:
-        json.dumps(RULES.public_view(state))
+        view = RULES.public_view(state)
+        assert json.loads(json.dumps(view)) == view      # plain JSON: nothing lost on the way to a screen

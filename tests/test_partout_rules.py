@@ -355,3 +355,16 @@ def test_a_dungeon_two_cards_from_the_end_still_locks_its_card():
     # the Dungeon locks green 3 (trump number and colour); of the rest red 2 is highest (red led)
     assert trick_winner(["green3", "red1", "dungeon:0", "red2"], trump_number=3, trump_colour="green") == 3
     assert trick_winner(["green3", "red1", "red2", "dungeon:0"], trump_number=3, trump_colour="green") == 2
+
+
+def test_a_dungeon_two_cards_before_the_end_still_locks_its_card():
+    """Issue 17: a Dungeon at an even distance from the end of the trick was ignored by a
+    loop stepping by two. Locked, the trump green 3 cannot win: red 2 (seat 4) does."""
+    assert trick_winner(["green3", "red1", "dungeon:0", "red2"], 3, "green") == 3
+    assert trick_winner(["green3", "red1", "red2", "dungeon:0"], 3, "green") == 2
+
+
+@pytest.mark.parametrize("bid, teams, points", [(1, 2, -1), (2, 2, -2), (1, 3, -1), (3, 3, -3)])
+def test_a_team_that_bid_and_took_no_trick_loses_a_point_per_trick_bid(bid, teams, points):
+    """Issue 17: `team_points(1, 0, …)` returning 0 survived every test."""
+    assert team_points(bid, 0, teams) == points

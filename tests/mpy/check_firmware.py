@@ -29,6 +29,7 @@ def load(name):
 WIRE = load("wire.json")
 PN532 = load("pn532.json")
 BUTTONS = load("buttons.json")
+CONSTANTS = load("constants.json")      # the host's (tests/test_firmware.py holds it to hardware/protocol.py)
 
 
 def unhex(text):
@@ -171,6 +172,17 @@ def frames(stdout):
     cut = data.rfind(b"\n") + 1
     stdout.written = [data[cut:]] if cut < len(data) else []
     return [wire.decode_line(line) for line in data[:cut].split(b"\n") if line]
+
+
+@check
+def firmware_shares_the_hosts_constants():
+    """The protocol version and the sequence numbers' wrap are the firmware's own copies;
+    the station's microsecond stamps wrap where this MicroPython's ticks_us does."""
+    import station
+    import wire
+    assert wire.PROTOCOL_VERSION == CONSTANTS["PROTOCOL_VERSION"], wire.PROTOCOL_VERSION
+    assert station.SEQ_MODULO == CONSTANTS["SEQ_MODULO"], station.SEQ_MODULO
+    assert time.ticks_add(0, -1) + 1 == CONSTANTS["STATION_TICKS_MODULO"], time.ticks_add(0, -1)
 
 
 @check
