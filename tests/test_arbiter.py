@@ -1,0 +1,109 @@
+"""What decides a race, pinned (issue 17's surviving mutants of controller/table/arbiter.py):
+who wins a tie, which presses form one, how long the arbiter holds, and what it counts."""
+
+from __future__ import annotations
+
+from controller.table.arbiter import Arbiter
+
+MS = 1_000_000
+US = 1_000
+
+
+def released(arbiter: Arbiter, now: int) -> list:
+    return arbiter.due(now)
+
+
+def test_a_press_released_alone_wins_no_tie():
+    """Presses that were never in a tie must not count as ties won: an active player would
+    then lose every real tie."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    for k in range(3):                                   # A alone, three times
+        arbiter.push(f"A{k}", station="A", pressed_ns=k * 10 * MS, arrived_ns=k * 10 * MS + 100 * US)
+        assert released(arbiter, k * 10 * MS + 5 * MS) == [f"A{k}"]
+    assert arbiter.ties == 0 and arbiter.tie_wins["A"] == 0
+    # a real tie, 100 µs apart: equal tie records, so the earlier arrival (A) wins it
+    arbiter.push("A", station="A", pressed_ns=50 * MS, arrived_ns=50 * MS + 200 * US)
+    arbiter.push("B", station="B", pressed_ns=50 * MS + 100 * US, arrived_ns=50 * MS + 300 * US)
+    assert released(arbiter, 60 * MS) == ["A", "B"]
+    assert arbiter.ties == 1 and arbiter.tie_wins["A"] == 1 and arbiter.tie_wins["B"] == 0
+
+
+def test_ties_take_turns():
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    winners = []
+    for k in range(4):
+        t = k * 10 * MS
+        arbiter.push("A", station="A", pressed_ns=t, arrived_ns=t + 100 * US)
+        arbiter.push("B", station="B", pressed_ns=t + 50 * US, arrived_ns=t + 150 * US)
+        winners.append(released(arbiter, t + 5 * MS)[0])
+    assert winners == ["A", "B", "A", "B"]
+
+
+def test_a_tie_group_is_measured_from_its_first_press():
+    """Three presses 150 µs apart: the first two are a tie, the third (300 µs after the first)
+    is not, however early its frame came; chaining from the last press let the slowest win."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("C", station="C", pressed_ns=300 * US, arrived_ns=400 * US)     # arrives first
+    arbiter.push("B", station="B", pressed_ns=150 * US, arrived_ns=500 * US)
+    arbiter.push("A", station="A", pressed_ns=0, arrived_ns=600 * US)
+    order = released(arbiter, 10 * MS)
+    assert order[-1] == "C" and set(order[:2]) == {"A", "B"} and arbiter.ties == 1
+
+
+def test_the_window_follows_the_99th_percentile_not_the_worst_delay():
+    arbiter = Arbiter(min_window_ns=200 * US, max_window_ns=5 * MS, tie_ns=200 * US)
+    for k in range(199):
+        arbiter.push(k, station="A", pressed_ns=k * MS, arrived_ns=k * MS + MS)
+    arbiter.push("slow", station="A", pressed_ns=300 * MS, arrived_ns=304 * MS)   # one 4 ms delay
+    assert arbiter.window_ns == MS + 200 * US
+
+
+def test_the_window_forgets_delays_older_than_the_last_200():
+    arbiter = Arbiter(min_window_ns=200 * US, max_window_ns=5 * MS, tie_ns=200 * US)
+    for k in range(200):                                 # a slow start: 4 ms
+        arbiter.push(k, station="A", pressed_ns=k * 10 * MS, arrived_ns=k * 10 * MS + 4 * MS)
+    assert arbiter.window_ns == 4 * MS + 200 * US
+    for k in range(200, 400):                            # then 1 ms for the last 200
+        arbiter.push(k, station="A", pressed_ns=k * 10 * MS, arrived_ns=k * 10 * MS + MS)
+    assert arbiter.window_ns == MS + 200 * US
+
+
+def test_the_window_stays_between_its_bounds():
+    arbiter = Arbiter(min_window_ns=MS, max_window_ns=5 * MS, tie_ns=200 * US)
+    arbiter.push("fast", station="A", pressed_ns=0, arrived_ns=10 * US)
+    assert arbiter.window_ns == MS
+    arbiter.push("slow", station="B", pressed_ns=0, arrived_ns=30 * MS)
+    assert arbiter.window_ns == 5 * MS
+
+
+def test_the_next_deadline_is_the_earliest_press_plus_the_window():
+    arbiter = Arbiter(min_window_ns=2 * MS, tie_ns=200 * US)
+    for pressed in (9 * MS, 3 * MS, 7 * MS, 5 * MS):
+        arbiter.push(pressed, station=f"s{pressed}", pressed_ns=pressed, arrived_ns=pressed + 100 * US)
+    assert arbiter.next_deadline() == 3 * MS + arbiter.window_ns
+
+
+def test_a_press_is_released_exactly_at_its_deadline_not_before():
+    arbiter = Arbiter(min_window_ns=2 * MS, tie_ns=200 * US)
+    arbiter.push("x", station="A", pressed_ns=10 * MS, arrived_ns=10 * MS + 100 * US)
+    deadline = arbiter.next_deadline()
+    assert released(arbiter, deadline - 1) == [] and len(arbiter) == 1
+    assert released(arbiter, deadline) == ["x"] and len(arbiter) == 0
+
+
+def test_a_press_that_comes_after_its_window_is_counted_late():
+    arbiter = Arbiter(min_window_ns=MS, max_window_ns=2 * MS, tie_ns=200 * US)
+    arbiter.push("first", station="A", pressed_ns=10 * MS, arrived_ns=10 * MS + 100 * US)
+    assert released(arbiter, 20 * MS) == ["first"] and arbiter.late == 0
+    arbiter.push("stale", station="B", pressed_ns=9 * MS, arrived_ns=20 * MS + 100 * US)   # 11 ms on the way
+    assert arbiter.late == 1
+    arbiter.push("fresh", station="B", pressed_ns=21 * MS, arrived_ns=21 * MS + 100 * US)
+    assert arbiter.late == 1
+
+
+def test_a_stamp_from_the_future_or_the_far_past_is_not_believed():
+    arbiter = Arbiter(min_window_ns=MS, max_window_ns=2 * MS, tie_ns=200 * US, max_lead_ns=50 * MS)
+    arbiter.push("future", station="A", pressed_ns=500 * MS, arrived_ns=100 * MS)      # after its arrival
+    arbiter.push("ancient", station="B", pressed_ns=0, arrived_ns=100 * MS + 10 * US)  # 100 ms before
+    arbiter.push("honest", station="C", pressed_ns=60 * MS, arrived_ns=100 * MS + 20 * US)
+    assert released(arbiter, 200 * MS) == ["ancient", "honest", "future"]
