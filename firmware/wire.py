@@ -7,6 +7,7 @@
 import binascii
 
 PROTOCOL_VERSION = 1
+HEX_TEXT = "0123456789abcdefABCDEF"
 MAX_FRAME = 200          # bytes including the newline; longer lines are dropped whole
 
 
@@ -29,10 +30,10 @@ def decode_line(line):
     if star < 0 or len(line) - star != 10:
         return None
     body = line[:star]
-    try:
-        crc = int(line[star + 2:], 16)
-    except ValueError:
-        return None
+    for byte in line[star + 2:]:                 # int() would take "+" (and CPython "_") too
+        if not (0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x46 or 0x61 <= byte <= 0x66):
+            return None
+    crc = int(line[star + 2:], 16)
     if binascii.crc32(body) & 0xFFFFFFFF != crc:
         return None
     for byte in body:
@@ -99,9 +100,10 @@ def decode_text(field):
     while i < len(field):
         ch = field[i]
         if ch == "%":
-            if i + 3 > len(field):
+            digits = field[i + 1:i + 3]
+            if len(digits) != 2 or digits[0] not in HEX_TEXT or digits[1] not in HEX_TEXT:
                 raise ValueError(field)
-            raw.append(int(field[i + 1:i + 3], 16))
+            raw.append(int(digits, 16))
             i += 3
         else:
             raw.append(ord(ch))

@@ -45,6 +45,9 @@ SEQ_MODULO = 1 << 16
 STATION_TICKS_MODULO = 1 << 30   # MicroPython's ticks_us wraps here
 
 
+HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
+
+
 class FrameError(ValueError):
     """A line that is not a valid frame."""
 
@@ -73,10 +76,9 @@ def decode_line(line: bytes) -> Frame:
     body, sep, crc = line.rpartition(b" *")
     if not sep or len(crc) != 8:
         raise FrameError("no checksum")
-    try:
-        expected = int(crc, 16)
-    except ValueError:
-        raise FrameError("checksum is not hex") from None
+    if any(byte not in HEX_DIGITS for byte in crc):      # int() would take "+", "_" and spaces too
+        raise FrameError("checksum is not hex")
+    expected = int(crc, 16)
     if binascii.crc32(body) & 0xFFFFFFFF != expected:
         raise FrameError("checksum mismatch")
     if any(not 0x20 <= byte <= 0x7E for byte in body):
@@ -153,10 +155,10 @@ def decode_text(field: str) -> str | None:
     while i < len(field):
         ch = field[i]
         if ch == "%":
-            try:
-                raw.append(int(field[i + 1:i + 3], 16))
-            except ValueError:
-                raise FrameError("bad percent escape") from None
+            digits = field[i + 1:i + 3]
+            if len(digits) != 2 or any(ord(d) not in HEX_DIGITS for d in digits):
+                raise FrameError("bad percent escape")
+            raw.append(int(digits, 16))
             i += 3
         else:
             raw.append(ord(ch))

@@ -197,3 +197,22 @@ def test_the_constants_the_firmware_is_checked_against_are_the_hosts():
     constants = json.loads((ROOT / "tests" / "vectors" / "constants.json").read_text())
     assert constants == {"PROTOCOL_VERSION": protocol.PROTOCOL_VERSION, "SEQ_MODULO": protocol.SEQ_MODULO,
                          "STATION_TICKS_MODULO": protocol.STATION_TICKS_MODULO}
+
+
+def test_a_frame_one_byte_over_the_cap_is_refused_for_its_length_alone():
+    """Issue 17: the old test made the long line by prefixing a byte, so its checksum
+    failed too; this one's checksum is right."""
+    line = WIRE["one_byte_too_long"].encode()
+    decode_line(line)                                    # a valid frame, but for its length
+    assert len(line) + 1 == WIRE["max_frame"] + 1
+    assert FrameDecoder().feed(line + b"\n") == [] and fw_wire.LineDecoder().feed(line + b"\n") == []
+
+
+@pytest.mark.parametrize("field", WIRE["bad_texts"])
+def test_both_sides_refuse_a_bad_escape_or_bytes_that_are_not_utf8(field):
+    """Issue 17: "%2" or "%+1" read as a byte, silently changing what a tag says."""
+    from hardware.protocol import decode_text
+    with pytest.raises(FrameError):
+        decode_text(field)
+    with pytest.raises(ValueError):
+        fw_wire.decode_text(field)

@@ -73,6 +73,8 @@ def wire_frame_cap():
     assert len(longest) == WIRE["max_frame"]
     assert len(wire.LineDecoder().feed(longest)) == 1
     assert wire.LineDecoder().feed(b"X" + longest) == []
+    too_long = WIRE["one_byte_too_long"].encode()  # its checksum is right: refused for its length
+    assert wire.decode_line(too_long) is not None and wire.LineDecoder().feed(too_long + b"\n") == []
     assert wire.encode_frame("TAG", ["A" * 300]) is None
 
 
@@ -81,6 +83,13 @@ def wire_texts():
     import wire
     for text, encoded in WIRE["texts"]:
         assert wire.encode_text(text) == encoded, text
+        assert wire.decode_text(encoded) == (text or None), encoded
+    for field in WIRE["bad_texts"]:             # a bad escape, or bytes that are not UTF-8
+        try:
+            wire.decode_text(field)
+        except ValueError:
+            continue
+        raise AssertionError("accepted " + field)
 
 
 @check
