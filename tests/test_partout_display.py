@@ -47,16 +47,26 @@ def test_the_winning_card_of_the_trick_is_marked(make_table, screen):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("players", [3, 6])
-def test_every_phase_draws_in_every_language(make_table, lang, players):
+def test_every_phase_draws_in_every_language(make_table, lang, players, monkeypatch):
+    """Every phase's prompt is drawn in the screen's language (issue 17: this test once
+    only checked that drawing did not raise)."""
     import random
+    from controller.games import texts
+    said = spoken(monkeypatch)
     screen = Screen(headless=True, lang=lang)
     h = make_table(players=players, mode="virtual")
     rules, table = h.rules, h.table
+    names = [s.name or texts.render(lang, "seat_n", {"n": s.seat + 1}) for s in table.snapshot().seats]
     rng = random.Random(players)
     seen = set()
+    prompts = {"trump_number": "names_trump_number", "trump_colour": "names_trump_colour", "bidding": "bids_now",
+               "playing": "plays_now"}
     while not table.finished:
-        seen.add(table.state.phase)
+        phase, to_act = table.state.phase, table.state.to_act
+        seen.add(phase)
+        said.clear()
         screen.render(table.snapshot())
+        assert texts.render(lang, prompts[phase], {"player": to_act}, names) in said, (phase, said[:5])
         table.apply(rng.choice(rules.legal_actions(table.state, table.state.to_act)))
     screen.render(table.snapshot())
     assert seen == {"trump_number", "trump_colour", "bidding", "playing"}

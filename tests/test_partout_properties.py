@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
-from controller.games import find_game
+from controller.games import IllegalAction, find_game
 from controller.games.partout import setup_for, team_points
 
 RULES = find_game("partout")
 
-games = st.fixed_dictionaries({
-    "players": st.sampled_from([3, 4, 6]),
+games = st.sampled_from([3, 4, 6]).flatmap(lambda players: st.fixed_dictionaries({
+    "players": st.just(players),
     "mode": st.sampled_from(["virtual", "physical"]),
-    "first_dealer": st.integers(0, 2),
-})
+    "first_dealer": st.integers(0, players - 1),         # any seat may deal first (issue 17: never above 2)
+}))
 
 
 def random_game(config, seed, choice_seed, stop_after=None):
@@ -72,11 +75,17 @@ def test_every_legal_action_is_accepted_and_others_refused_without_change(config
     state = states[-1]
     if state.to_act is None:
         return
-    for action in RULES.legal_actions(state, state.to_act):
+    legal = RULES.legal_actions(state, state.to_act)
+    for action in legal:
         RULES.apply(state, action)        # must not raise
+    snapshot = RULES.state_to_json(state)
     for seat in range(state.players):
         if seat != state.to_act:
             assert RULES.legal_actions(state, seat) == []
+            # the same move from another seat is refused, and the state is as it was
+            with pytest.raises(IllegalAction):
+                RULES.apply(state, dataclasses.replace(legal[0], player=seat))
+    assert RULES.state_to_json(state) == snapshot
 
 
 def test_public_view_is_json():
