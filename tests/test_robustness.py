@@ -363,6 +363,7 @@ def test_the_pause_banner_says_the_table_cannot_save(make_table, screen):
 def test_ctrl_c_on_play_stops_at_once_with_a_message(tmp_path):
     from hardware.sim import SimulatedStation
     sims = [SimulatedStation(f"p{i}").start() for i in range(3)]
+    proc = None
     try:
         env = dict(os.environ, SPIELTISCH_DATA=str(tmp_path), SDL_VIDEODRIVER="dummy")
         proc = subprocess.Popen([sys.executable, "-m", "controller.app.cli", "play", "partout", "--players", "3",
@@ -377,6 +378,9 @@ def test_ctrl_c_on_play_stops_at_once_with_a_message(tmp_path):
         assert proc.returncode == 130 and "Traceback" not in err
         assert err.strip().splitlines()[-1].startswith("spieltisch: stopped")
     finally:
+        if proc is not None and proc.poll() is None:   # not stopped: it must not keep the ptys others reuse
+            proc.kill()
+            proc.communicate()
         for s in sims:
             s.close()
 
