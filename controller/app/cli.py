@@ -125,7 +125,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.data_dir:
         import os
         os.environ["SPIELTISCH_DATA"] = str(args.data_dir)
+    _stop_on_ctrl_c()
     return run_command(args)
+
+
+def _stop_on_ctrl_c() -> None:
+    """Ctrl-C: a flag the table's loop looks at, and the usual KeyboardInterrupt; the flag
+    stops the table even where the interrupt was lost."""
+    import signal
+    import threading
+    from controller.table.runner import INTERRUPTED
+    if threading.current_thread() is not threading.main_thread():
+        return                                     # signals go to the main thread only (tests call main())
+
+    def interrupted(signum: int, frame: object) -> None:
+        INTERRUPTED.set()
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, interrupted)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -150,6 +166,8 @@ def run_command(args: argparse.Namespace) -> int:
     except TimeoutError as exc:
         return _fail(f"{exc}; every accepted move is saved (`--resume` goes on with a demo).", 1)
     except KeyboardInterrupt:
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)   # stopping: a second Ctrl-C changes nothing now
         return _fail("stopped. Every accepted move is saved; the same command goes on with the game.", 130)
     except BrokenPipeError:                           # `spieltisch results | head`: the reader has all it wants
         import os
