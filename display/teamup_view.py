@@ -167,9 +167,10 @@ class TeamUpView:
             if snap.finished:
                 self._end(surface, view, pending, hindsight)
         paint(surface, "main", PALLET_REGION, main_key, main, None)   # the pallet's image lays the felt
-        facts = repr([view[k] for k in ("card", "card_kind", "score", "cards_left", "face_down", "packages_left",
-                                        "floors")])
-        paint(surface, "card", card_region(), names + (facts,), lambda: self._card_and_facts(surface, view), None)
+        paint(surface, "card", card_part(), names + (view["card"], view["card_kind"]),
+              lambda: self._card(surface, view), None)
+        facts = repr([view[k] for k in ("score", "cards_left", "face_down", "packages_left", "floors")])
+        paint(surface, "facts", facts_part(), names + (facts,), lambda: self._facts(surface, view), None)
         paint(surface, "supply", supply_rect(), names + (repr(view["supply"]),),
               lambda: self._supply(surface, view, supply_rect()))
         # the players' panel, and in it each part on its own: a move changes one or two of them
@@ -382,17 +383,20 @@ class TeamUpView:
         draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
         return drawn
 
-    def _card_and_facts(self, surface, view) -> None:
-        """The card drawn and the game's counts, beside the header band and below it."""
-        region = card_region()
-        surface.fill(draw.FELT, region)
-        surface.fill(draw.FELT_DARK, region.clip(pygame.Rect(0, 0, region.right, 100)))
+    def _card(self, surface, view) -> None:
+        """The card drawn, beside the header band and below it."""
+        _band_and_felt(surface, card_part())
         card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
         draw.text(surface, self.t("teamup_card_drawn"), (card_box.left, SIDE.top + 24), 32, MUTED)
         if view["card"] is not None:
             draw_card(surface, self.lang, view["card"], view["card_kind"], card_box)
         else:
             draw.rounded(surface, (40, 100, 66), card_box, 4, 16)
+
+    def _facts(self, surface, view) -> None:
+        """The score and the counts, right of the card, and the floors as a ladder."""
+        _band_and_felt(surface, facts_part())
+        card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
         facts = pygame.Rect(card_box.right + 20, card_box.top, SIDE.right - card_box.right - 30, CARD_SIZE[1])
         lines = [(self.t("teamup_score", n=view["score"]), GOLD, 40),
                  (self.t("teamup_cards_left", n=view["cards_left"]), INK, 30),
@@ -486,6 +490,25 @@ PROMPT_HEIGHT = 72
 def card_region() -> pygame.Rect:
     """The side's top: the card drawn, the counts and the floors' ladder."""
     return pygame.Rect(SIDE.left, SIDE.top, SIDE.width, supply_rect().top - SIDE.top - 4)
+
+
+def card_part() -> pygame.Rect:
+    """The side's top left: the card drawn, with its title."""
+    region = card_region()
+    return pygame.Rect(region.left, region.top, 10 + CARD_SIZE[0] + 10, region.height)
+
+
+def facts_part() -> pygame.Rect:
+    """The side's top right: the score, the counts, the floors."""
+    region, card = card_region(), card_part()
+    return pygame.Rect(card.right, region.top, region.right - card.right, region.height)
+
+
+def _band_and_felt(surface: pygame.Surface, part: pygame.Rect) -> None:
+    """The background of a part that reaches into the header band: dark above it, felt below."""
+    band = part.clip(pygame.Rect(0, 0, part.right, 100))
+    surface.fill(draw.FELT_DARK, band)
+    surface.fill(draw.FELT, pygame.Rect(part.left, band.bottom, part.width, part.bottom - band.bottom))
 
 
 def supply_rect() -> pygame.Rect:
