@@ -18,9 +18,9 @@ and while the ghost moves the pallet is given back only where the ghost was.
 The goal, ≤ 1.5 ms here, leaves a Raspberry Pi 4 (several times slower per core) within
 a 60 fps frame (16.7 ms) with room for the table's own work. Measured on 2026-11-22, three
 runs, medians: Crazy Kick 0.72-0.83 ms (whole 2.4-2.6), Partout 0.93-1.11 (2.9-3.3),
-Tadika 0.83-1.15 (2.6-3.0), Teamplay 1.16-1.37 (3.4-3.8); Team UP! 1.56-1.86 (3.4-3.8)
-misses it narrowly: a move there changes the card drawn, the counts, the prompt and the
-pallet at once."""
+Tadika 0.83-1.15 (2.6-3.0), Teamplay 1.16-1.37 (3.4-3.8); Team UP! 1.44-1.71 (3.3-3.8)
+misses it narrowly: a move there changes the counts, the prompt, often the card drawn, and
+the pallet where the ghost or the new package is, at once."""
 
 from __future__ import annotations
 
