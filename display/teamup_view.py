@@ -103,7 +103,8 @@ def voxel_rect(projection: Projection, u: int, v: int, z: int) -> pygame.Rect:
 
 def pallet_region() -> pygame.Rect:
     """Where the pallet, its packages, the ghost and the floor numbers can be, however the
-    view is turned, and the verdict box under it: the part of the main area a move repaints."""
+    view is turned: the part of the main area a move repaints (the verdict box under it is
+    a part of its own)."""
     points = []
     for turn in range(4):
         p = Projection(turn)
@@ -113,7 +114,7 @@ def pallet_region() -> pygame.Rect:
                     points.append(p.point(u, v, z))
     xs, ys = [x for x, _ in points], [y for _, y in points]
     box = pygame.Rect(min(xs) - 80, min(ys) - 12, max(xs) - min(xs) + 100, max(ys) - min(ys) + 40)
-    return box.union(verdict_rect()).clip(MAIN)
+    return box.clip(MAIN)
 
 
 class TeamUpView:
@@ -160,13 +161,18 @@ class TeamUpView:
 
         def main() -> None:
             self._pallet_drawn(surface, projection, placed, floors, pallet_key, on_canvas)
-            self._over_pallet = verdict_rect()
+            self._over_pallet = pygame.Rect(0, 0, 0, 0)
             if ghost is not None:
-                self._over_pallet = self._over_pallet.union(self._ghost(surface, projection, ghost,
-                                                                        pending.get("problem")))
-            if snap.finished:
-                self._end(surface, view, pending, hindsight)
+                self._over_pallet = self._ghost(surface, projection, ghost, pending.get("problem"))
         paint(surface, "main", PALLET_REGION, main_key, main, None)   # the pallet's image lays the felt
+        # under the pallet: the ghost's verdict while building, the result at the end
+        problem = pending.get("problem")
+        if snap.finished:
+            verdict_key = ("end", view["ended"], view["score"], repr(hindsight), pending.get("solution_step"))
+        else:
+            verdict_key = ("ghost", ghost is not None, repr(problem))
+        paint(surface, "verdict", verdict_rect(), names + verdict_key,
+              lambda: self._verdict(surface, snap, view, pending, hindsight, ghost, problem))
         paint(surface, "card", card_part(), names + (view["card"], view["card_kind"]),
               lambda: self._card(surface, view), None)
         facts = repr([view[k] for k in ("score", "cards_left", "face_down", "packages_left", "floors")])
@@ -377,11 +383,20 @@ class TeamUpView:
                     pygame.draw.line(surface, colour, start, end, 6)
                 else:
                     _dashed(surface, colour, start, end, 6)
-        label = self.t("teamup_fits") if ok else texts.render(self.lang, problem[0], problem[1], self.names)
-        box = verdict_rect()
-        draw.panel(surface, box, colour, 5)
-        draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
         return drawn
+
+    def _verdict(self, surface, snap, view, pending, hindsight, ghost, problem) -> None:
+        """Whether the ghost fits (and why not), or at the end the result."""
+        if snap.finished:
+            self._end(surface, view, pending, hindsight)
+            return
+        if ghost is None:
+            return
+        label = self.t("teamup_fits") if problem is None else \
+            texts.render(self.lang, problem[0], problem[1], self.names)
+        box = verdict_rect()
+        draw.panel(surface, box, GHOST_OK if problem is None else GHOST_BAD, 5)
+        draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
 
     def _card(self, surface, view) -> None:
         """The card drawn, beside the header band and below it."""
