@@ -20,6 +20,7 @@ PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
 TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
+_SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
 
 def team_mark(surface: pygame.Surface, team: int, centre: tuple[int, int], r: int = 12) -> None:
@@ -82,17 +83,24 @@ def fitted_size(words: str, size: int, bold: bool, max_width: int | None) -> int
 @lru_cache(maxsize=4096)
 def rendered(words: str, size: int, bold: bool, colour: tuple[int, ...]) -> pygame.Surface:
     """A text's image, made once: a frame mostly redraws the texts of the last one, and
-    rendering glyphs was a fifth of a frame's time (``spieltisch bench --only display``)."""
+    rendering glyphs was a fifth of a frame's time (``spieltisch bench --only frames``)."""
     return font(size, bold).render(words, True, colour)
+
+
+def _see_through(size: tuple[int, int], *colours: tuple[int, ...] | None) -> pygame.Surface:
+    """A blank image whose background will not be copied: a colour key none of ``colours`` is."""
+    used = {tuple(c[:3]) for c in colours if c is not None}
+    image = pygame.Surface(size)
+    key = _SEE_THROUGH if _SEE_THROUGH not in used else (0, 255, 0)
+    image.fill(key)
+    image.set_colorkey(key)
+    return image
 
 
 @lru_cache(maxsize=1024)
 def _rounded(size: tuple[int, int], colour: tuple[int, ...], width: int, radius: int) -> pygame.Surface:
-    image = pygame.Surface(size)
-    key = (255, 0, 255) if tuple(colour[:3]) != (255, 0, 255) else (0, 255, 0)
-    image.fill(key)
+    image = _see_through(size, colour)
     pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
-    image.set_colorkey(key)
     return image
 
 
@@ -151,13 +159,10 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
 
 @lru_cache(maxsize=256)
 def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...] | None, width: int) -> pygame.Surface:
-    image = pygame.Surface(size)
-    key = (255, 0, 255) if fill[:3] != (255, 0, 255) and (border or fill)[:3] != (255, 0, 255) else (0, 255, 0)
-    image.fill(key)
+    image = _see_through(size, fill, border)
     pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=14)
     if border is not None:
         pygame.draw.rect(image, border, image.get_rect(), width, border_radius=14)
-    image.set_colorkey(key)
     return image
 
 
@@ -165,47 +170,36 @@ def soft_keys(surface: pygame.Surface, lang: str, keys: Sequence[Any], topleft: 
               size: tuple[int, int] = (96, 34), bold: bool = True) -> None:
     """The six buttons in two rows of three, labelled with what they do right now (drawn
     once per legend and copied: a seat's keys seldom change between frames)."""
-    legend = (lang, size, bold, tuple(None if k is None else (k.key, repr(sorted(k.params.items()))) for k in keys))
-    image = _SOFT_KEYS.get(legend)
-    if image is None:
-        if len(_SOFT_KEYS) >= 512:
-            _SOFT_KEYS.clear()
-        image = _SOFT_KEYS[legend] = _soft_keys_image(lang, keys, size, bold)
-    surface.blit(image, topleft)
-
-
-_SOFT_KEYS: dict[tuple, pygame.Surface] = {}
-
-
-def _soft_keys_image(lang: str, keys: Sequence[Any], size: tuple[int, int], bold: bool) -> pygame.Surface:
     w, h = size
-    image = pygame.Surface((3 * w + 12, 2 * h + 6))
-    image.fill((255, 0, 255))
-    image.set_colorkey((255, 0, 255))
+    legend = ("soft_keys", lang, size, bold,
+              tuple(None if k is None else (k.key, repr(sorted(k.params.items()))) for k in keys))
+    face(surface, pygame.Rect(topleft, (3 * w + 12, 2 * h + 6)), legend,
+         lambda image, at: _paint_soft_keys(image, lang, keys, size, bold))
+
+
+def _paint_soft_keys(image: pygame.Surface, lang: str, keys: Sequence[Any], size: tuple[int, int],
+                     bold: bool) -> None:
+    w, h = size
     for i, key in enumerate(keys):
         rect = pygame.Rect((i % 3) * (w + 6), (i // 3) * (h + 6), w, h)
         active = key is not None
         pygame.draw.rect(image, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
         if active:
             text(image, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
-    return image
 
 
 _FACES: dict[tuple, pygame.Surface] = {}
-_SEE_THROUGH = (255, 0, 255)       # a card's rounded corners: the colour no face uses
 
 
 def face(surface: pygame.Surface, rect: pygame.Rect, key: tuple, paint: Any) -> None:
-    """A card's face drawn once for ``key`` (which must hold all ``paint(image, rect_at_origin)``
-    reads) and copied after: its corners show what is under it."""
+    """A card's face (or a seat's soft keys) drawn once for ``key`` (which must hold all
+    ``paint(image, rect_at_origin)`` reads) and copied after: its corners show what is under it."""
     image = _FACES.get(key)
     if image is None:
         if len(_FACES) >= 512:
             _FACES.clear()
-        image = pygame.Surface(rect.size)
-        image.fill(_SEE_THROUGH)
+        image = _see_through(rect.size)
         paint(image, pygame.Rect((0, 0), rect.size))
-        image.set_colorkey(_SEE_THROUGH)
         _FACES[key] = image
     surface.blit(image, rect.topleft)
 
@@ -256,15 +250,20 @@ class Regions:
         self.painted[name] = key
 
 
+def message_shown(snap: Any) -> Any:
+    """The message the message box shows: the table's last one; when a move has replaced it,
+    the newest refusal still standing at a seat (until that seat's next input); or None."""
+    if snap.message is not None:
+        return snap.message
+    standing = [seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None]
+    return max(standing, key=lambda r: r.revision) if standing else None
+
+
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
                 help_key: str, size: int = 30) -> None:
-    """The table's last message (a refusal framed red, naming whose input it was); when a
-    move has replaced it, a refusal still standing at a seat (until that seat's next input);
-    else the game's help line."""
-    m = snap.message
-    if m is None:
-        standing = [seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None]
-        m = max(standing, key=lambda r: r.revision) if standing else None
+    """``message_shown`` (a refusal framed red, naming whose input it was), else the game's
+    help line."""
+    m = message_shown(snap)
     panel(surface, box, RED if m is not None and m.refusal else None)
     if m is None:
         wrapped(surface, texts.render(lang, help_key, {}, names), box.inflate(-40, -40), 30, MUTED)

@@ -107,8 +107,7 @@ class PartoutView:
               lambda: self._middle(surface, snap, view))
         scores_key = names + (repr([view[k] for k in SCORES_READS]),)
         paint(surface, "scores", SCORES, scores_key, lambda: self._scores(surface, view))
-        standing = [s.refusal for s in snap.seats if s.refusal is not None]
-        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 

@@ -108,8 +108,7 @@ class TadikaView:
               lambda: self._scores(surface, view))
         paint(surface, "last_win", last_win_rect(view["players"]),
               names + (repr(view["last_win"]), len(view["history"])), lambda: self._last_win(surface, view))
-        standing = [s.refusal for s in snap.seats if s.refusal is not None]
-        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 

@@ -101,8 +101,7 @@ class TeamplayView:
         paint(surface, "teams", teams_rect(len(view["teams"])),
               names + (repr([view["teams"], view["team_points"], view["team_missions"], view["end_at"]]),),
               lambda: self._teams(surface, view))
-        standing = [s.refusal for s in snap.seats if s.refusal is not None]
-        paint(surface, "message", MESSAGE, names + (repr(snap.message), repr(standing)),
+        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 

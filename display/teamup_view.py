@@ -191,8 +191,7 @@ class TeamUpView:
               lambda: self._seat_names(surface, snap, view, outer), draw.PANEL)
         paint(surface, "prompt", parts["prompt"], names + (repr(seat.prompt if seat else None),),
               lambda: self._prompt(surface, seat, parts["prompt"]), draw.PANEL)
-        standing = [s.refusal for s in snap.seats if s.refusal is not None]
-        paint(surface, "message", parts["message"], names + (repr(snap.message), repr(standing)),
+        paint(surface, "message", parts["message"], names + (repr(draw.message_shown(snap)),),
               lambda: draw.message_box(surface, self.lang, snap, self.names, message_rect(players),
                                        "teamup_help_line", 28), draw.PANEL)
         keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())

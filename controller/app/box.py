@@ -152,13 +152,9 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
 
 def remembered_language() -> str:
     """The language chosen in the menu last time (English the first time)."""
+    from controller.app.play import box_setting
     from controller.games.texts import DEFAULT_LANGUAGE, LANGUAGES
-    from controller.table.eventlog import EventLog
-    try:
-        with EventLog() as store:
-            lang = store.setting("lang", DEFAULT_LANGUAGE)
-    except Exception:                                  # noqa: BLE001 - a setting never stops the box
-        return DEFAULT_LANGUAGE
+    lang = box_setting("lang", DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 

@@ -65,14 +65,22 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
     return screen
 
 
-def box_volume() -> int:
-    """The volume chosen in the box's menu (per cent, 0 is mute); the default when none was
-    chosen or the data directory cannot be read."""
-    from display.sound import DEFAULT_VOLUME
+def box_setting(key: str, default: str) -> str:
+    """A choice the box's menu remembered (language, volume); ``default`` when none was made
+    or the data directory cannot be read."""
     try:
         with EventLog() as store:
-            return int(store.setting("volume", str(DEFAULT_VOLUME)))
-    except Exception:                           # noqa: BLE001 - a setting never stops a game from starting
+            return store.setting(key, default)
+    except Exception:                           # noqa: BLE001 - a setting never stops a game or the box
+        return default
+
+
+def box_volume() -> int:
+    """The volume chosen in the box's menu (per cent, 0 is mute)."""
+    from display.sound import DEFAULT_VOLUME
+    try:
+        return int(box_setting("volume", str(DEFAULT_VOLUME)))
+    except ValueError:
         return DEFAULT_VOLUME
 
 

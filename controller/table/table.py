@@ -289,9 +289,6 @@ class Table:
         seat = None if asker == PANEL else asker
         refusal = self._undo_refusal(seat)
         if refusal is not None:
-            if seat is None:
-                self._note(Message(refusal.key, dict(refusal.params), None, True, self.revision + 1))
-                return []
             return self._refuse(seat, refusal)
         self.undo_asked = asker
         actor = getattr(self.actions[-1], "player", None)
@@ -332,8 +329,7 @@ class Table:
         """Take the last move back (in the log too): what ``ask_undo`` asked about."""
         refusal = self._undo_refusal(None)
         if refusal is not None:
-            self._note(Message(refusal.key, dict(refusal.params), None, True, self.revision + 1))
-            return []
+            return self._refuse(None, refusal)
         if self.store is not None and self.game_id is not None:
             try:
                 self.store.append_undo(self.game_id)
@@ -347,10 +343,13 @@ class Table:
         self._note(Message("undone", {}, None, False, self.revision + 1))
         return self._leds_now()
 
-    def _refuse(self, seat: int, refusal: IllegalAction) -> list[Command]:
+    def _refuse(self, seat: int | None, refusal: IllegalAction) -> list[Command]:
+        """Say why an input was refused; at a seat (None: the host's), also flash its station red."""
         message = Message(refusal.key, dict(refusal.params), seat, True, self.revision + 1)
-        self._refusals[seat] = message
         self._note(message)
+        if seat is None:
+            return []
+        self._refusals[seat] = message
         station = self.stations[seat]
         if not station:
             return []
