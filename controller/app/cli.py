@@ -138,8 +138,13 @@ def _stop_on_ctrl_c() -> None:
     if threading.current_thread() is not threading.main_thread():
         return                                     # signals go to the main thread only (tests call main())
 
-    def interrupted(signum: int, frame: object) -> None:
+    def interrupted(signum: int, frame: Any) -> None:
         INTERRUPTED.set()
+        code = getattr(frame, "f_code", None)
+        # raised inside the import machinery's lock callback (or a finaliser) the interrupt is
+        # printed as "Exception ignored" and lost: there the flag alone stops the table
+        if code is not None and (code.co_filename.startswith("<frozen importlib") or code.co_name == "__del__"):
+            return
         raise KeyboardInterrupt
     signal.signal(signal.SIGINT, interrupted)
 
