@@ -11,6 +11,7 @@ at this player count, so nothing there runs into a seat."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -54,6 +55,12 @@ def seat_rects(players: int) -> list[pygame.Rect]:
 def middle(players: int) -> pygame.Rect:
     """The middle of the table that no seat covers: between the side seats, below the top
     seat and above the bottom one (the trick, the summaries and the winners go here)."""
+    return pygame.Rect(_middle(players))
+
+
+@lru_cache(maxsize=None)
+def _middle(players: int) -> pygame.Rect:
+    # worked out once per player count: a frame asks for it several times
     seats = seat_rects(players)
     bottom = seats[0]
     top = min((r.bottom for r in seats if r.centerx == bottom.centerx and r is not bottom), default=TABLE_AREA.top)

@@ -173,10 +173,12 @@ class TeamUpView:
             verdict_key = ("ghost", ghost is not None, repr(problem))
         paint(surface, "verdict", verdict_rect(), names + verdict_key,
               lambda: self._verdict(surface, snap, view, pending, hindsight, ghost, problem))
-        paint(surface, "card", card_part(), names + (view["card"], view["card_kind"]),
-              lambda: self._card(surface, view), None)
-        facts = repr([view[k] for k in ("score", "cards_left", "face_down", "packages_left", "floors")])
-        paint(surface, "facts", facts_part(), names + (facts,), lambda: self._facts(surface, view), None)
+        # the card and the counts beside it: each line its own part, as a move changes one or two
+        paint(surface, "card_title", card_title_part(), names, lambda: self._card_title(surface), None)
+        self.regions.paint_kept(surface, "card", CARD_BOX, ("card", self.lang, view["card"], view["card_kind"]),
+                                lambda image, at: self._card(image, view, at))
+        for name, rect, key, painter in self._facts(surface, view):
+            paint(surface, name, rect, names + key, painter, None)
         paint(surface, "supply", supply_rect(), names + (repr(view["supply"]),),
               lambda: self._supply(surface, view, supply_rect()))
         # the players' panel, and in it each part on its own: a move changes one or two of them
@@ -189,14 +191,16 @@ class TeamUpView:
         paint(surface, "names", parts["names"],
               names + (repr([(s.seat, s.connected, s.station, s.colour) for s in snap.seats]), acting, snap.finished),
               lambda: self._seat_names(surface, snap, view, outer), draw.PANEL)
-        paint(surface, "prompt", parts["prompt"], names + (repr(seat.prompt if seat else None),),
-              lambda: self._prompt(surface, seat, parts["prompt"]), draw.PANEL)
+        # the prompt and the keys go back and forth between drawing a card and placing it: kept
+        kept = self.regions.paint_kept
+        kept(surface, "prompt", parts["prompt"], ("prompt",) + names + (repr(seat.prompt if seat else None),),
+             lambda image, at: self._prompt(image, seat, at), draw.PANEL)
         paint(surface, "message", parts["message"], names + (repr(draw.message_shown(snap)),),
               lambda: draw.message_box(surface, self.lang, snap, self.names, message_rect(players),
                                        "teamup_help_line", 28), draw.PANEL)
         keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
-        paint(surface, "keys", parts["keys"], names + (repr(keys),),
-              lambda: self._keys(surface, keys, outer), draw.PANEL)
+        kept(surface, "keys", parts["keys"], ("keys",) + names + (repr(keys),),
+             lambda image, at: self._keys(image, keys, at), draw.PANEL)
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 
     def _title(self, surface, snap, view) -> None:
@@ -205,22 +209,32 @@ class TeamUpView:
 
     def _pallet_drawn(self, surface, projection: Projection, placed, floors: int, key: Any, on_canvas: bool) -> None:
         """The pallet with its packages and floor numbers, drawn once per what it shows and
-        copied while the ghost moves over it: only where the last ghost and verdict were,
-        when the canvas still shows that same pallet."""
+        copied while the ghost moves over it: when the canvas still shows that pallet (or the
+        one before a package was added), only where the last ghost was and the package went."""
+        changed: pygame.Rect | None = pygame.Rect(0, 0, 0, 0)     # where the image differs from the one shown
         if self._pallet_image is None or self._pallet_image[0] != key:
-            self._pallet_image = (key, self._pallet_image_for(surface, projection, placed, floors, key))
+            shown_before = self._pallet_image is not None and self._pallet_shown == self._pallet_image[0]
+            image, changed = self._pallet_image_for(surface, projection, placed, floors, key)
+            self._pallet_image = (key, image)
+            on_canvas = on_canvas and shown_before
+        elif self._pallet_shown != key:
             on_canvas = False
-        if on_canvas and self._pallet_shown == key:
+        if on_canvas and changed is not None:      # a package more: only it and where the ghost was
             area = self._over_pallet.clip(PALLET_REGION)
+            if changed.width and changed.height:
+                area = area.union(changed) if area.width and area.height else changed
+            area = area.clip(PALLET_REGION)
         else:
             area = PALLET_REGION
         surface.blit(self._pallet_image[1], area.topleft, area)
         self._pallet_shown = key
 
-    def _pallet_image_for(self, surface, projection: Projection, placed, floors: int, key: Any) -> pygame.Surface:
-        """The pallet's image for ``key``: one package more than the last image (as turned the
-        same way, the same floors complete) is drawn onto it, only where it changes the
-        picture (its cells, and a sign it now covers); anything else is drawn whole."""
+    def _pallet_image_for(self, surface, projection: Projection, placed, floors: int,
+                          key: Any) -> tuple[pygame.Surface, pygame.Rect | None]:
+        """The pallet's image for ``key`` and where it changed (None: everywhere): one package
+        more than the last image (as turned the same way, the same floors complete) is drawn
+        onto it, only where it changes the picture (its cells, and a sign it now covers);
+        anything else is drawn whole."""
         last = self._pallet_image
         turn, _, _ = key
         if last is not None and self._pallet_parts is not None:
@@ -245,13 +259,13 @@ class TeamUpView:
                 self._floor_marks(image, projection, floors)
                 image.set_clip(None)
                 self._pallet_parts = (turn, list(placed), floors)
-                return image
+                return image, area
         image = pygame.Surface(surface.get_size())
         image.fill(draw.FELT, MAIN)
         self._pallet(image, projection, placed)
         self._floor_marks(image, projection, floors)
         self._pallet_parts = (turn, list(placed), floors)
-        return image
+        return image, None
 
     # -- parts -----------------------------------------------------------------------------------------
     def _pending(self, snap: Any) -> dict[str, Any]:
@@ -397,36 +411,51 @@ class TeamUpView:
         draw.panel(surface, box, GHOST_OK if problem is None else GHOST_BAD, 5)
         draw.wrapped(surface, label, box.inflate(-30, -20), 30, INK)
 
-    def _card(self, surface, view) -> None:
-        """The card drawn, beside the header band and below it."""
-        _band_and_felt(surface, card_part())
-        card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
-        draw.text(surface, self.t("teamup_card_drawn"), (card_box.left, SIDE.top + 24), 32, MUTED)
-        if view["card"] is not None:
-            draw_card(surface, self.lang, view["card"], view["card_kind"], card_box)
-        else:
-            draw.rounded(surface, (40, 100, 66), card_box, 4, 16)
+    def _card_title(self, surface) -> None:
+        _band_and_felt(surface, card_title_part())
+        draw.text(surface, self.t("teamup_card_drawn"), (CARD_BOX.left, SIDE.top + 24), 32, MUTED)
 
-    def _facts(self, surface, view) -> None:
-        """The score and the counts, right of the card, and the floors as a ladder."""
-        _band_and_felt(surface, facts_part())
-        card_box = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)
-        facts = pygame.Rect(card_box.right + 20, card_box.top, SIDE.right - card_box.right - 30, CARD_SIZE[1])
-        lines = [(self.t("teamup_score", n=view["score"]), GOLD, 40),
-                 (self.t("teamup_cards_left", n=view["cards_left"]), INK, 30),
-                 (self.t("teamup_face_down", n=view["face_down"]), RED if view["face_down"] else INK, 30),
-                 (self.t("teamup_packages_left", n=view["packages_left"]), INK, 30),
-                 (self.t("teamup_floors", n=view["floors"]), INK, 30)]
-        y = facts.top
-        for words, colour, size in lines:
-            draw.text(surface, words, (facts.left, y), size, colour, size > 30, max_width=facts.width)
-            y += size + 16
-        for z in range(FLOORS):                                # the floors as a ladder: filled when complete
-            box = pygame.Rect(facts.left + z * 52, y + 4, 44, 30)
-            if z < view["floors"]:
-                draw.rounded(surface, GOLD, box, 0, 5)
-            draw.rounded(surface, INK, box, 3, 5)
-            draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < view["floors"] else INK, True, "center")
+    def _card(self, image, view, at: pygame.Rect) -> None:
+        """The card drawn, its top in the header band (``at``: the card's box on ``image``)."""
+        _band_and_felt(image, at, band_bottom=100 - CARD_BOX.top)
+        if view["card"] is not None:
+            draw_card(image, self.lang, view["card"], view["card_kind"], at)
+        else:
+            draw.rounded(image, (40, 100, 66), at, 4, 16)
+
+    def _facts(self, surface, view) -> list[tuple[str, pygame.Rect, tuple, Any]]:
+        """The score and the counts right of the card, and the floors as a ladder: a part per
+        line (its name, rectangle, what it shows, its painter)."""
+        left = CARD_BOX.right + 20
+        width = SIDE.right - 10 - left
+        lines = [("teamup_score", view["score"], GOLD, 40),
+                 ("teamup_cards_left", view["cards_left"], INK, 30),
+                 ("teamup_face_down", view["face_down"], RED if view["face_down"] else INK, 30),
+                 ("teamup_packages_left", view["packages_left"], INK, 30),
+                 ("teamup_floors", view["floors"], INK, 30)]
+        parts = []
+        y = CARD_BOX.top
+        for key, n, colour, size in lines:
+            rect = pygame.Rect(left, y, width, size + 16)
+
+            def line(key=key, n=n, colour=colour, size=size, rect=rect) -> None:
+                _band_and_felt(surface, rect)
+                draw.text(surface, self.t(key, n=n), rect.topleft, size, colour, size > 30, max_width=width)
+            parts.append((key, rect, (n, colour), line))
+            y = rect.bottom
+        floors = view["floors"]
+        ladder = pygame.Rect(left, y, width, 40)
+
+        def rungs() -> None:                                   # filled when complete
+            surface.fill(draw.FELT, ladder)
+            for z in range(FLOORS):
+                box = pygame.Rect(left + z * 52, y + 4, 44, 30)
+                if z < floors:
+                    draw.rounded(surface, GOLD, box, 0, 5)
+                draw.rounded(surface, INK, box, 3, 5)
+                draw.text(surface, str(z + 1), box.center, 28, (30, 30, 30) if z < floors else INK, True, "center")
+        parts.append(("teamup_ladder", ladder, (floors,), rungs))
+        return parts
 
     def _supply(self, surface, view, rect) -> None:
         draw.panel(surface, rect)
@@ -467,11 +496,10 @@ class TeamUpView:
             words = texts.render(self.lang, seat.prompt[0], seat.prompt[1], self.names)
             draw.wrapped(surface, words, pygame.Rect(area.left + 12, area.top, area.width - 24, PROMPT_HEIGHT), 30, INK)
 
-    def _keys(self, surface, keys, rect) -> None:
-        """The soft keys of the seat on turn."""
+    def _keys(self, surface, keys, area: pygame.Rect) -> None:
+        """The soft keys of the seat on turn, in their part of the players' panel."""
         if any(keys):
-            draw.soft_keys(surface, self.lang, keys, (rect.left + 8, rect.bottom - 2 * KEY_SIZE[1] - 14), KEY_SIZE,
-                           bold=False)
+            draw.soft_keys(surface, self.lang, keys, (area.left + 2, area.top + 4), KEY_SIZE, bold=False)
 
     def _end(self, surface, view, pending, hindsight) -> None:
         """Under the pallet, where the verdict box was: why the game ended and its score, then
@@ -501,26 +529,18 @@ SEAT_ROW = 40
 PROMPT_HEIGHT = 72
 
 
-def card_region() -> pygame.Rect:
-    """The side's top: the card drawn, the counts and the floors' ladder."""
-    return pygame.Rect(SIDE.left, SIDE.top, SIDE.width, supply_rect().top - SIDE.top - 4)
+CARD_BOX = pygame.Rect(SIDE.left + 10, SIDE.top + 70, *CARD_SIZE)    # the card drawn; its top in the band
 
 
-def card_part() -> pygame.Rect:
-    """The side's top left: the card drawn, with its title."""
-    region = card_region()
-    return pygame.Rect(region.left, region.top, 10 + CARD_SIZE[0] + 10, region.height)
+def card_title_part() -> pygame.Rect:
+    """Above the card drawn: its title, in the header band."""
+    return pygame.Rect(SIDE.left, SIDE.top, CARD_BOX.width + 20, CARD_BOX.top - SIDE.top)
 
 
-def facts_part() -> pygame.Rect:
-    """The side's top right: the score, the counts, the floors."""
-    region, card = card_region(), card_part()
-    return pygame.Rect(card.right, region.top, region.right - card.right, region.height)
-
-
-def _band_and_felt(surface: pygame.Surface, part: pygame.Rect) -> None:
-    """The background of a part that reaches into the header band: dark above it, felt below."""
-    band = part.clip(pygame.Rect(0, 0, part.right, 100))
+def _band_and_felt(surface: pygame.Surface, part: pygame.Rect, band_bottom: int = 100) -> None:
+    """The background of a part that reaches into the header band (above ``band_bottom``):
+    dark above it, felt below."""
+    band = part.clip(pygame.Rect(0, 0, part.right, band_bottom))
     surface.fill(draw.FELT_DARK, band)
     surface.fill(draw.FELT, pygame.Rect(part.left, band.bottom, part.width, part.bottom - band.bottom))
 
