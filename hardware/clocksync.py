@@ -45,18 +45,21 @@ class ClockSync:
         self.window_slots = window_slots       # how many slots the fit looks back
         self.points: deque[SyncPoint] = deque()
         self.exchanges = 0
-        self._ref_ticks: int | None = None     # raw ticks of the newest exchange …
-        self._ref_us = 0                       # … and its unwrapped value
-        self._slope = 1000.0                   # host ns per station µs
-        self._station_mean = 0.0
-        self._host_mean = 0.0
-        self.ready = False
+        self._ref: tuple[int, int] | None = None     # the newest exchange's raw ticks and their unwrapped µs
+        # the fitted line: host ns per station µs, and the point it passes through (station µs, host ns)
+        self._line: tuple[float, float, float] | None = None
+
+    @property
+    def ready(self) -> bool:
+        """An exchange has come: stamps can be mapped."""
+        return self._line is not None
 
     # -- feeding --------------------------------------------------------------------------------
     def unwrap(self, ticks: int) -> int:
-        if self._ref_ticks is None:
+        if self._ref is None:
             return ticks
-        return self._ref_us + ticks_diff(ticks % STATION_TICKS_MODULO, self._ref_ticks)
+        raw, unwrapped = self._ref
+        return unwrapped + ticks_diff(ticks % STATION_TICKS_MODULO, raw)
 
     def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0) -> None:
         """One exchange: the host's send and receive times, the station's stamp when the
@@ -65,7 +68,7 @@ class ClockSync:
         if received_ns < sent_ns or rtt < 0:
             return
         station_us = self.unwrap(station_ticks) + turnaround_us / 2
-        self._ref_ticks, self._ref_us = station_ticks % STATION_TICKS_MODULO, self.unwrap(station_ticks)
+        self._ref = (station_ticks % STATION_TICKS_MODULO, self.unwrap(station_ticks))
         point = SyncPoint(station_us, (sent_ns + received_ns) / 2, rtt, sent_ns)
         self.exchanges += 1
         points = self.points
@@ -83,7 +86,7 @@ class ClockSync:
         points = self.points
         n = len(points)
         # weight the fast exchanges: a point's error is bounded by half its round trip
-        weights = [1.0 / (p.rtt_ns + 20_000.0) ** 2 for p in points]
+        weights = [(p.rtt_ns + 20_000.0) ** -2 for p in points]
         total = sum(weights)
         xs = [p.station_us for p in points]
         ys = [p.host_ns for p in points]
@@ -96,29 +99,29 @@ class ClockSync:
             # a real crystal is within a few hundred ppm; anything else is noise over a short span
             if sxx > 0 and abs(sxy / sxx / 1000.0 - 1.0) < 0.002:
                 slope = sxy / sxx
-        self._slope, self._station_mean, self._host_mean = slope, x_mean, y_mean
-        self.ready = True
+        self._line = (slope, x_mean, y_mean)
 
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
         """The host time of a station stamp, or None before the first exchange."""
-        if not self.ready:
+        if self._line is None:
             return None
-        station_us = self.unwrap(station_ticks)
-        return round(self._host_mean + (station_us - self._station_mean) * self._slope)
+        slope, station_mean, host_mean = self._line
+        return round(host_mean + (self.unwrap(station_ticks) - station_mean) * slope)
 
     @property
-    def drift_ppm(self) -> float:
-        """How fast the station's crystal runs against the host's (positive: fast)."""
-        return (1000.0 / self._slope - 1.0) * 1e6
+    def drift_ppm(self) -> float | None:
+        """How fast the station's crystal runs against the host's (positive: fast), or None
+        before the first exchange."""
+        return None if self._line is None else (1000.0 / self._line[0] - 1.0) * 1e6
 
     @property
     def offset_ns(self) -> int | None:
         """Host time minus station time (µs → ns) at the newest exchange."""
-        if not self.ready:
+        if self._line is None:
             return None
-        host = self.to_host_ns(self._ref_ticks or 0)
-        return None if host is None else host - self._ref_us * 1000
+        raw, unwrapped = self._ref                 # type: ignore[misc]  # set with the line
+        return self.to_host_ns(raw) - unwrapped * 1000
 
     @property
     def round_trip_ns(self) -> int | None:

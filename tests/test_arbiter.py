@@ -107,3 +107,89 @@ def test_a_stamp_from_the_future_or_the_far_past_is_not_believed():
     arbiter.push("ancient", station="B", pressed_ns=0, arrived_ns=100 * MS + 10 * US)  # 100 ms before
     arbiter.push("honest", station="C", pressed_ns=60 * MS, arrived_ns=100 * MS + 20 * US)
     assert released(arbiter, 200 * MS) == ["ancient", "honest", "future"]
+
+
+def test_the_defaults_are_the_documented_ones():
+    """docs/crazy-kick.md: the hold is kept within 1-5 ms, presses under 0.2 ms apart are a
+    tie, a stamp more than 50 ms before its arrival is not believed."""
+    arbiter = Arbiter()
+    assert arbiter.window_ns == MS                       # before any press: the least hold
+    arbiter.push("quick", station="A", pressed_ns=0, arrived_ns=100 * US)
+    assert arbiter.window_ns == MS                       # 0.1 + 0.2 ms: still the least
+    arbiter.push("usb", station="B", pressed_ns=0, arrived_ns=2 * MS)
+    assert arbiter.window_ns == 2 * MS + 200 * US        # the slowest link + the tie margin
+    arbiter.push("slow", station="C", pressed_ns=0, arrived_ns=40 * MS)
+    assert arbiter.window_ns == 5 * MS                   # never more
+    arbiter = Arbiter()
+    arbiter.push("x", station="A", pressed_ns=0, arrived_ns=100 * MS)   # believed only 50 ms back
+    assert arbiter.next_deadline() == 50 * MS + 5 * MS
+
+
+def test_a_press_without_a_stamp_counts_from_its_arrival():
+    """Before clock sync a station's press has no stamp: it is ordered by when it arrived,
+    with no link delay measured for it."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("unsynced", station="A", pressed_ns=None, arrived_ns=10 * MS)
+    arbiter.push("synced", station="B", pressed_ns=9 * MS + 500 * US, arrived_ns=10 * MS + 100 * US)
+    assert arbiter.window_ns == MS                       # delays 0 and 0.6 ms: + 0.2 under the least hold
+    assert arbiter.next_deadline() == 9 * MS + 500 * US + MS
+    assert released(arbiter, 12 * MS) == ["synced", "unsynced"]
+
+
+def test_the_window_keeps_no_more_than_the_last_200_delays():
+    """201 presses: the first one's delay (0) is forgotten, so the second-largest of the
+    last 200 (2 ms) sets the hold; keeping 201 would read the third-largest (0)."""
+    arbiter = Arbiter(min_window_ns=100 * US, max_window_ns=5 * MS, tie_ns=200 * US)
+    delays = [0, 3 * MS, 2 * MS] + [0] * 198
+    for k, delay in enumerate(delays):
+        arbiter.push(k, station="A", pressed_ns=k * 10 * MS, arrived_ns=k * 10 * MS + delay)
+    assert arbiter.window_ns == 2 * MS + 200 * US
+
+
+def test_the_window_keeps_all_of_the_last_200_delays():
+    """Exactly 200 presses: none forgotten, the second-largest (2 ms) sets the hold;
+    forgetting the first (3 ms) at 200 would read 1 ms."""
+    arbiter = Arbiter(min_window_ns=100 * US, max_window_ns=5 * MS, tie_ns=200 * US)
+    delays = [3 * MS, 2 * MS, 1 * MS] + [0] * 197
+    for k, delay in enumerate(delays):
+        arbiter.push(k, station="A", pressed_ns=k * 10 * MS, arrived_ns=k * 10 * MS + delay)
+    assert arbiter.window_ns == 2 * MS + 200 * US
+
+
+def test_the_first_press_of_the_evening_is_not_late():
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("first", station="A", pressed_ns=0, arrived_ns=100 * US)
+    assert arbiter.late == 0
+
+
+def test_a_press_stamped_at_the_last_released_time_is_not_late():
+    """Same time as the last press released: a tie it came too late to join, not a press
+    that should have come first."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("first", station="A", pressed_ns=10 * MS, arrived_ns=10 * MS + 100 * US)
+    assert released(arbiter, 20 * MS) == ["first"]
+    arbiter.push("same", station="B", pressed_ns=10 * MS, arrived_ns=20 * MS + 100 * US)
+    assert arbiter.late == 0
+    arbiter.push("earlier", station="B", pressed_ns=10 * MS - 1, arrived_ns=20 * MS + 200 * US)
+    assert arbiter.late == 1
+
+
+def test_presses_exactly_the_tie_margin_apart_are_no_tie():
+    """0.2 ms apart can be told apart: the earlier press wins, whoever has won fewer ties."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.tie_wins["A"] = 5                            # A has won many ties: B would get a tie
+    arbiter.push("B", station="B", pressed_ns=200 * US, arrived_ns=300 * US)
+    arbiter.push("A", station="A", pressed_ns=0, arrived_ns=400 * US)
+    assert released(arbiter, 10 * MS) == ["A", "B"] and arbiter.ties == 0
+
+
+def test_a_late_press_released_does_not_lower_the_line_for_the_next():
+    """Once a press at 10 ms was released, any press stamped before 10 ms is late, also
+    after a late press (at 5 ms) has been released in between."""
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("first", station="A", pressed_ns=10 * MS, arrived_ns=10 * MS + 100 * US)
+    assert released(arbiter, 20 * MS) == ["first"]
+    arbiter.push("stale", station="B", pressed_ns=5 * MS, arrived_ns=20 * MS + 100 * US)
+    assert released(arbiter, 30 * MS) == ["stale"] and arbiter.late == 1
+    arbiter.push("also stale", station="C", pressed_ns=8 * MS, arrived_ns=30 * MS + 100 * US)
+    assert arbiter.late == 2

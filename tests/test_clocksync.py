@@ -82,3 +82,112 @@ def test_sparse_exchanges_still_map_a_drifting_clock():
     stamp = round((host - 2 * S) * (1 + 150e-6) / 1000)
     assert sync.to_host_ns(stamp % STATION_TICKS_MODULO) == pytest.approx(host, abs=50 * US)
     assert sync.drift_ppm == pytest.approx(150, abs=5)
+
+
+def test_the_clock_before_and_after_the_first_exchange():
+    sync = ClockSync()
+    assert sync.drift_ppm is None and sync.offset_ns is None
+    sync.add(sent_ns=S, station_ticks=0, received_ns=S + 200 * US)   # the station's clock at 0
+    assert sync.ready and sync.drift_ppm == 0.0
+    assert sync.offset_ns == S + 100 * US                # the PING reached it half-way
+
+
+def test_a_turnaround_is_split_between_the_stations_two_stamps():
+    """The PING left the host at 1.0 ms and took 100 µs each way; the station stamped it at
+    500 µs and answered 300 µs later: its 500 is the host's 1.1 ms, its 800 the host's 1.4 ms."""
+    sync = ClockSync()
+    sync.add(sent_ns=MS, station_ticks=500, received_ns=MS + 500 * US, turnaround_us=300)
+    assert sync.to_host_ns(500) == MS + 100 * US
+    assert sync.to_host_ns(800) == MS + 400 * US
+    sync = ClockSync()                                    # no turnaround given: none taken out
+    sync.add(sent_ns=MS, station_ticks=500, received_ns=MS + 200 * US)
+    assert sync.to_host_ns(500) == MS + 100 * US
+
+
+def test_an_instant_answer_is_used_and_a_backwards_one_is_not():
+    sync = ClockSync()
+    sync.add(sent_ns=5 * MS, station_ticks=100, received_ns=5 * MS)      # a zero round trip: the best
+    assert sync.ready and sync.round_trip_ns == 0 and sync.to_host_ns(100) == 5 * MS
+    sync = ClockSync()                                    # an answer before its question: garbage
+    sync.add(sent_ns=5 * MS, station_ticks=100, received_ns=4 * MS, turnaround_us=-2000)
+    assert not sync.ready and sync.exchanges == 0
+
+
+def test_a_slot_is_half_a_second_and_the_window_thirty_slots():
+    sync = ClockSync()
+    exchange(sync, 10 * S, offset_ns=0)
+    exchange(sync, 10 * S + 499 * MS, offset_ns=0, rtt_ns=100 * US)   # same slot: replaces
+    assert len(sync.points) == 1 and sync.round_trip_ns == 100 * US
+    exchange(sync, 10 * S + 500 * MS, offset_ns=0)                   # the next slot
+    assert len(sync.points) == 2
+    sync = ClockSync()
+    for k in range(31):                                  # one exchange in the middle of each of 31 slots
+        exchange(sync, 10 * S + k * 500 * MS + 250 * MS, offset_ns=0)
+    assert len(sync.points) == 30
+    assert sync.points[0].sent_ns == 10 * S + 500 * MS + 250 * MS
+
+
+def test_an_exchange_no_faster_than_the_slots_best_does_not_replace_it():
+    sync = ClockSync(slot_ns=S)
+    exchange(sync, 10 * S, offset_ns=0, rtt_ns=200 * US)
+    exchange(sync, 10 * S + 100 * MS, offset_ns=50 * US, rtt_ns=200 * US)
+    assert sync.points[0].sent_ns == 10 * S
+
+
+def test_fast_exchanges_weigh_more_by_the_square_of_their_round_trip_plus_20_us():
+    """Two points 1 s apart (too few for a slope): the fit passes through their weighted
+    mean. Round trips 0 and 180 µs weigh 1/(20 µs)² and 1/(200 µs)², 100 : 1; the slow
+    one's station clock reads 101 µs off, so the fit is 1 µs off at the fast one's time."""
+    sync = ClockSync()
+    sync.add(sent_ns=10 * S, station_ticks=10_000_000, received_ns=10 * S)
+    sync.add(sent_ns=11 * S, station_ticks=11_000_000 + 90 - 101, received_ns=11 * S + 180 * US)
+    assert sync.to_host_ns(10_000_000) == 10 * S + 1 * US
+
+
+def test_three_exchanges_are_enough_to_fit_the_drift():
+    sync = ClockSync()
+    for k in range(3):
+        exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=0, ppm=100)
+    assert sync.drift_ppm == pytest.approx(100, abs=2)
+    sync = ClockSync()
+    for k in range(2):
+        exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=0, ppm=100)
+    assert sync.drift_ppm == 0.0                         # two points: no slope believed yet
+
+
+def test_a_drift_beyond_any_crystal_is_not_believed():
+    """2000 ppm is the limit: a crystal runs within a few hundred; beyond is noise."""
+    for ppm, believed in ((1500, True), (3000, False)):
+        sync = ClockSync()
+        for k in range(4):
+            exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=0, ppm=ppm)
+        assert (sync.drift_ppm != 0.0) is believed, ppm
+        if believed:
+            assert sync.drift_ppm == pytest.approx(ppm, abs=5)
+
+
+def test_a_stuck_station_clock_does_not_break_the_fit():
+    sync = ClockSync()
+    for k in range(4):
+        sync.add(sent_ns=10 * S + k * S, station_ticks=777, received_ns=10 * S + k * S + 100 * US)
+    assert sync.drift_ppm == 0.0 and sync.to_host_ns(777) is not None
+
+
+def test_stamps_across_the_wrap_of_the_station_clock():
+    """ticks_us wraps at 2^30 µs: an exchange 1 ms before the wrap and one 1 ms after it,
+    then a stamp 2 ms after the wrap is 3 ms after the first exchange's stamp."""
+    sync = ClockSync()
+    before = STATION_TICKS_MODULO - 1000
+    sync.add(sent_ns=10 * S, station_ticks=before, received_ns=10 * S)
+    sync.add(sent_ns=10 * S + 2 * MS, station_ticks=1000, received_ns=10 * S + 2 * MS)
+    assert sync.to_host_ns(2000) == 10 * S + 3 * MS
+    assert sync.offset_ns == 10 * S + 2 * MS - (STATION_TICKS_MODULO + 1000) * 1000
+
+
+def test_a_slow_link_still_fits_the_drift():
+    """Round trips of 4 ms (a hub, a busy host) weigh little, but three of them half a
+    second apart are enough to see a 150 ppm crystal."""
+    sync = ClockSync()
+    for k in range(3):
+        exchange(sync, 10 * S + k * 500 * MS, offset_ns=0, rtt_ns=4 * MS, ppm=150)
+    assert sync.drift_ppm == pytest.approx(150, abs=5)

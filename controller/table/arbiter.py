@@ -56,7 +56,7 @@ class Arbiter:
         self.ties = 0
         self.late = 0                             # presses that arrived after their window had passed
         self._window = min_window_ns
-        self._released_up_to = -1
+        self._released_up_to: int | None = None   # the latest press released so far
 
     @property
     def window_ns(self) -> int:
@@ -77,9 +77,9 @@ class Arbiter:
         bisect.insort(ordered, delay)
         if len(delays) > 200:
             del ordered[bisect.bisect_left(ordered, delays.popleft())]
-        self._p99[station] = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        self._p99[station] = ordered[int(len(ordered) * 0.99)]      # within the list: n·0.99 < n
         self._window = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
-        if pressed_ns < self._released_up_to:
+        if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
         heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item))
 
@@ -94,7 +94,8 @@ class Arbiter:
             released.append(heapq.heappop(self._held))
         if not released:
             return []
-        self._released_up_to = max(self._released_up_to, released[-1].pressed_ns)
+        last = released[-1].pressed_ns
+        self._released_up_to = last if self._released_up_to is None else max(self._released_up_to, last)
         return [h.item for h in self._break_ties(released)]
 
     def _break_ties(self, released: list[Held]) -> list[Held]:
