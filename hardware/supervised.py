@@ -26,6 +26,7 @@ class SupervisedPort:
         self.port = port
         self.reconnect = reconnect
         self.reconnects = 0
+        self.reopen_attempts = 0      # tries to open the device again after a loss, all told
         self._serial: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -69,6 +70,7 @@ class SupervisedPort:
             if self._stop.wait(self.BACKOFF_S[min(attempt, len(self.BACKOFF_S) - 1)]):
                 return
             attempt += 1
+            self.reopen_attempts += 1
             if self._reopen():
                 self.reconnects += 1
 

@@ -31,6 +31,17 @@ def next_event(events: "queue.Queue", kind: str, timeout: float = 5.0):
             return event
 
 
+def wait_until(predicate, timeout: float = 5.0, what: str = "the condition") -> None:
+    """Waits for ``predicate()`` to hold (another thread makes it so), failing after
+    ``timeout``: a test waits for what it needs, not for a guessed time."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(0.002)
+
+
 class Harness:
     """A table with simulated stations behind real StationLinks. Tests act like people
     (``press``, ``tap``) and ``settle`` hands the table every event up to the station's

@@ -11,10 +11,10 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
-from conftest import next_event
+from conftest import next_event, wait_until
 from hardware.events import StationLost
 from hardware.link import StationError
-from hardware.pn532 import PN532, ReplyParser, build_frame
+from hardware.pn532 import IN_LIST_PASSIVE_TARGET as INLIST, PN532, ReplyParser, build_frame
 from hardware.sim_pn532 import SimulatedPN532, response_frame
 
 
@@ -45,7 +45,8 @@ def test_a_reader_seat_reports_cards_on_and_off(tmp_path):
             chip.place("04A1B2C3D4E5F6", "partout:queen")
             tag = next_event(events, "TagEvent")
             assert (tag.uid, tag.text, tag.seq) == ("04A1B2C3D4E5F6", "partout:queen", 0)
-            time.sleep(0.3)                               # left on the reader: reported once
+            polls = chip.commands.count(INLIST)           # left on the reader: reported once
+            wait_until(lambda: chip.commands.count(INLIST) >= polls + 3, what="three more polls")
             assert events.empty()
             chip.remove()
             gone = next_event(events, "TagGone")

@@ -12,10 +12,25 @@ from hardware.protocol import (
     ticks_diff,
 )
 
-field = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, blacklist_characters="*"),
-                min_size=1, max_size=12)
-frames = st.builds(lambda k, f: Frame(k, tuple(f)), st.sampled_from(["BTN", "TAG", "HELLO", "PONG"]),
-                   st.lists(field, max_size=5))
+field_chars = st.characters(min_codepoint=0x21, max_codepoint=0x7E, blacklist_characters="*")
+field = st.text(alphabet=field_chars, min_size=1, max_size=12)
+KINDS = ["BTN", "TAG", "HELLO", "PONG"]
+short_frames = st.builds(lambda k, f: Frame(k, tuple(f)), st.sampled_from(KINDS), st.lists(field, max_size=5))
+
+
+@st.composite
+def frames_near_the_cap(draw) -> Frame:
+    """A frame whose line is 180 to MAX_FRAME bytes long: one more field fills it up."""
+    kind, fields = draw(st.sampled_from(KINDS)), draw(st.lists(field, max_size=5))
+    length = draw(st.integers(MAX_FRAME - 20, MAX_FRAME))
+    pad = length - len(encode_frame(kind, *fields)) - 1          # the filler and its space
+    filler = draw(st.text(alphabet=field_chars, min_size=pad, max_size=pad))
+    frame = Frame(kind, tuple(fields) + (filler,))
+    assert len(encode_frame(frame.kind, *frame.fields)) == length
+    return frame
+
+
+frames = st.one_of(short_frames, frames_near_the_cap())
 
 
 def test_known_vector():
@@ -86,3 +101,22 @@ def test_overlong_line_is_dropped_whole():
 def test_ticks_diff_across_the_wrap():
     assert ticks_diff(5, (1 << 30) - 5) == 10
     assert ticks_diff((1 << 30) - 5, 5) == -10
+
+
+def test_the_encoder_stops_exactly_at_the_cap_and_the_decoder_reads_on_after_a_long_line():
+    """(Both sides' decoders at the cap: tests/test_firmware.py.) A field filling the line to
+    MAX_FRAME bytes encodes, one byte more does not; after a line too long the next is read."""
+    room = MAX_FRAME - len(encode_frame("TAG", "x")) + 1
+    assert len(encode_frame("TAG", "x" * room)) == MAX_FRAME
+    with pytest.raises(ValueError, match="longer than"):
+        encode_frame("TAG", "x" * (room + 1))
+    decoder = FrameDecoder()
+    good = encode_frame("BTN", 1, 2, "D", 3)
+    assert decoder.feed(b"TAG " + b"x" * MAX_FRAME + b"\n" + good) == [Frame("BTN", ("1", "2", "D", "3"))]
+    assert decoder.bad_frames == 1
+
+
+@settings(max_examples=50)
+@given(frames_near_the_cap())
+def test_frames_up_to_the_cap_round_trip(frame):
+    assert FrameDecoder().feed(encode_frame(frame.kind, *frame.fields)) == [frame]

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import next_event
+from conftest import next_event, wait_until
 from controller.table.eventlog import EventLog
 from controller.games import find_game
 from controller.table import Table
@@ -40,7 +40,9 @@ def test_an_unplugged_station_is_reopened_by_its_by_id_path(by_id):
         sim.unplug()
         lost = next_event(events, "StationLost")
         assert lost.station == "s1" and not link.connected
-        time.sleep(0.3)                     # unplugged for a while: the link keeps trying
+        tried = link.reopen_attempts        # unplugged for a while: the link keeps trying
+        wait_until(lambda: link.reopen_attempts >= tried + 3, what="three tries to reopen")
+        assert not link.connected
         sim.replug()
         back = next_event(events, "StationHello")
         assert back.station == "s1" and link.connected and link.reconnects >= 1
@@ -224,7 +226,7 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
     sim.start()
     link = StationLink(sim.port, events).open()
     try:
-        time.sleep(1.5)
+        wait_until(lambda: len(link.sync.points) >= 3, timeout=10, what="a drift fit (3 sync slots)")
         errors = []
         for i in range(10):
             pressed_at = time.monotonic_ns()

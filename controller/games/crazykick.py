@@ -21,6 +21,7 @@ Decisions where the rule books are silent are in ``docs/crazy-kick.md``.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,11 +51,6 @@ class Card:
     @property
     def keeper(self) -> bool:
         return self.number == 1 and not self.goal
-
-    def __str__(self) -> str:
-        if self.goal:
-            return f"{self.player} ({self.number}) GOAL"
-        return f"{self.player} ({self.number}) → {'/'.join(self.passes)} ✕ {'/'.join(self.tackles)}"
 
 
 def can_play(card: Card, top: Card | None) -> bool:
@@ -104,9 +100,6 @@ class Deck(Sequence[Card]):
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
-
-    def __repr__(self) -> str:
-        return f"<Deck {self.edition}: {len(self.cards)} cards>"
 
 
 @lru_cache(maxsize=None)
@@ -314,8 +307,8 @@ class CrazyKick(GameRules):
         team = card.team_index
         scores = _replace(state.scores, team, state.scores[team] + 1)
         goals = _replace(state.goals, team, state.goals[team] + (card.id,))
-        state = state._replace(scores=scores, goals=goals, last=Event("goal", player, card.id),
-                               stuck=False, votes=frozenset())
+        # (a goal is never scored while the ball is out: no agreement to forget)
+        state = state._replace(scores=scores, goals=goals, last=Event("goal", player, card.id))
         if scores[team] >= state.goals_to_win:
             return state._replace(winner=team)
         # every card but the goal goes back to its team, and the team deals again
@@ -419,8 +412,7 @@ class CrazyKick(GameRules):
     def state_to_json(self, state: CrazyKickState) -> dict[str, Any]:
         data = state._asdict()
         data["votes"] = sorted(state.votes)
-        data["last"] = list(state.last) if state.last else None
-        return _lists(data)
+        return _lists(data)                              # the last event, a tuple, becomes a list too
 
     def state_from_json(self, data: Mapping[str, Any]) -> CrazyKickState:
         return CrazyKickState(
@@ -464,21 +456,11 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
 
 
 def _stuck(deck: Deck, state: CrazyKickState) -> bool:
-    """No card any player holds, in hand or in a pile, can go on the top card. (A card
-    under a pile comes back through a reshuffle, so it still counts.)"""
-    if not state.centre:
-        return False
+    """No card any player holds, in hand or in a pile, can go on the centre's top card. (A
+    card under a pile comes back through a reshuffle, so it still counts.)"""
     follows = deck.follows[state.centre[-1]]
-    if not follows:
-        return True
-    for hand in state.hands:
-        if not follows.isdisjoint(hand):
-            return False
-    for seat in state.piles:
-        for pile in seat:
-            if not follows.isdisjoint(pile):
-                return False
-    return True
+    held = itertools.chain(state.hands, (pile for seat in state.piles for pile in seat))
+    return all(follows.isdisjoint(cards) for cards in held)
 
 
 def _refusal(deck: Deck, state: CrazyKickState, player: int, card: Card, top: Card | None) -> IllegalAction:
