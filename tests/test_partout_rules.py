@@ -368,3 +368,109 @@ def test_a_dungeon_two_cards_before_the_end_still_locks_its_card():
 def test_a_team_that_bid_and_took_no_trick_loses_a_point_per_trick_bid(bid, teams, points):
     """Issue 17: `team_points(1, 0, …)` returning 0 survived every test."""
     assert team_points(bid, 0, teams) == points
+
+
+# --- what a mutation run (tools/mutate.py) showed no test noticed -----------------------------------
+
+def test_the_game_as_the_menu_offers_it():
+    assert (RULES.name, RULES.title, RULES.player_counts) == ("partout", "Partout", (3, 4, 6))
+    s = RULES.new_game({}, seed=1)                        # four players by default, seat 1 deals
+    assert (s.players, s.mode, s.first_dealer, s.dealer, s.round, s.trick_leader) == (4, "virtual", 0, 0, 0, 1)
+    assert (s.to_act, RULES.to_act(s), s.tricks_won, s.history) == (1, 1, (0, 0, 0, 0), ())
+
+
+def test_the_card_list_for_enrolling_is_in_hand_order():
+    """Colour by colour (by name: black, blue, green, red), each 1 up to 9, then the
+    special cards by name."""
+    names = RULES.card_names()
+    assert len(names) == 42 and names[:3] == ["black1", "black2", "black3"] and names[8:10] == ["black9", "blue1"]
+    specials = sorted(n for n in names if not n[-1].isdigit())
+    assert names[-len(specials):] == specials and len(specials) == 6
+
+
+def test_a_hand_is_sorted_colour_by_colour_then_the_specials():
+    s = RULES.new_game({"players": 6}, seed=4)
+    order = RULES.card_names()
+    for hand in s.hands:
+        assert list(hand) == sorted(hand, key=order.index)
+
+
+def test_the_deal_is_shuffled_and_saved_games_deal_the_same():
+    """A game is saved as its seed and its moves: the same seed must deal the same hands in
+    every version, or a resumed game would hold other cards. Pinned for seed 7."""
+    a, b = RULES.new_game({"players": 4}, seed=7), RULES.new_game({"players": 4}, seed=8)
+    assert a.hands != b.hands
+    assert a.hands[0] == ("black7", "blue1", "green3", "green6", "red2", "alchemist", "dungeon")
+
+
+@pytest.mark.parametrize("players, dealer, colour_namer", [(6, 1, 3), (6, 5, 1), (3, 2, 1)])
+def test_the_second_player_after_the_dealer_names_the_colour(players, dealer, colour_namer):
+    s = RULES.new_game({"players": players, "first_dealer": dealer}, seed=1)
+    assert s.to_act == (dealer + 1) % players              # the next one names the number
+    s = RULES.apply(s, NameTrumpNumber(s.to_act, 3))
+    assert s.to_act == colour_namer
+
+
+def test_a_locked_card_before_a_mathematician_does_not_stop_the_new_trump_number():
+    result = resolve_trick([parse_play(p) for p in ["red1", "mathematician:5", "dungeon:0"]], 3, "green")
+    assert result.trump_number == 5 and result.locked == {0}
+
+
+def test_only_the_seat_on_turn_has_moves_and_a_seat_past_the_last_is_refused():
+    s = RULES.new_game({"players": 4}, seed=1)
+    assert RULES.legal_actions(s, 2) == [] and RULES.legal_actions(s, 1)
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(s, NameTrumpNumber(4, 3))
+    assert err.value.key == "no_such_seat"
+
+
+def test_playable_cards_only_for_the_seat_on_turn_while_playing():
+    from controller.games.partout import playable_cards
+    s = _bidded({"players": 4}, trump=(3, "green"))
+    assert playable_cards(s, s.to_act) == list(s.hands[s.to_act])
+    assert playable_cards(s, (s.to_act + 1) % 4) == []
+    physical = _bidded({"players": 4, "mode": "physical"}, trump=(3, "green"))
+    assert len(playable_cards(physical, physical.to_act)) == 34
+    bidding = RULES.new_game({"players": 4}, seed=1)
+    assert playable_cards(bidding, bidding.to_act) == []
+
+
+def test_rounds_still_to_deal_are_what_an_undo_must_not_reveal():
+    s = RULES.new_game({"players": 4}, seed=1)
+    assert RULES.unseen(s) == (8,)
+    s = play_round_random(s, __import__("random").Random(1))
+    assert s.round == 1 and RULES.unseen(s) == (7,)
+
+
+def test_the_public_view_of_a_trick_shows_locks_and_the_trumps_in_force():
+    s = _bidded({"players": 4, "mode": "physical"}, trump=(3, "green"))
+    s = _play_all(s, ["red1", "mathematician:5", "dungeon:0"])
+    view = RULES.public_view(s)
+    assert view["trump_number"] == 5 and view["trump_colour"] == "green"     # the mathematician holds already
+    assert [p["locked"] for p in view["trick"]] == [True, False, False]
+    assert view["cards_left"] == [7 - (p in {s.trick[i][0] for i in range(3)}) for p in range(4)]
+    s = _play_all(s, ["red2"])
+    view = RULES.public_view(s)
+    assert view["trick"] == [] and view["cards_left"] == [6, 6, 6, 6]
+    last = view["last_trick"]
+    assert [p["card"] for p in last["plays"]] == ["red1", "mathematician", "dungeon", "red2"]
+    assert [p["locked"] for p in last["plays"]] == [True, False, False, False]
+    assert last["plays"][1]["choice"] == 5 and last["plays"][2]["choice"] == 0
+    assert last["winner"] == last["plays"][3]["player"]                     # red2: red1 is locked
+
+
+def test_cards_left_in_a_physical_round_count_what_each_seat_played():
+    s = _bidded({"players": 3, "mode": "physical"}, trump=(3, "green"))
+    leader = s.to_act
+    s = _play_all(s, ["red1", "red2", "blue1"])            # leader, next, the third
+    assert RULES.public_view(s)["cards_left"] == [10 - 1] * 3
+    s = _play_all(s, ["blue2"])                            # the leader's second card
+    left = RULES.public_view(s)["cards_left"]
+    assert left[leader] == 8 and sorted(left) == [8, 9, 9]
+
+
+def test_a_card_name_is_read_as_a_tag_or_a_person_writes_it():
+    s = _bidded({"players": 4}, trump=(3, "green"))
+    card = s.hands[s.to_act][0]
+    after = RULES.apply(s, Play(s.to_act, f" {card.upper()} "))
+    assert after.trick[-1][1] == card

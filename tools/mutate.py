@@ -186,7 +186,7 @@ class Mutator(ast.NodeTransformer):
             swapped = ast.Sub if isinstance(node.op, ast.Add) else ast.Add
             return self._offer(node, node, lambda: ast.copy_location(
                 ast.AugAssign(node.target, swapped(), node.value), node))
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and not _type_alias(node.value):
             return self._offer(node, node, lambda: ast.copy_location(ast.Pass(), node))
         return node
 
@@ -240,6 +240,12 @@ class Mutator(ast.NodeTransformer):
     def visit_IfExp(self, node):
         node = self.generic_visit(node)
         return self._offer(node, node, lambda: ast.copy_location(ast.IfExp(node.test, node.orelse, node.body), node))
+
+
+def _type_alias(value: ast.expr) -> bool:
+    """``Choice = Union[int, str, None]``: read only by annotations, which are never evaluated."""
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and \
+        value.value.id in ("Union", "Optional")
 
 
 def mutants(source: str) -> list[Mutant]:

@@ -37,10 +37,6 @@ class Card:
     value: int | None = None
 
     @property
-    def is_special(self) -> bool:
-        return self.colour is None
-
-    @property
     def choice_kind(self) -> str | None:
         """What the player chooses when playing it: a trick index, a number, a colour."""
         return _CHOICE_KIND.get(self.name)
@@ -71,26 +67,17 @@ class NameTrumpNumber:
     player: int
     number: int
 
-    def notation(self) -> str:
-        return f"p{self.player} trump-number {self.number}"
-
 
 @dataclass(frozen=True, slots=True)
 class NameTrumpColour:
     player: int
     colour: str
 
-    def notation(self) -> str:
-        return f"p{self.player} trump-colour {self.colour}"
-
 
 @dataclass(frozen=True, slots=True)
 class Bid:
     player: int
     tricks: int
-
-    def notation(self) -> str:
-        return f"p{self.player} bid {self.tricks}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +87,6 @@ class Play:
     player: int
     card: str
     choice: Choice = None
-
-    def notation(self) -> str:
-        return f"p{self.player} play {play_notation(self.card, self.choice)}"
 
 
 Action = Union[NameTrumpNumber, NameTrumpColour, Bid, Play]
@@ -120,10 +104,6 @@ _FIELD_TYPES: dict[type, dict[str, Any]] = {
     Bid: {"player": int, "tricks": int},
     Play: {"player": int, "card": str, "choice": (int, str, type(None))},
 }
-
-
-def play_notation(card: str, choice: Choice) -> str:
-    return card if choice is None else f"{card}:{choice}"
 
 
 def parse_play(text: str) -> tuple[Card, Choice]:
@@ -275,7 +255,6 @@ def setup_for(players: int) -> Setup:
 
 # --- state ------------------------------------------------------------------------------
 
-PHASES = ("trump_number", "trump_colour", "bidding", "playing", "finished")
 MODES = ("virtual", "physical")
 
 
@@ -305,7 +284,7 @@ class PartoutState(NamedTuple):
 
     @property
     def setup(self) -> Setup:
-        return _SETUPS.get(self.players) or setup_for(self.players)
+        return setup_for(self.players)
 
 
 class Partout(GameRules):
@@ -410,7 +389,7 @@ class Partout(GameRules):
         return self._play(state, setup, action)
 
     def _play(self, state: PartoutState, setup: Setup, action: Play) -> PartoutState:
-        card = ALL_CARDS.get(action.card) or Card.parse(action.card)
+        card = Card.parse(action.card)
         if card.name not in setup.deck:
             raise IllegalAction("card_not_in_deck", card=card.name, players=state.players)
         if card.name in state.played:
@@ -666,7 +645,7 @@ def _start_round(state: PartoutState, setup: Setup, round_index: int) -> Partout
 
 
 def _end_round(state: PartoutState, setup: Setup) -> PartoutState:
-    bids = tuple(sum(state.bids[p] or 0 for p in team) for team in setup.teams)
+    bids = tuple(sum(state.bids[p] for p in team) for team in setup.teams)   # all made by now
     tricks = tuple(sum(state.tricks_won[p] for p in team) for team in setup.teams)
     points = tuple(team_points(b, t, setup.scoring_teams) for b, t in zip(bids, tricks))
     state = state._replace(history=state.history + ((bids, tricks, points),))
