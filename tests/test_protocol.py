@@ -120,3 +120,50 @@ def test_the_encoder_stops_exactly_at_the_cap_and_the_decoder_reads_on_after_a_l
 @given(frames_near_the_cap())
 def test_frames_up_to_the_cap_round_trip(frame):
     assert FrameDecoder().feed(encode_frame(frame.kind, *frame.fields)) == [frame]
+
+
+def test_printable_means_exclamation_mark_to_tilde():
+    """DEL (0x7F) is a control character: no field may carry it, no frame may hold it,
+    and free text escapes it; '!' and '~', the printable ends, pass as they are."""
+    import binascii
+    with pytest.raises(ValueError):
+        encode_frame("TAG", "a\x7fb")
+    body = b"TAG a\x7fb"
+    with pytest.raises(FrameError, match="printable"):
+        decode_line(body + b" *%08x" % (binascii.crc32(body) & 0xFFFFFFFF))
+    assert encode_frame("TAG", "!~")[:7] == b"TAG !~ "
+    assert encode_text("!~\x7f") == "!~%7F" and decode_text("!~%7F") == "!~\x7f"
+
+
+def test_a_short_or_missing_checksum_is_named_as_such():
+    for line in (b"BTN 1 2 D 5 *abcdef1", b"deadbeef", b"00000000"):
+        with pytest.raises(FrameError, match="no checksum"):
+            decode_line(line)
+
+
+def test_the_decoder_counts_frames_and_skips_blank_lines():
+    decoder = FrameDecoder()
+    good = encode_frame("BTN", 1, 2, "D", 3)
+    assert decoder.frames == 0
+    assert len(decoder.feed(b"\n" + good + b"\n\n" + good)) == 2
+    assert (decoder.frames, decoder.bad_frames) == (2, 0)
+    decoder.feed(b"x\n")                                   # one byte is a line, and a bad one
+    assert (decoder.frames, decoder.bad_frames) == (2, 1)
+
+
+def test_a_cap_full_of_bytes_without_a_newline_is_let_go_at_once():
+    decoder = FrameDecoder()
+    decoder.feed(b"A" * MAX_FRAME)
+    assert len(decoder._buffer) == 0 and decoder.bad_frames == 1
+    assert decoder.feed(b"tail of it\n" + encode_frame("PONG", 1, 2)) == [Frame("PONG", ("1", "2"))]
+    assert decoder.bad_frames == 1
+
+
+def test_ticks_diff_reads_within_half_a_wrap_either_way():
+    """ticks_us wraps at 2^30: a difference is taken as the nearer way round, so anything
+    more than half a wrap (about 9 minutes) ahead reads as behind; always a whole number."""
+    half = (1 << 30) // 2
+    assert ticks_diff(half - 1, 0) == half - 1
+    assert ticks_diff(half + 100, 0) == -half + 100
+    assert ticks_diff(0, half + 100) == half - 100
+    assert isinstance(ticks_diff(7, 3), int)
