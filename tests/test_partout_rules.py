@@ -474,3 +474,15 @@ def test_a_card_name_is_read_as_a_tag_or_a_person_writes_it():
     card = s.hands[s.to_act][0]
     after = RULES.apply(s, Play(s.to_act, f" {card.upper()} "))
     assert after.trick[-1][1] == card
+
+
+def test_a_finished_game_has_no_moves_and_cards_left_count_down():
+    s = RULES.new_game({"players": 4}, seed=2)
+    assert RULES.public_view(s)["cards_left"] == [7, 7, 7, 7]
+    rng = __import__("random").Random(2)
+    while s.phase != "finished":
+        s = play_round_random(s, rng)
+    assert all(RULES.legal_actions(s, p) == [] for p in range(4))
+    three = _bidded({"players": 3, "mode": "physical"}, trump=(3, "green"))
+    three = _play_all(three, ["red1", "red2", "red3", "red4", "red5", "red6"])   # a whole trick: 2 each
+    assert RULES.public_view(three)["cards_left"] == [8, 8, 8]

@@ -629,7 +629,7 @@ def _hand_order(name: str) -> tuple[int, str, int]:
     card = ALL_CARDS[name]
     if card.colour is None:
         return (1, name, 0)
-    return (0, card.colour, card.value or 0)
+    return (0, card.colour, card.value)                 # type: ignore[return-value]  # a colour has a value
 
 
 def _start_round(state: PartoutState, setup: Setup, round_index: int) -> PartoutState:
