@@ -325,3 +325,181 @@ def test_a_placement_is_logged_in_the_package_notation():
     action = Place.of(1, ("C", "red", 0, 2, 0, 3, 2, 1))
     assert RULES.action_to_json(action) == {"type": "place", "player": 1, "package": ["C", "R", 0, 2, 0, 3, 2, 1]}
     assert RULES.action_from_json(RULES.action_to_json(action)) == action
+
+
+# --- what a mutation run (tools/mutate.py) showed no test noticed ------------------------------------------
+
+from controller.games.teamup import (  # noqa: E402
+    BEST, COPIES, KINDS, NEUTRAL_ORIENTATIONS, X, Y, cards_left, orientations, random_neutral, resting_floor,
+    screen_steps, view_coordinates,
+)
+
+
+def test_the_game_as_the_menu_offers_it():
+    assert (RULES.name, RULES.title, RULES.player_counts) == ("team-up", "Team UP!", (1, 2, 3, 4))
+    assert [o.name for o in RULES.options] == ["puzzle", "challenge"]
+    assert RULES.card_names() == [str(n) for n in range(1, 37)]
+    state = RULES.new_game({}, seed=1)                   # two players by default, the first to draw
+    assert (state.players, state.mode, state.phase, RULES.to_act(state), state.to_beat) == (2, "virtual", "draw", 0, None)
+    assert BEST == 25 and RULES.public_view(state)["best_possible"] == 25
+
+
+def test_the_deck_is_shuffled_and_a_saved_game_deals_the_same():
+    a, b = RULES.new_game({"players": 2}, seed=7), RULES.new_game({"players": 2}, seed=8)
+    assert a.deck != b.deck and list(a.deck) != sorted(a.deck)
+    assert a.deck[:6] == (11, 24, 27, 10, 36, 15) and a.placed[0] == as_package(NEUTRAL)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_neutral_starts_in_a_corner_of_the_pallet(seed):
+    neutral = random_neutral(random.Random(seed))
+    assert placement_problem(pallet_of(()), neutral) is None
+
+
+def test_no_package_touches_another_across_the_pallets_edges():
+    """Cells are numbered row after row and floor after floor; a package at one edge must
+    not be taken to touch one at the far end of the row before or after, or a floor away."""
+    left_edge = [NEUTRAL, ("A", "R", 5, 2, 0, 1, 2, 1)]           # at the right end of row 2
+    assert reason(left_edge, ("A", "W", 0, 3, 0, 2, 1, 1)) == "teamup_no_touch"
+    right_edge = [NEUTRAL, ("A", "R", 0, 2, 0, 1, 2, 1)]          # at the left end of row 2
+    assert reason(right_edge, ("A", "W", 4, 1, 0, 2, 1, 1)) == "teamup_no_touch"
+    top = [NEUTRAL, ("A", "R", 3, 3, 4, 2, 1, 1)]                 # the back row of the top floor
+    assert reason(top, ("A", "W", 3, 0, 0, 2, 1, 1)) == "teamup_no_touch"
+
+
+@pytest.mark.parametrize("package", [
+    ("A", "W", 2, 0, 0, 1, 2, 1),          # its left face on the neutral's right face
+    ("A", "W", 0, 2, 0, 2, 1, 1),          # its front face on the neutral's back face
+])
+def test_a_face_against_the_neutral_is_touching(package):
+    assert reason([NEUTRAL], package) is None
+
+
+def test_the_neutral_is_refused_in_a_wrong_size_or_colour():
+    empty = pallet_of(())
+    assert placement_problem(empty, as_package(("N", None, 0, 0, 0, 1, 2, 3)))[0] == "teamup_wrong_size"
+    assert placement_problem(empty, as_package(("N", "R", 0, 0, 0, 2, 2, 3)))[0] == "teamup_wrong_size"
+    assert orientations("N") == NEUTRAL_ORIENTATIONS
+
+
+def test_a_package_is_read_from_a_log_or_a_person():
+    assert as_package(["a", "r", 2, 0, 0, 1, 2, 1]) == Package("A", "R", 2, 0, 0, 1, 2, 1)
+    for bad in (["A", "R", 2, 0, 0, 1, 2], "ABCDEFGH", ["A", "R", 2, 0, 0, 1, 2, True]):
+        with pytest.raises(IllegalAction) as caught:
+            as_package(bad)
+        assert caught.value.key == "teamup_bad_package"
+    assert "is not a package" in placement_error([NEUTRAL], ["A", "R", 2])
+
+
+def test_heights_supply_and_packages_left_follow_the_pallet():
+    state = RULES.new_game({"players": 1, "puzzle": True}, seed=1)
+    view = RULES.public_view(state)
+    neutral = puzzle_neutral()
+    columns = {(i, j) for i in range(neutral.x, neutral.x + neutral.dx) for j in range(neutral.y, neutral.y + neutral.dy)}
+    assert view["heights"] == [neutral.dz if (i, j) in columns else 0 for j in range(Y) for i in range(X)]
+    assert view["packages_left"] == 27 and set(view["supply"].values()) == {COPIES}
+    state = RULES.apply(RULES.apply(state, Draw(0)), Place.of(0, LINE[0]))
+    view = RULES.public_view(state)
+    assert view["packages_left"] == 26 and view["supply"][f"{LINE[0].shape}:{LINE[0].colour}"] == COPIES - 1
+    assert view["cards_left"] == 35 and view["discards"] == [{"card": 1, "face_down": False}]
+
+
+def test_a_package_comes_to_rest_on_the_highest_column_under_it():
+    """(The buttons move a ghost package that may stick out over an edge.)"""
+    pallet = pallet_of([NEUTRAL, ("A", "R", 2, 0, 0, 1, 2, 1)])
+    assert resting_floor(pallet, 0, 0, 2, 2) == 3                  # on the neutral
+    assert resting_floor(pallet, 1, 0, 2, 1) == 3                  # half on it: the higher
+    assert resting_floor(pallet, 2, 1, 1, 3) == 1
+    assert resting_floor(pallet, 5, 3, 3, 3) == 0                  # partly off the pallet: only what is on it
+    assert resting_floor(pallet, -1, -1, 2, 2) == 3
+
+
+def test_every_fitting_place_is_found_up_to_the_far_corner():
+    far = pallet_of([("N", None, X - 2, Y - 2, 0, 2, 2, 3)])     # the neutral in the far corner
+    fits = set(fitting(far, KINDS["A"]))
+    assert Package("A", "W", X - 2, Y - 3, 0, 2, 1, 1) in fits     # in front of it, up to the right edge
+    assert Package("A", "W", X - 3, Y - 2, 0, 1, 2, 1) in fits     # beside it, up to the back edge
+    assert all(p.z == resting_floor(far, p.x, p.y, p.dx, p.dy) for p in fits)
+
+
+def test_a_card_with_two_shapes_offers_the_second_when_the_first_is_used_up():
+    # every A counted as used (where they stand does not matter to the count)
+    pallet = pallet_of([NEUTRAL] + [Package("A", c, 0, 0, 4, 1, 1, 1) for c in ("R", "BL", "W") for _ in range(COPIES)])
+    assert {p.shape for p in fitting(pallet, KINDS["A/B"])} == {"B"}
+
+
+def test_turning_the_view_turns_the_pallet_a_quarter_at_a_time():
+    corners = [(0, 0), (X, 0), (X, Y), (0, Y)]
+    assert [view_coordinates(0, x, y) for x, y in corners] == corners
+    assert view_coordinates(1, X, 0) == (0, 0) and view_coordinates(1, 0, 0) == (0, X)
+    assert view_coordinates(2, 0, 0) == (X, Y) and view_coordinates(3, 0, 0) == (Y, 0)
+    assert view_coordinates(4, 1, 2) == (1, 2) and view_coordinates(5, X, 0) == (0, 0)
+    assert [screen_steps(t) for t in range(5)] == [((1, 0), (0, -1)), ((0, 1), (1, 0)), ((-1, 0), (0, 1)),
+                                                    ((0, -1), (-1, 0)), ((1, 0), (0, -1))]
+
+
+def test_cards_left_and_face_down_count_through_a_turn():
+    state = RULES.new_game({"players": 3}, seed=2)
+    assert cards_left(state) == 36 and RULES.unseen(state) == (36,)
+    state = RULES.apply(state, Draw(0))
+    assert cards_left(state) == 35 and RULES.public_view(state)["face_down"] == 0
+    state = state._replace(moves=(-1, 3, -1))
+    assert RULES.public_view(state)["face_down"] == 2
+
+
+def test_turns_go_round_and_the_end_names_the_team():
+    state = RULES.new_game({"players": 3, "puzzle": True}, seed=1)
+    seats = []
+    for package in LINE[:4]:
+        seats.append(state.to_act)
+        state = RULES.apply(RULES.apply(state, Draw(state.to_act)), Place.of(state.to_act, package))
+    assert seats == [0, 1, 2, 0] and state.moves == (1, 2, 3, 4)
+    over = RULES.apply(state, Stop(state.to_act))
+    assert RULES.outcome(over).winners == (0,) and RULES.public_view(over)["winners"] == [0]
+    assert RULES.public_view(state)["winners"] is None
+
+
+def test_face_down_is_refused_with_where_the_card_still_fits():
+    state = RULES.apply(RULES.new_game({"players": 1, "puzzle": True}, seed=1), Draw(0))
+    e = refused(state, FaceDown(0), "teamup_still_fits")
+    first = next(fitting(pallet_of(state.placed), kind_of_card(1)))
+    assert e.params == {"shape": first.shape, "colour": "red", "x": first.x + 1, "y": first.y + 1, "floor": first.z + 1}
+
+
+def test_the_physical_deck_offers_the_cards_not_yet_drawn():
+    state = RULES.new_game({"players": 2, "mode": "physical"}, seed=2)
+    assert RULES.legal_actions(state, 0) == [Draw(0, n) for n in CARD_NUMBERS] + [Stop(0)]
+    assert RULES.legal_actions(state, 1) == []
+    state = RULES.apply(state, Draw(0, 12))
+    state = RULES.apply(state, Place.of(0, next(fitting(pallet_of(state.placed), kind_of_card(12)))))
+    assert Draw(1, 12) not in RULES.legal_actions(state, 1) and len(RULES.legal_actions(state, 1)) == 36
+    virtual = RULES.new_game({"players": 2}, seed=2)
+    assert RULES.legal_actions(virtual, 0) == [Draw(0), Stop(0)]
+    challenge = RULES.new_game({"players": 2, "mode": "physical", "deck": list(CARD_NUMBERS),
+                                "neutral": list(NEUTRAL)}, seed=2)
+    refused(challenge, Draw(0, 2), "teamup_not_next_card")          # the order is known: card 1 comes first
+    assert RULES.legal_actions(challenge, 0) == [Draw(0), Stop(0)]
+
+
+def test_bad_configs_are_refused_before_a_game_starts():
+    for config in ({"players": 2, "to_beat": "12"}, {"players": 2, "to_beat": True},
+                   {"players": 2, "deck": list(CARD_NUMBERS[:-1]) + [True], "neutral": list(NEUTRAL)}):
+        with pytest.raises(IllegalAction):
+            RULES.new_game(config, 1)
+    with pytest.raises(IllegalAction):
+        RULES.check_config({"players": 9, "challenge": True})
+    assert RULES.prepare_config({"players": 2}, lambda: []) == {"players": 2}
+    config = {"players": 2, "challenge": True, "deck": list(CARD_NUMBERS), "neutral": list(NEUTRAL)}
+    assert RULES.prepare_config(config, lambda: []) == config
+    other_games = [{"game": "partout", "config": {"players": 4}, "seed": 1, "scores": [3]},
+                   {"game": "team-up", "config": None, "seed": 1, "scores": [3]}]
+    with pytest.raises(IllegalAction):
+        RULES.prepare_config({"players": 2, "challenge": True}, lambda: other_games)
+
+
+def test_a_state_survives_json():
+    import json
+    state = RULES.new_game({"players": 2, "puzzle": True}, seed=1)
+    state = RULES.apply(RULES.apply(state, Draw(0)), Place.of(0, LINE[0]))
+    state = RULES.apply(state, Draw(1))
+    assert RULES.state_from_json(json.loads(json.dumps(RULES.state_to_json(state)))) == state

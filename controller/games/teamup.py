@@ -100,28 +100,24 @@ def cell(x: int, y: int, z: int) -> int:
 @lru_cache(maxsize=4096)
 def box_cells(x: int, y: int, z: int, dx: int, dy: int, dz: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """A box inside the pallet: its cells, the cells right under its underside (empty on
-    the pallet's floor), and the cells sharing a face with it from outside."""
+    the pallet's floor), and the cells beside it sharing a face with it (its four sides;
+    above it there is never a package, as nothing hangs in the air, and under it is
+    ``below``)."""
     inside = tuple(cell(i, j, k) for k in range(z, z + dz) for j in range(y, y + dy) for i in range(x, x + dx))
     below = tuple(cell(i, j, z - 1) for j in range(y, y + dy) for i in range(x, x + dx)) if z > 0 else ()
-    around = []
+    beside = []
     for k in range(z, z + dz):
         for j in range(y, y + dy):
             if x > 0:
-                around.append(cell(x - 1, j, k))
+                beside.append(cell(x - 1, j, k))
             if x + dx < X:
-                around.append(cell(x + dx, j, k))
+                beside.append(cell(x + dx, j, k))
         for i in range(x, x + dx):
             if y > 0:
-                around.append(cell(i, y - 1, k))
+                beside.append(cell(i, y - 1, k))
             if y + dy < Y:
-                around.append(cell(i, y + dy, k))
-    for j in range(y, y + dy):
-        for i in range(x, x + dx):
-            if z > 0:
-                around.append(cell(i, j, z - 1))
-            if z + dz < FLOORS:
-                around.append(cell(i, j, z + dz))
-    return inside, below, tuple(around)
+                beside.append(cell(i, y + dy, k))
+    return inside, below, tuple(beside)
 
 
 class Pallet:
@@ -229,7 +225,7 @@ def _space_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | N
         return "teamup_off_pallet", {}
     if p.z + p.dz > FLOORS:
         return "teamup_too_high", {"n": FLOORS}
-    inside, below, around = box_cells(p.x, p.y, p.z, p.dx, p.dy, p.dz)
+    inside, below, beside = box_cells(p.x, p.y, p.z, p.dx, p.dy, p.dz)
     owner = pallet.owner
     for c in inside:                             # plain loops: this is the hot path of every check
         if owner[c] >= 0:
@@ -237,8 +233,8 @@ def _space_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | N
     for c in below:
         if owner[c] < 0:
             return "teamup_overhang", {}
-    if pallet.placed:
-        for c in around:
+    if pallet.placed and not below:              # one resting on packages touches them already
+        for c in beside:
             if owner[c] >= 0:
                 break
         else:
@@ -610,11 +606,7 @@ class TeamUp(GameRules):
         return action
 
     def state_to_json(self, state: TeamupState) -> dict[str, Any]:
-        data = state._asdict()
-        data["deck"] = list(state.deck)
-        data["placed"] = [list(p) for p in state.placed]
-        data["moves"] = list(state.moves)
-        return data
+        return state._asdict()                   # its tuples and packages are written as JSON arrays
 
     def state_from_json(self, data: Mapping[str, Any]) -> TeamupState:
         fields = dict(data)
