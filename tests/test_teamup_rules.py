@@ -503,3 +503,51 @@ def test_a_state_survives_json():
     state = RULES.apply(RULES.apply(state, Draw(0)), Place.of(0, LINE[0]))
     state = RULES.apply(state, Draw(1))
     assert RULES.state_from_json(json.loads(json.dumps(RULES.state_to_json(state)))) == state
+
+
+FAR = ("N", None, X - 2, Y - 2, 0, 2, 2, 3)                     # the neutral in the far corner
+
+
+@pytest.mark.parametrize("other, package", [
+    (("B", "R", 0, 0, 0, 1, 4, 1), ("A", "W", 1, 0, 0, 1, 2, 1)),     # touching only on its left
+    (("B", "R", 0, 0, 0, 4, 1, 1), ("A", "W", 0, 1, 0, 2, 1, 1)),     # touching only in front
+])
+def test_a_package_one_cell_from_the_edge_touches_the_one_between(other, package):
+    assert reason([FAR, other], package) is None
+
+
+def test_the_neutral_stands_on_the_pallet_itself():
+    assert placement_problem(pallet_of(()), as_package(("N", None, 0, 0, 1, 2, 2, 3)))[0] == "teamup_neutral_corner"
+
+
+def test_the_last_copy_of_a_package_still_fits():
+    used = [Package("A", "R", 0, 0, 4, 1, 1, 1)] * 2 + [Package("A", c, 0, 0, 4, 1, 1, 1) for c in ("BL", "W")] * 3
+    assert {p.colour for p in fitting(pallet_of([FAR] + used), KINDS["A"])} == {"R"}
+
+
+def test_more_resting_floors_and_turned_points():
+    assert resting_floor(pallet_of([NEUTRAL]), 0, 2, 2, 2) == 0   # behind the neutral: the floor
+    assert view_coordinates(2, 1, 1) == (X - 1, Y - 1) and view_coordinates(3, 0, 1) == (Y - 1, 0)
+
+
+def test_a_game_saved_before_the_order_was_known_resumes():
+    import json
+    state = RULES.new_game({"players": 2}, seed=1)
+    data = json.loads(json.dumps(RULES.state_to_json(state)))
+    del data["order_known"]                              # a log written before that field existed
+    assert RULES.state_from_json(data).order_known is False
+    assert RULES.public_view(state)["team_of"] == [0, 0] and RULES.public_view(state)["teams"] == [[0, 1]]
+
+
+def test_a_person_may_name_the_card_the_table_draws():
+    state = RULES.new_game({"players": 2}, seed=1)
+    assert current_card(RULES.apply(state, Draw(0, state.deck[0]))) == state.deck[0]
+
+
+def test_preparing_a_challenge_leaves_the_given_config_alone():
+    history = [finished({"players": 2}, 11, 14)]
+    given_config = {"players": 2, "challenge": True}
+    RULES.prepare_config(given_config, lambda: history)
+    assert given_config == {"players": 2, "challenge": True}
+    with pytest.raises(IllegalAction):
+        RULES.new_game({"players": 2, "deck": [True] + list(CARD_NUMBERS[1:]), "neutral": list(NEUTRAL)}, 1)
