@@ -69,15 +69,15 @@ class Mission:
     id: str
     points: int
     copies: int
-    cards: int | None = None
-    colour: str | None = None
-    values: frozenset[int] | None = None
-    exact_values: tuple[int, ...] | None = None
-    groups: tuple[int, ...] | None = None
-    sum: int | None = None
-    sum_of_two: bool = False
-    run: bool = False
-    parity: str | None = None
+    cards: int | None                # every field is given by _mission, from the data
+    colour: str | None
+    values: frozenset[int] | None
+    exact_values: tuple[int, ...] | None
+    groups: tuple[int, ...] | None
+    sum: int | None
+    sum_of_two: bool
+    run: bool
+    parity: str | None
 
 
 def _mission(data: dict[str, Any]) -> Mission:
@@ -400,22 +400,20 @@ def place_of(state: TeamplayState, card: str) -> str | int | None:
     return None
 
 
-def check_card(card: str) -> str:
+def check_card(card: str) -> None:
     """A physical number card's name (``red3-2``); a bare ``red3`` is refused with physical cards."""
     if card not in _COPIES:
-        Card.parse(card)
         raise IllegalAction("teamplay_unknown_card", text=str(card))
-    return card
 
 
-def check_hand_card(state: TeamplayState, player: int, card: str) -> str:
+def check_hand_card(state: TeamplayState, player: int, card: str) -> None:
     """``card`` may be in ``player``'s hand: it is (virtual cards); the table has not seen
     it elsewhere (physical cards)."""
     check_card(card)
     if state.mode == "virtual":
         if card not in state.hands[player]:
             raise IllegalAction("teamplay_not_in_hand", card=card)
-        return card
+        return
     where = place_of(state, card)
     if where == "bank":
         raise IllegalAction("teamplay_card_in_bank", card=card)
@@ -423,7 +421,6 @@ def check_hand_card(state: TeamplayState, player: int, card: str) -> str:
         raise IllegalAction("teamplay_card_on_discard", card=card)
     if isinstance(where, int) and where != player:
         raise IllegalAction("teamplay_card_with_other", card=card, owner=where)
-    return card
 
 
 def check_unseen(state: TeamplayState, card: str) -> str:
