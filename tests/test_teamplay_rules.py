@@ -563,3 +563,12 @@ def test_the_end_once_announced_is_not_announced_again():
     done = state._replace(fulfilled=(("pair/1",) * 8, (), (), ()), final_turns=2)
     assert _announce_end(done, 0).final_turns == 2
     assert _announce_end(done._replace(final_turns=None), 0).final_turns == 4
+
+
+def test_ways_to_twelve_and_to_a_full_house_in_a_small_hand():
+    hand = ["red5-1", "blue7-1", "red4-1", "blue8-1", "red3-1", "blue1-1"]
+    assert {tuple(sorted(w)) for w in ways("sum-12", hand)} == {
+        ("blue7-1", "red5-1"), ("blue8-1", "red4-1"), ("red3-1", "red4-1", "red5-1"),
+        ("blue1-1", "blue8-1", "red3-1"), ("blue1-1", "blue7-1", "red4-1")}
+    house = ["red1-1", "blue1-1", "red1-2", "red2-1", "blue2-1"]
+    assert [sorted(w) for w in ways("full-house", house)] == [sorted(house)]
