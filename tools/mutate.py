@@ -382,12 +382,23 @@ def load_equivalents() -> list[dict]:
     return json.loads(EQUIVALENTS.read_text(encoding="utf-8")) if EQUIVALENTS.exists() else []
 
 
-def judged_equivalent(target: str, mutant: Mutant, source_lines: list[str], known: list[dict]) -> str:
-    line = source_lines[mutant.line - 1].strip() if mutant.line else ""
+def judged_equivalent(target: str, mutant: Mutant, source_lines: list[str], known: list[dict],
+                      alike: list[Mutant]) -> str:
+    """The reason ``mutant`` was judged equivalent, or "". An entry names the module, the
+    function, the change and the line's text; ``nth`` (from 1) picks one of several mutants
+    that all match (the same change on two alike lines of one function)."""
+    def text(m: Mutant) -> str:
+        return source_lines[m.line - 1].strip() if m.line else ""
     for entry in known:
-        if entry["module"] == target and entry["function"] == mutant.function and entry["change"] == mutant.change \
-                and entry.get("line", line) == line:
-            return entry["why"]
+        if entry["module"] != target or entry["function"] != mutant.function or entry["change"] != mutant.change \
+                or entry["line"] != text(mutant):
+            continue
+        if "nth" in entry:
+            twins = [m for m in alike if m.function == mutant.function and m.change == mutant.change
+                     and text(m) == entry["line"]]
+            if twins.index(mutant) + 1 != entry["nth"]:
+                continue
+        return entry["why"]
     return ""
 
 
@@ -405,7 +416,7 @@ def run_target(target: str, jobs: int, only_list: bool = False) -> Result:
     name = module_name(rel)
     queue = []
     for m in result.mutants:
-        why = judged_equivalent(target, m, source_lines, known)
+        why = judged_equivalent(target, m, source_lines, known, result.mutants)
         if why:
             m.outcome, m.why = "equivalent", why
             continue
