@@ -377,7 +377,8 @@ def test_a_face_against_the_neutral_is_touching(package):
 
 def test_the_neutral_is_refused_in_a_wrong_size_or_colour():
     empty = pallet_of(())
-    assert placement_problem(empty, as_package(("N", None, 0, 0, 0, 1, 2, 3)))[0] == "teamup_wrong_size"
+    assert placement_problem(empty, as_package(("N", None, 0, 0, 0, 1, 2, 3))) == (
+        "teamup_wrong_size", {"shape": "N", "size": "2×2×3", "shown": "1×2×3"})
     assert placement_problem(empty, as_package(("N", "R", 0, 0, 0, 2, 2, 3)))[0] == "teamup_wrong_size"
     assert orientations("N") == NEUTRAL_ORIENTATIONS
 
