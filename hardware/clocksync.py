@@ -67,8 +67,9 @@ class ClockSync:
         rtt = received_ns - sent_ns - turnaround_us * 1000
         if received_ns < sent_ns or rtt < 0:
             return
-        station_us = self.unwrap(station_ticks) + turnaround_us / 2
-        self._ref = (station_ticks % STATION_TICKS_MODULO, self.unwrap(station_ticks))
+        unwrapped = self.unwrap(station_ticks)
+        station_us = unwrapped + turnaround_us / 2
+        self._ref = (station_ticks % STATION_TICKS_MODULO, unwrapped)
         point = SyncPoint(station_us, (sent_ns + received_ns) / 2, rtt, sent_ns)
         self.exchanges += 1
         points = self.points

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import queue
 import random
-import time
 
 import pytest
 import serial

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import copy
 import json
 import os
 import signal
@@ -349,16 +348,30 @@ class Result:
         return killed / len(judged) if judged else 1.0
 
 
+def _forked(work) -> int:
+    """Runs ``work()`` (it returns an exit code) in a child forked from this process, its
+    output silenced, in a process group of its own (so a timeout kills all it started)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.setpgid(0, 0)
+            code = work()
+        finally:
+            os._exit(code)
+    return pid
+
+
 def coverage_map(path: Path, tests: list[str]) -> tuple[dict[str, set[int]], list[str], float]:
     """Per test, the lines of ``path`` it runs; the tests, quickest first; how long the run took."""
     read, write = os.pipe()
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
+
+    def work() -> int:
         os.close(read)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
         recorder = LineRecorder(path.resolve())
         code = _quiet_pytest(tests, [recorder])
         sys.settrace(None)
@@ -367,7 +380,8 @@ def coverage_map(path: Path, tests: list[str]) -> tuple[dict[str, set[int]], lis
             order = sorted(recorder.order, key=lambda t: recorder.seconds.get(t, 0.0))
             json.dump({"code": code, "order": order,
                        "lines": {k: sorted(v) for k, v in recorder.lines.items()}}, out)
-        os._exit(0)
+        return 0
+    pid = _forked(work)
     os.close(write)
     with os.fdopen(read) as inp:
         data = json.loads(inp.read() or "{}")
@@ -437,19 +451,8 @@ def run_target(target: str, jobs: int, only_list: bool = False) -> Result:
 
         def work() -> int:
             sys.meta_path.insert(0, MutantFinder(name, path, code))
-            return _quiet_pytest([str(ROOT / t) if "::" not in t else t for t in chosen])
-        pid = os.fork()
-        if pid == 0:
-            code_ = 1
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, 1)
-                os.dup2(devnull, 2)
-                os.setpgid(0, 0)
-                code_ = work()
-            finally:
-                os._exit(code_)
-        running[pid] = (m, time.monotonic(), chosen)
+            return _quiet_pytest(chosen)                 # node ids, as the traced run named them
+        running[_forked(work)] = (m, time.monotonic(), chosen)
 
     done = 0
     total = len(queue)
