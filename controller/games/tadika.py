@@ -43,6 +43,7 @@ TARGETS: tuple[int, ...] = tuple(DATA["targets"])
 JOKERS_IN_A_ROW: int = DATA["jokers_in_a_row"]
 JOKERS_IN_FOUR: int = DATA["jokers_in_four"]
 POINTS: dict[str, int] = dict(DATA["points"])
+OF_A_NUMBER: int = DATA["of_a_number"]          # "four of a number": how many of it
 MODES = ("virtual", "physical")
 
 
@@ -102,6 +103,10 @@ def deck(forbidden: bool = False) -> tuple[str, ...]:
 
 
 _DECKS = {False: frozenset(deck(False)), True: frozenset(deck(True))}
+# the numbers the deck holds often enough for "four of a number" (with the joker it allows)
+NUMBERS_FOR_FOUR: tuple[int, ...] = tuple(sorted(
+    v for v in {ALL_CARDS[n].value for n in NUMBER_CARDS}
+    if v != JOKER and sum(1 for n in NUMBER_CARDS if ALL_CARDS[n].value == v) + JOKERS_IN_FOUR >= OF_A_NUMBER))
 
 
 # --- swaps ------------------------------------------------------------------------------------
@@ -185,17 +190,16 @@ def winning_lines(cards: Sequence[str]) -> list[Line]:
         if not c.is_joker:
             counts[c.value] = counts.get(c.value, 0) + 1  # type: ignore[index]
     for value, count in sorted(counts.items()):
-        if count + min(jokers, JOKERS_IN_FOUR) >= 4:
+        if count + min(jokers, JOKERS_IN_FOUR) >= OF_A_NUMBER:
             lines.append(Line("four_of_a_number", value, POINTS["four_of_a_number"]))
     lines.sort(key=lambda line: -line.points)
     return lines
 
 
-# per card, what hand_score needs: colour index (-1: none), number (0: none), joker, rows as bits
-_FACTS: dict[str, tuple[int, int, bool, int]] = {
-    name: (COLOURS.index(c.colour) if c.colour else -1, c.value or 0, c.is_joker,
-           sum(1 << n for n in c.rows) if not c.is_joker else 0)
-    for name, c in ALL_CARDS.items()
+# per card, what hand_score needs: colour (None: none), number (0: none), joker, rows as bits
+# (a joker's are every row, so it never narrows the rows a hand has in common)
+_FACTS: dict[str, tuple[str | None, int, bool, int]] = {
+    name: (c.colour, c.value or 0, c.is_joker, sum(1 << n for n in c.rows)) for name, c in ALL_CARDS.items()
 }
 _ALL_ROWS = sum(1 << n for n in ROWS)
 _ROW_POINTS = {n: row_points(n) for n in ROWS}
@@ -220,8 +224,7 @@ def hand_score(cards: Sequence[str]) -> int:
         if jokers <= JOKERS_IN_A_ROW:
             common = _ALL_ROWS
             for f in facts:
-                if not f[2]:
-                    common &= f[3]
+                common &= f[3]
             if common:
                 best = max(best, POINTS["row_in_one_colour"] if one_colour else
                            max(_ROW_POINTS[n] for n in ROWS if common >> n & 1))
@@ -230,28 +233,24 @@ def hand_score(cards: Sequence[str]) -> int:
         for f in facts:
             if f[1] and not f[2]:
                 counts[f[1]] = counts.get(f[1], 0) + 1
-        if counts and max(counts.values()) + min(jokers, JOKERS_IN_FOUR) >= 4:
+        if counts and max(counts.values()) + min(jokers, JOKERS_IN_FOUR) >= OF_A_NUMBER:
             best = POINTS["four_of_a_number"]
     return best
 
 
 def closest_goal(cards: Sequence[str]) -> tuple[str, Any, int, int]:
     """What a hand that does not win comes closest to: (kind, what, have, need), e.g.
-    ``("one_colour", "blue", 5, 7)``; the refusal of a claim names it."""
+    ``("one_colour", "blue", 5, 7)``; the refusal of a claim names it. Closest is the
+    largest share of the cards a line needs; on a tie, colour before row before number."""
     parsed = [ALL_CARDS[c] for c in cards if c in ALL_CARDS]
-    numbers = [c for c in parsed if c.value is not None]
-    jokers = sum(1 for c in numbers if c.is_joker)
-    best: tuple[float, tuple[str, Any, int, int]] = (-1.0, ("one_colour", COLOURS[0], 0, HAND_SIZE))
-    for colour in COLOURS:
-        have = sum(1 for c in parsed if c.colour == colour)
-        best = max(best, (have / HAND_SIZE, ("one_colour", colour, have, HAND_SIZE)), key=lambda b: b[0])
-    for row in ROWS:
-        have = sum(1 for c in numbers if not c.is_joker and row in c.rows) + min(jokers, JOKERS_IN_A_ROW)
-        best = max(best, (have / HAND_SIZE, ("row", row, have, HAND_SIZE)), key=lambda b: b[0])
-    for value in range(2, 11):
-        have = sum(1 for c in numbers if c.value == value) + min(jokers, JOKERS_IN_FOUR)
-        best = max(best, (min(have, 4) / 4, ("four_of_a_number", value, min(have, 4), 4)), key=lambda b: b[0])
-    return best[1]
+    plain = [c for c in parsed if c.value is not None and not c.is_joker]
+    jokers = sum(1 for c in parsed if c.is_joker)
+    goals = [("one_colour", colour, sum(1 for c in parsed if c.colour == colour), HAND_SIZE) for colour in COLOURS]
+    goals += [("row", row, sum(1 for c in plain if row in c.rows) + min(jokers, JOKERS_IN_A_ROW), HAND_SIZE)
+              for row in ROWS]
+    goals += [("four_of_a_number", value, sum(1 for c in plain if c.value == value) + min(jokers, JOKERS_IN_FOUR),
+               OF_A_NUMBER) for value in NUMBERS_FOR_FOUR]
+    return max(goals, key=lambda goal: goal[2] / goal[3])
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -518,14 +517,7 @@ class Tadika(GameRules):
         return action_from_fields(cls, data, {name: _FIELD_TYPES[name] for name in cls.__slots__})
 
     def state_to_json(self, state: TadikaState) -> dict[str, Any]:
-        data = state._asdict()
-        data["middle"] = list(state.middle)
-        data["hands"] = [list(h) for h in state.hands]
-        data["stock"] = list(state.stock)
-        data["discard"] = list(state.discard)
-        data["last_change"] = list(state.last_change)
-        data["turns"] = list(state.turns)
-        data["scores"] = list(state.scores)
+        data = state._asdict()                 # json writes the tuples as lists
         data["history"] = [_win_json(w) for w in state.history]
         return data
 
@@ -574,7 +566,7 @@ def check_hand_card(state: TadikaState, player: int, card: str) -> Card:
     return parsed
 
 
-def check_new_middle_card(state: TadikaState, card: str) -> Card:
+def check_new_middle_card(state: TadikaState, card: str) -> None:
     """``card`` may come from the draw pile into the middle: the table has not seen it
     anywhere since the pile was last shuffled."""
     parsed = check_in_deck(state, card)
@@ -585,7 +577,6 @@ def check_new_middle_card(state: TadikaState, card: str) -> Card:
         raise IllegalAction("tadika_card_set_aside", card=parsed.name)
     if isinstance(where, int):
         raise IllegalAction("tadika_card_with_other", card=parsed.name, owner=where)
-    return parsed
 
 
 def _check_hand(state: TadikaState, player: int, hand: Sequence[str]) -> tuple[str, ...]:
