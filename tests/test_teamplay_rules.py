@@ -572,3 +572,83 @@ def test_ways_to_twelve_and_to_a_full_house_in_a_small_hand():
         ("blue1-1", "blue8-1", "red3-1"), ("blue1-1", "blue7-1", "red4-1")}
     house = ["red1-1", "blue1-1", "red1-2", "red2-1", "blue2-1"]
     assert [sorted(w) for w in ways("full-house", house)] == [sorted(house)]
+
+
+def physical_started(players=4, seed=5):
+    """A physical game past laying the bank (red 3, red 4, blue 5) and the missions."""
+    state = RULES.new_game({"players": players, "mode": "physical"}, seed)
+    state = RULES.apply(state, LayBank(state.dealer, ("red3-1", "red4-1", "blue5-2")))
+    while state.phase == "choose_missions":
+        state = RULES.apply(state, KeepMission(state.to_act, False))
+    return state
+
+
+SEEN_DISCARDS = ("red5-1", "blue6-2", "red7-3")
+
+
+def test_physical_draws_count_the_pile_down_and_take_the_discards_back_when_it_runs_out():
+    state = physical_started()
+    p, left, size = state.to_act, state.deck_left, state.hand_sizes[state.to_act]
+    once = RULES.apply(state, DrawDeck(p))
+    assert (once.deck_left, once.hand_sizes[p], once.draws) == (left - 1, size + 1, 1)
+    assert refused(once, EndTurn(p), "teamplay_draw_first").params == {"n": 1}
+    twice = RULES.apply(once, DrawDeck(p))
+    refused(twice, DrawDeck(p), "teamplay_third_draw")
+    assert RULES.apply(twice, EndTurn(p)).to_act == (p + 1) % 4
+    # the pile is empty: the discards are shuffled into a new one, and the card comes off it
+    after = RULES.apply(state._replace(deck_left=0, discard=SEEN_DISCARDS), DrawDeck(p))
+    assert (after.deck_left, after.discard) == (2, ())
+    # one card left: it is drawn, the discards stay
+    after = RULES.apply(state._replace(deck_left=1, discard=SEEN_DISCARDS), DrawDeck(p))
+    assert (after.deck_left, after.discard) == (0, SEEN_DISCARDS)
+    refused(state._replace(deck_left=0, discard=()), DrawDeck(p), "teamplay_pile_empty")
+
+
+def test_physical_the_bank_is_refilled_off_the_pile():
+    state = physical_started()
+    p, left = state.to_act, state.deck_left
+    after = RULES.apply(RULES.apply(state, DrawBank(p, "red4-1")), RefillBank(p, "blue8-4"))
+    assert after.deck_left == left - 1 and after.bank == ("red3-1", "blue5-2", "blue8-4")
+    empty = RULES.apply(state._replace(deck_left=0, discard=SEEN_DISCARDS), DrawBank(p, "red4-1"))
+    after = RULES.apply(empty, RefillBank(p, "blue8-4"))
+    assert (after.deck_left, after.discard) == (2, ())
+    # nothing left anywhere: the bank stays short and the turn goes on
+    after = RULES.apply(state._replace(deck_left=0, discard=()), DrawBank(p, "red4-1"))
+    assert (after.phase, after.to_act, after.draws, after.bank) == ("turn", p, 1, ("red3-1", "blue5-2"))
+
+
+def test_the_last_discard_is_still_a_card_to_draw():
+    state = started(4, seed=3)
+    p = state.to_act
+    one = state._replace(deck=(), deck_left=0, discard=("red5-1",))
+    actions = RULES.legal_actions(one, p)
+    assert DrawDeck(p) in actions and EndTurn(p) not in actions
+    refused(one, EndTurn(p), "teamplay_draw_first")
+    after = RULES.apply(one, DrawBank(p, one.bank[0]))
+    assert after.bank == one.bank[1:] + ("red5-1",) and after.discard == () and after.deck_left == 0
+
+
+def test_the_discard_shown_is_the_last_laid():
+    state = started(4, seed=3)
+    view = RULES.public_view(state._replace(discard=("red5-1", "blue6-2", "red7-3")))
+    assert view["discard_top"] == "red7-3" and view["discard_count"] == 3
+
+
+def test_physical_a_card_must_be_a_printed_copy_and_not_on_the_discards():
+    state = physical_started()
+    p = state.to_act
+    mate = partner(state, p)
+    assert mate is not None
+    refused(state, Give(p, ("red4",)), "teamplay_unknown_card")                # the copy is part of the name
+    refused(state._replace(discard=SEEN_DISCARDS), Give(p, ("red5-1",)), "teamplay_card_on_discard")
+    for s in (state, started(4, seed=3)):
+        refused(s, DrawBank(s.to_act, "red3"), "teamplay_unknown_card")
+        refused(s, DrawBank(s.to_act, next(c for c in NUMBER_CARDS if c not in s.bank)), "teamplay_not_in_bank")
+
+
+def test_a_card_from_outside_the_hand_is_named_before_the_mission_is_checked():
+    state = started(4, seed=3)
+    p = state.to_act
+    state = set_hand(state, p, ["red3-1", "blue3-1"])._replace(missions=state.missions[:p] + (("pair/1",),)
+                                                                + state.missions[p + 1:])
+    refused(state, Fulfil(p, "pair/1", ("red3-1", "blue6-1")), "teamplay_not_in_hand")   # and no pair either

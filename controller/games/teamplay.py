@@ -461,9 +461,8 @@ class Teamplay(GameRules):
             raise IllegalAction("unknown_mode", mode=str(mode))
         rng = random.Random(f"teamplay:{seed}")
         dealer = rng.randrange(players)
-        sizes = [0] * players
-        for k in range(players):
-            sizes[(dealer + 1 + k) % players] = STARTING_HANDS[min(k, len(STARTING_HANDS) - 1)]
+        # from the dealer's left: 1 card, 2 cards, then 3 each
+        sizes = [STARTING_HANDS[min((p - dealer - 1) % players, len(STARTING_HANDS) - 1)] for p in range(players)]
         pile = list(MISSION_CARDS)
         rng.shuffle(pile)
         per_player = 1 if players % 2 == 0 else 2
@@ -516,7 +515,7 @@ class Teamplay(GameRules):
         if state.must_discard:
             return [Discard(player, c) for c in combinations(hand, state.must_discard)] if virtual else []
         actions: list[Action] = []
-        if state.draws < 2 and state.deck_left + len(state.discard) > 0:
+        if state.draws < 2 and _pile_has_cards(state):
             actions.append(DrawDeck(player))
         if state.draws < 2 and virtual:
             actions.extend(DrawBank(player, c) for c in state.bank)
@@ -622,8 +621,13 @@ def missions_open_to(state: TeamplayState, player: int) -> list[str]:
     return list(state.missions[player]) + ([state.general] if state.general else [])
 
 
+def _pile_has_cards(state: TeamplayState) -> bool:
+    """The draw pile, or the discards that become it when it runs out, still hold a card."""
+    return state.deck_left + len(state.discard) > 0
+
+
 def _can_draw(state: TeamplayState) -> bool:
-    return bool(state.bank) or state.deck_left + len(state.discard) > 0
+    return bool(state.bank) or _pile_has_cards(state)
 
 
 def _after_setup(state: TeamplayState) -> TeamplayState:
@@ -714,15 +718,15 @@ def _draw(state: TeamplayState, action: DrawDeck | DrawBank) -> TeamplayState:
     if isinstance(action, DrawBank):
         card = action.card
         if card not in state.bank:
-            check_card(card) if state.mode != "virtual" else Card.parse(card)
+            check_card(card)
             raise IllegalAction("teamplay_not_in_bank", card=card)
         state = state._replace(bank=tuple(c for c in state.bank if c != card))
         state = _to_hand(state, player, card)
         if state.mode != "virtual":                  # the card laid into the bank is tapped next
-            if state.deck_left + len(state.discard) == 0:
+            if not _pile_has_cards(state):
                 return state._replace(draws=state.draws + 1)
             return state._replace(draws=state.draws + 1, phase="refill", refill_by=player)
-        if state.deck_left + len(state.discard) > 0:
+        if _pile_has_cards(state):
             if not state.deck:
                 state = _reshuffle(state)
             state = state._replace(bank=state.bank + (state.deck[0],), deck=state.deck[1:],
