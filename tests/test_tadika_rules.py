@@ -649,8 +649,9 @@ def test_the_screen_names_who_passed_in_a_row_and_the_last_win():
     view = RULES.public_view(second)
     assert view["last_win"] == view["history"][1] and view["last_win"]["player"] == first.to_act
     assert view["history"][0]["player"] == 0 and len(view["history"]) == 2
-    over = RULES.apply(table([WIN_2ROW, HAND_B], MIDDLE, scores=(45, 0)), Claim(0, WIN_2ROW))
-    assert RULES.public_view(over)["passed"] == []
+    # the match ends right after a pass: nobody is listed as having passed
+    over = RULES.apply(RULES.apply(table([HAND_B, WIN_2ROW], MIDDLE, scores=(0, 45)), Pass(0)), Claim(1, WIN_2ROW))
+    assert over.phase == "over" and over.passes == 1 and RULES.public_view(over)["passed"] == []
 
 
 def test_every_move_ends_a_chain_of_passes():

@@ -24,6 +24,7 @@ frozenset()
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
@@ -104,9 +105,9 @@ def deck(forbidden: bool = False) -> tuple[str, ...]:
 
 _DECKS = {False: frozenset(deck(False)), True: frozenset(deck(True))}
 # the numbers the deck holds often enough for "four of a number" (with the joker it allows)
+_PRINTED = Counter(ALL_CARDS[n].value for n in NUMBER_CARDS)
 NUMBERS_FOR_FOUR: tuple[int, ...] = tuple(sorted(
-    v for v in {ALL_CARDS[n].value for n in NUMBER_CARDS}
-    if v != JOKER and sum(1 for n in NUMBER_CARDS if ALL_CARDS[n].value == v) + JOKERS_IN_FOUR >= OF_A_NUMBER))
+    v for v, printed in _PRINTED.items() if v != JOKER and printed + JOKERS_IN_FOUR >= OF_A_NUMBER))
 
 
 # --- swaps ------------------------------------------------------------------------------------
