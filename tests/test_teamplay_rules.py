@@ -601,6 +601,9 @@ def test_physical_draws_count_the_pile_down_and_take_the_discards_back_when_it_r
     # one card left: it is drawn, the discards stay
     after = RULES.apply(state._replace(deck_left=1, discard=SEEN_DISCARDS), DrawDeck(p))
     assert (after.deck_left, after.discard) == (0, SEEN_DISCARDS)
+    # the pile is empty and one card lies on the discards: that card is the pile
+    after = RULES.apply(state._replace(deck_left=0, discard=SEEN_DISCARDS[:1]), DrawDeck(p))
+    assert (after.deck_left, after.discard, after.draws) == (0, (), 1)
     refused(state._replace(deck_left=0, discard=()), DrawDeck(p), "teamplay_pile_empty")
 
 
