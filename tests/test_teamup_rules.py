@@ -552,3 +552,51 @@ def test_preparing_a_challenge_leaves_the_given_config_alone():
     assert given_config == {"players": 2, "challenge": True}
     with pytest.raises(IllegalAction):
         RULES.new_game({"players": 2, "deck": [True] + list(CARD_NUMBERS[1:]), "neutral": list(NEUTRAL)}, 1)
+
+
+# --- the solver against a search of every line ------------------------------------------------------
+
+def every_line_best(placed, cards, face_down):
+    """The best score from this position, by trying every line the rules allow: for each card
+    in order every package it may place, or turning it face down, stopping anywhere. Only
+    the rules (fitting, score) are used, nothing of the solver."""
+    best, seen = -10 ** 9, set()
+
+    def go(placed, i, down):
+        nonlocal best
+        pallet = pallet_of(tuple(placed))
+        best = max(best, score(pallet, down))
+        if i == len(cards) or (frozenset(placed), i, down) in seen:
+            return
+        seen.add((frozenset(placed), i, down))
+        for p in list(fitting(pallet, kind_of_card(cards[i]))):
+            go(placed + [p], i + 1, down)
+        go(placed, i + 1, down + 1)
+
+    go(list(placed), 0, face_down)
+    return best
+
+
+def solver_positions():
+    import json
+    from pathlib import Path
+    path = Path(__file__).parent / "vectors" / "teamup_positions.json"
+    return json.loads(path.read_text(encoding="utf-8"))["positions"]
+
+
+@pytest.mark.parametrize("position", solver_positions(), ids=lambda p: f"seed{p['seed']}-{p['cards_left']}left")
+def test_the_solver_finds_the_best_line_every_search_finds_and_proves_it(position):
+    from controller.games.teamup_solver import solve
+    placed = [as_package(p) for p in position["placed"]]
+    cards, down = position["cards"], position["face_down"]
+    found = solve(cards, placed[0], 0.0, placed=placed[1:], face_down=down, nodes=20_000)
+    assert (found.score, found.proven) == (every_line_best(placed, cards, down), True)
+    # and its moves reach that score by the rules, card by card
+    pallet_now = list(placed)
+    for number, move in zip(cards, found.moves):
+        if move is None:
+            down += 1
+            continue
+        assert kind_of_card(number).allows(move.shape, move.colour) and placement_error(pallet_now, move) is None
+        pallet_now.append(move)
+    assert score(pallet_of(tuple(pallet_now)), down) == found.score
