@@ -20,7 +20,7 @@ from hardware.clocksync import ClockSync
 from hardware.events import ButtonEvent
 from hardware.protocol import STATION_TICKS_MODULO
 from hardware.sim import StationClock
-from tests.test_crazykick_rules import arrange, card, stuck_state
+from tests.test_crazykick_rules import arrange, stuck_state
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
@@ -171,9 +171,10 @@ class FakeLink:
 
 def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashes_red():
     deck = load_deck("schmidt")
-    tim = card(deck, "Tim", passes=["Stefan", "Mario"])
-    stefan = next(c for c in deck if c.player == "Stefan" and not c.goal)
-    mario = next(c for c in deck if c.player == "Mario" and not c.goal and not (set(stefan.passes) & {"Mario"}))
+    tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)     # two team-mates may take it
+    first, second = tim.passes
+    stefan = next(c for c in deck if c.player == first and not c.goal)
+    mario = next(c for c in deck if c.player == second and not c.goal and not (set(stefan.passes) & {second}))
     table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
     table.state = arrange(table.state, {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
     links = {s: FakeLink() for s in table.stations}

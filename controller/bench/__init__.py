@@ -5,6 +5,8 @@ One module per area, each with its ``TARGETS`` and ``figures(quick)``; a figure 
 entry of a flat name → value mapping, so a new game adds its own:
 
 - ``rules.py``: each rules core alone (rounds/s, whole bot matches)
+- ``balance.py``: Crazy Kick with equal bots: each team's, the kick-off team's and each
+  side's share of wins and goals
 - ``teamup.py``: Team UP!'s placement checks and its solver
 - ``table.py``: a station's frame → the action durably in the log
 - ``app.py``: the demo as a person starts it (first frame, peak memory)
@@ -23,7 +25,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "teamup", "table", "app", "fairness", "stations", "cards", "frames")
+AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "stations", "cards", "frames")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import statistics
-from typing import Callable
+from typing import Any, Callable
 
-# name → (target, "min", "max" or "info", unit, what it measures)
-Target = tuple[float, str, str, str]
+# name → (target, "min", "max", "range" or "info", unit, what it measures); a range's target
+# is (lowest, highest)
+Target = tuple[Any, str, str, str]
 
 
 def median_of(runs: int, measure: Callable[[], float]) -> float:
@@ -27,6 +28,9 @@ def format_table(figures: dict[str, float], targets: dict[str, Target]) -> str:
             verdict, shown = ("ok" if value >= target else "MISSED"), f"≥ {target:g} {unit}"
         elif kind == "max":
             verdict, shown = ("ok" if value <= target else "MISSED"), f"≤ {target:g} {unit}"
+        elif kind == "range":
+            low, high = target
+            verdict, shown = ("ok" if low <= value <= high else "MISSED"), f"{low:g}-{high:g} {unit}"
         else:
             verdict, shown = "", unit
         rows.append((name, f"{value:g}", shown, verdict, what))

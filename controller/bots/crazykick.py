@@ -109,6 +109,7 @@ class MatchStats:
     ball_outs: int = 0
     attack_plays: list[int] = field(default_factory=list)    # cards played from kickoff to goal
     attack_seconds: list[float] = field(default_factory=list)  # kickoff to goal, simulated
+    attack_teams: list[tuple[int, int]] = field(default_factory=list)  # per goal: (kicked off, scored)
     match_seconds: float = 0.0
 
 
@@ -123,6 +124,7 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
     version = [0] * len(bots)
     stats = MatchStats(result={})
     kickoff_ms = plays_at_kickoff = 0.0
+    kicked_off = 0
 
     def replan(seat: int, now: float) -> None:
         plan = bots[seat].plan(state, now)
@@ -150,9 +152,11 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
         stats.actions += 1
         if state.attacks != before.attacks:
             kickoff_ms, plays_at_kickoff = now, before.plays
+            kicked_off = load_deck(state.edition)[state.centre[0]].team_index
         if state.scores != before.scores:
             stats.attack_plays.append(state.plays - int(plays_at_kickoff))
             stats.attack_seconds.append((now - kickoff_ms) / 1000)
+            stats.attack_teams.append((kicked_off, 0 if state.scores[0] != before.scores[0] else 1))
         if state.last is not None and state.last.kind == "ball_out" and state.last != before.last:
             stats.ball_outs += 1
         if state.centre != before.centre or state.stuck != before.stuck or state.scores != before.scores:

@@ -1,0 +1,78 @@
+"""Crazy Kick's balance: with bots of equal skill, does either team, the team that kicks
+off, or either side of an uneven table win more than chance allows? Whole matches of
+bots on the rules core (simulated clock), and random walks through the decks alone.
+
+The bots are the same for every seat (``controller/bots/crazykick.py``), so a share far
+from half comes from the decks, the rules or the buttons, not from the players. With
+2,000 matches a share's standard error is about 1.1 points; the goals leave room for it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from controller.bench.measure import Target
+
+MATCHES, MATCHES_QUICK = 2000, 200
+LAYOUT_MATCHES, LAYOUT_MATCHES_QUICK = 1000, 100
+WALKS = 20_000
+
+TARGETS: dict[str, Target] = {}
+for _edition in ("schmidt", "dlp"):
+    TARGETS.update({
+        f"ck_team0_wins_pct_{_edition}": ((48, 52), "range", "%",
+                                          f"Crazy Kick ({_edition}), 4 players: matches the first team wins"),
+        f"ck_team0_walk_goals_pct_{_edition}": ((47, 53), "range", "%",
+                                                f"({_edition}) random-walk attacks through the deck: the first team's goals"),
+        f"ck_kickoff_goal_pct_{_edition}": ((50, 100), "range", "%",
+                                            f"({_edition}) goals scored by the team that kicked off"),
+    })
+for _players in (3, 5, 7):
+    TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
+        (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins")
+
+
+def matches(players: int, edition: str, count: int) -> tuple[float, float]:
+    """(% of matches team 0 wins, % of goals scored by the team that kicked off)."""
+    from controller.bots.crazykick import simulate_match
+    wins = decided = kickoff_goals = goals = 0
+    for seed in range(count):
+        stats = simulate_match({"players": players, "edition": edition}, seed)
+        if stats.result["winner"] is not None:
+            decided += 1
+            wins += stats.result["winner"] == 0
+        goals += len(stats.attack_teams)
+        kickoff_goals += sum(1 for kicked, scored in stats.attack_teams if kicked == scored)
+    return 100 * wins / decided, 100 * kickoff_goals / goals
+
+
+def walk_goals(edition: str, walks: int = WALKS) -> float:
+    """% of random-walk attacks the first team scores: from a keeper of either team (half
+    each), each next card drawn at random from the deck's cards that may follow, until a goal
+    card. No hands or piles: the decks alone."""
+    from controller.games.crazykick import load_deck
+    deck = load_deck(edition)
+    rng = random.Random(f"walk:{edition}")
+    keepers = [sorted(c.id for c in deck if c.keeper and c.team_index == t) for t in (0, 1)]
+    follows = [sorted(f) for f in deck.follows]
+    scored = [0, 0]
+    for k in range(walks):
+        card = rng.choice(keepers[k % 2])
+        while not deck[card].goal:
+            card = rng.choice(follows[card])
+        scored[deck[card].team_index] += 1
+    return 100 * scored[0] / walks
+
+
+def figures(quick: bool = False) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for edition in ("schmidt", "dlp"):
+        wins, kickoff = matches(4, edition, MATCHES_QUICK if quick else MATCHES)
+        out[f"ck_team0_wins_pct_{edition}"] = wins
+        out[f"ck_kickoff_goal_pct_{edition}"] = kickoff
+        out[f"ck_team0_walk_goals_pct_{edition}"] = walk_goals(edition)
+    for players in (3, 5, 7):
+        # seats alternate between the teams, so team 0 is the larger with an odd count
+        out[f"ck_larger_side_wins_pct_{players}p"] = matches(
+            players, "schmidt", LAYOUT_MATCHES_QUICK if quick else LAYOUT_MATCHES)[0]
+    return out
