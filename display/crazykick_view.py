@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 
 from controller.games import texts
+from controller.games.crazykick import GOAL_PAUSE_S
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
 
@@ -22,7 +23,7 @@ PILE_CARD_H = 120               # a pile's top card in a seat panel
 CENTRE_CARD = (250, 340)
 PILE_AREA = 226                 # the left part of a seat panel; the soft keys take the right
 KEY_SIZE = (62, 32)
-CELEBRATION_S = 2.5
+CELEBRATION_S = GOAL_PAUSE_S     # the goal's banner stays while play pauses, and goes at the whistle
 # the regions (draw.Regions) and what of the public view each reads
 HEADER = pygame.Rect(0, 0, 1920, 100)
 HEADER_READS = ("edition_title", "team_colours", "team_names", "ball", "goals", "scores", "goals_to_win",

@@ -522,3 +522,16 @@ def test_a_saved_match_replays_to_the_same_cards():
     state, _ = stuck_state()
     state = RULES.apply(RULES.apply(state, BallOut(0)), BallOut(1))
     assert state_digest(state) == "a3c818501439b6cf"
+
+
+def test_a_goal_pauses_play_and_the_winning_goal_ends_the_match():
+    from controller.games.crazykick import GOAL_PAUSE_S
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    goal = next(c for c in deck if c.player == "Paul" and c.goal)
+    before = arrange(RULES.new_game({"players": 4}, seed=1), {0: [[goal.id]]}, centre=[paul.id])
+    after = RULES.apply(before, Play(0, 0))
+    assert after.scores == (1, 0) and RULES.pause_after(before, after) == (GOAL_PAUSE_S, "ck_goal_pause") == (2.5, "ck_goal_pause")
+    assert RULES.pause_after(after, RULES.apply(after, Flip(1, 0))) is None           # other moves: no pause
+    last = before._replace(scores=(4, 0))
+    assert RULES.pause_after(last, RULES.apply(last, Play(0, 0))) is None             # the final whistle instead

@@ -226,3 +226,40 @@ def test_the_runner_keeps_the_arbiter_it_is_given_even_an_empty_one():
     assert len(arbiter) == 0 and not arbiter                  # empty, so falsy
     table = Table(RULES, config={"players": 2}, seed=1, stations=["a", "b"])
     assert RealtimeRunner(table, None, {}, arbiter=arbiter).arbiter is arbiter
+
+
+def test_a_goal_pauses_play_until_the_whistle_and_presses_meanwhile_are_refused():
+    """docs/crazy-kick.md, After a goal: nobody plays or flips while the goal is celebrated
+    (GOAL_PAUSE_S); a press then is refused with the reason at its seat and changes
+    nothing; every station whistles when play goes on, and the next press counts."""
+    from controller.games.crazykick import GOAL_PAUSE_S
+    from controller.table.table import BUZZ_WHISTLE
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    goal = next(c for c in deck if c.player == "Paul" and c.goal)
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    table.state = arrange(table.state, {0: [[goal.id]]}, centre=[paul.id])
+    links = {s: FakeLink() for s in table.stations}
+    runner = RealtimeRunner(table, queue.Queue(), links)
+    second = 1_000_000_000
+
+    def press(station, seq, button, at_ns):
+        runner.accept(ButtonEvent(station, seq, button, True, 0, at_ns + 1_000_000, at_ns))
+        runner.clock = lambda: at_ns + 20_000_000
+        runner.release()
+
+    press("s1", 1, 0, 1 * second)                                    # Paul scores
+    assert table.state.scores == (1, 0) and table.paused_until_ns == 1 * second + int(GOAL_PAUSE_S * second)
+    during = table.state
+    press("s2", 1, 3, 2 * second)                                    # a flip while the goal is celebrated
+    assert table.state is during and table.message.key == "ck_goal_pause" and table.message.seat == 1
+    assert ("LED", (LED_REFUSED, 300)) in links["s2"].sent
+    assert all(seat.prompt == ("ck_goal_pause", {}) for seat in table.snapshot().seats)   # every seat is told
+    assert not any(kind == "BUZZ" and args == BUZZ_WHISTLE for link in links.values() for kind, args in link.sent)
+    runner.clock = lambda: table.paused_until_ns                     # the pause is over
+    runner.release()
+    assert all(("BUZZ", BUZZ_WHISTLE) in link.sent for link in links.values())
+    assert table.message.key == "whistle" and table.paused_until_ns is None
+    assert all(seat.prompt == ("ck_prompt_kickoff", {}) for seat in table.snapshot().seats)
+    press("s2", 2, 3, 4 * second)                                    # now the flip counts
+    assert table.state is not during and table.state.last.player == 1 and table.state.last.kind in ("flip", "kickoff")

@@ -125,9 +125,10 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
     stats = MatchStats(result={})
     kickoff_ms = plays_at_kickoff = 0.0
     kicked_off = 0
+    resumes_ms = 0.0
 
     def replan(seat: int, now: float) -> None:
-        plan = bots[seat].plan(state, now)
+        plan = bots[seat].plan(state, max(now, resumes_ms))      # a goal's pause: wait for the whistle
         plans[seat] = plan
         version[seat] += 1
         if plan is not None:
@@ -153,6 +154,9 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
         if state.attacks != before.attacks:
             kickoff_ms, plays_at_kickoff = now, before.plays
             kicked_off = load_deck(state.edition)[state.centre[0]].team_index
+        pause = rules.pause_after(before, state)
+        if pause is not None:
+            resumes_ms = now + pause[0] * 1000
         if state.scores != before.scores:
             stats.attack_plays.append(state.plays - int(plays_at_kickoff))
             stats.attack_seconds.append((now - kickoff_ms) / 1000)

@@ -179,6 +179,12 @@ class GameRules:
     def state_from_json(self, data: Mapping[str, Any]) -> Any:
         raise NotImplementedError
 
+    def pause_after(self, before: Any, after: Any) -> tuple[float, str] | None:
+        """Real-time games: how long play pauses after the change ``before`` → ``after``, in
+        seconds, and the refusal a press during it gets; a signal ends it (the table keeps
+        the time). None: play goes on at once."""
+        return None
+
     def card_names(self) -> list[str]:
         """Every card of the game's full deck, in notation (empty for games without cards)."""
         return []

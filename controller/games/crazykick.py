@@ -32,6 +32,7 @@ from controller.games.core import GameOption, GameRules, IllegalAction, Outcome,
 DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
 GOALS_TO_WIN = int(DATA["goals_to_win"])
+GOAL_PAUSE_S = float(DATA["goal_pause_s"])     # the celebration after a goal, before the whistle
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
@@ -356,6 +357,14 @@ class CrazyKick(GameRules):
                                shuffles=state.shuffles + 1, votes=frozenset(),
                                last=Event("ball_out", player, state.centre[-1]))
         return state._replace(stuck=_stuck(deck, state))
+
+    def pause_after(self, before: CrazyKickState, after: CrazyKickState) -> tuple[float, str] | None:
+        """A goal is celebrated: nobody plays or flips for GOAL_PAUSE_S, then a whistle
+        starts the next attack (the book: "Torjubel", then a new kick-off). The winning
+        goal ends the match instead."""
+        if after.scores != before.scores and after.winner is None:
+            return GOAL_PAUSE_S, "ck_goal_pause"
+        return None
 
     # -- the end ------------------------------------------------------------------------------------
     def outcome(self, state: CrazyKickState) -> Outcome | None:

@@ -95,13 +95,14 @@ class RealtimeRunner(TableRunner):
 
     def release(self) -> None:
         now = self.clock()
+        self.send(self.table.whistle_if_due(now))
         for event in self.arbiter.due(now):
             self.handle(event)
 
     def _collect_real(self) -> list[Any]:
         now = self.clock()
         poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.05
-        wake = [t for t in (self.arbiter.next_deadline(),
+        wake = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
                             self.realtime_bots.next_due_ns() if self.realtime_bots else None) if t is not None]
         return self._take(max(0.0, min([poll] + [(t - now) / 1e9 for t in wake])))
 
@@ -137,11 +138,13 @@ class RealtimeRunner(TableRunner):
 
     def _advance(self) -> None:
         assert self.simulated is not None
-        times = [t for t in (self.arbiter.next_deadline(),
+        times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
                              self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping)
                  if t is not None]
         self.simulated.advance_to(min(times))
 
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
         if self.realtime_bots is not None:             # they look at every turn of the loop: plans fall due
-            self.realtime_bots.observe(snapshot, self.table.state, self.clock())
+            # during a pause they wait for the whistle, as people do
+            now = max(self.clock(), self.table.paused_until_ns or 0)
+            self.realtime_bots.observe(snapshot, self.table.state, now)

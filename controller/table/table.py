@@ -30,6 +30,7 @@ LED_REFUSED = "ff0000"
 FLASH_MS = 300
 BUZZ_REFUSED = (220, 150)
 BUZZ_ACCEPTED = (1760, 40)
+BUZZ_WHISTLE = (2500, 400)         # a pause is over (Crazy Kick: the kick-off after a goal)
 
 # Undo: asked for at the host panel (or the keyboard's u), or by holding a station's back
 # button; then confirmed (the panel's undo again, or the asking station's bottom middle).
@@ -117,6 +118,12 @@ class Table:
         self.undo_asked: int | None = None       # who asked to undo (a seat, or PANEL), until answered
         self._held: dict[str, int] = {}          # station → when its back button went down (host ns)
         self._deferred: dict[str, IllegalAction] = {}   # a back press's refusal, said at release unless held
+        # a pause of a real-time game (rules.pause_after), on the presses' clock: from the
+        # press that caused it until the whistle; presses in it are refused with its reason
+        self.paused_from_ns: int | None = None
+        self.paused_until_ns: int | None = None
+        self._pause_refusal = ""
+        self._pressed_ns: int | None = None          # the press being handled, for a pause it causes
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -183,11 +190,17 @@ class Table:
         if self.cannot_save is not None and not self.check_saving():
             return self._refuse(seat, IllegalAction("cannot_save", reason=self.cannot_save))
         if kind == "ButtonEvent":
+            if self.paused_until_ns is not None and self.paused_from_ns <= event.pressed_ns < self.paused_until_ns:
+                return self._refuse(seat, IllegalAction(self._pause_refusal))
             back = event.button == getattr(self.adapter, "back_button", None)
             if back:
                 self._held[station] = event.pressed_ns
-            return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button),
-                               defer_refusal=station if back else None)
+            self._pressed_ns = event.pressed_ns
+            try:
+                return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button),
+                                   defer_refusal=station if back else None)
+            finally:
+                self._pressed_ns = None
         if kind == "TagEvent":
             return self._input(seat, lambda: self.adapter.card(
                 self.state, seat, self.resolver.resolve(event.uid, event.text)))
@@ -235,9 +248,13 @@ class Table:
                 self.store.append(self.game_id, self.rules.action_to_json(action))
             except Exception as exc:                 # disk full, card pulled: refuse, keep state, wait
                 raise IllegalAction("cannot_save", reason=self._saving_failed(exc)) from exc
+        pause = self.rules.pause_after(self.state, new_state) if self._pressed_ns is not None else None
         self.state = new_state
         self.actions.append(action)
         self.adapter.reset()
+        if pause is not None:
+            seconds, self._pause_refusal = pause
+            self.paused_from_ns, self.paused_until_ns = self._pressed_ns, self._pressed_ns + int(seconds * 1e9)
         actor = getattr(action, "player", None)
         self.message = None
         commands = self._leds_now()
@@ -252,6 +269,14 @@ class Table:
                 self.store.finish(self.game_id, self.result())
             self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
         return commands
+
+    def whistle_if_due(self, now_ns: int) -> list[Command]:
+        """A pause whose time is up ends: every station whistles and the screen says so."""
+        if self.paused_until_ns is None or now_ns < self.paused_until_ns:
+            return []
+        self.paused_from_ns = self.paused_until_ns = None
+        self._note(Message("whistle", {}, None, False, self.revision + 1))
+        return [Command(station, "BUZZ", BUZZ_WHISTLE) for station in self.stations if station]
 
     def _saving_failed(self, exc: BaseException) -> str:
         """The log refused a write: the table waits until it takes them again (check_saving)."""
@@ -416,7 +441,9 @@ class Table:
             SeatSnapshot(seat, self.names[seat] if seat < len(self.names) else "", station,
                          self.connected.get(station, False) if station else False,
                          UNDO_KEYS if seat == self.undo_asked else self.adapter.soft_keys(state, seat),
-                         ("undo_prompt", {}) if seat == self.undo_asked else self.adapter.prompt(state, seat),
+                         ("undo_prompt", {}) if seat == self.undo_asked else
+                         (self._pause_refusal, {}) if self.paused_until_ns is not None else
+                         self.adapter.prompt(state, seat),
                          self.adapter.pending(state, seat), self._refusals.get(seat),
                          self.colours[seat] if seat < len(self.colours) else None)
             for seat, station in enumerate(self.stations))
