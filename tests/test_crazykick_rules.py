@@ -535,3 +535,24 @@ def test_a_goal_pauses_play_and_the_winning_goal_ends_the_match():
     assert RULES.pause_after(after, RULES.apply(after, Flip(1, 0))) is None           # other moves: no pause
     last = before._replace(scores=(4, 0))
     assert RULES.pause_after(last, RULES.apply(last, Play(0, 0))) is None             # the final whistle instead
+
+
+def test_a_stall_names_who_holds_a_fitting_card():
+    """No open card fits the centre but some in hands do: a stall, not a ball out. The
+    table's hint (after STALL_HINT_S) names the seats holding one (docs/crazy-kick.md)."""
+    from controller.games.crazykick import STALL_HINT_S, fitting_holders, stalled
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    state = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[paul.id])    # every pile empty
+    follows = deck.follows[paul.id]
+    holders = [s for s in range(4) if any(c in follows for c in state.hands[s])]
+    assert stalled(state) and not state.stuck and fitting_holders(state) == holders and holders
+    assert RULES.idle_hint(state) == (STALL_HINT_S, "ck_stall_hint", {"seats": holders})
+    # an open card that fits: no stall, no hint
+    fit = next(c for c in state.hands[holders[0]] if c in follows)
+    open_fit = arrange(state, {holders[0]: [[fit]]}, centre=[paul.id])
+    assert not stalled(open_fit) and RULES.idle_hint(open_fit) is None
+    # before the kick-off, while the ball is out, and at the end: no stall
+    assert not stalled(RULES.new_game({"players": 4}, seed=1))
+    assert not stalled(stuck_state()[0])
+    assert not stalled(state._replace(winner=0))

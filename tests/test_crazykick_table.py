@@ -263,3 +263,30 @@ def test_a_goal_pauses_play_until_the_whistle_and_presses_meanwhile_are_refused(
     assert all(seat.prompt == ("ck_prompt_kickoff", {}) for seat in table.snapshot().seats)
     press("s2", 2, 3, 4 * second)                                    # now the flip counts
     assert table.state is not during and table.state.last.player == 1 and table.state.last.kind in ("flip", "kickoff")
+
+
+def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():
+    from controller.games.crazykick import STALL_HINT_S, fitting_holders, stalled
+    deck = load_deck("schmidt")
+    tim = next(c for c in deck if c.player == "Tim" and not c.goal)
+    start = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[tim.id])
+    follows = deck.follows[tim.id]
+    seat, card = next((s, c) for s in (0, 2) for c in start.hands[s] if c in follows)
+    start = arrange(start, {seat: [[card]]}, centre=[tim.id])
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    table.state = start
+    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations})
+    second = 1_000_000_000
+    runner.accept(ButtonEvent(table.stations[seat], 1, 0, True, 0, second + 1_000_000, second))
+    runner.clock = lambda: second + 20_000_000
+    runner.release()                                       # the play: now nothing open fits
+    assert table.state.top == card and stalled(table.state)
+    assert table.hint_due_ns() == second + int(STALL_HINT_S * second)
+    runner.clock = lambda: table.hint_due_ns() - 1
+    runner.release()
+    assert table.message is None                          # not yet
+    runner.clock = lambda: second + int(STALL_HINT_S * second)
+    runner.release()
+    holders = fitting_holders(table.state)
+    assert table.message.key == "ck_stall_hint" and table.message.params == {"seats": holders}
+    assert not table.message.refusal and table.state.top == card     # a hint changes nothing

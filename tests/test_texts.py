@@ -135,3 +135,12 @@ def test_one_of_several_equal_cards_is_named_by_its_kind():
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="de, en, fr, it"):
         texts.table("xx")
+
+
+def test_a_list_of_seats_reads_as_a_sentence_in_every_language():
+    from controller.games import texts
+    names = ["Anna", "Ben", "Clara", ""]
+    assert texts.render("en", "ck_stall_hint", {"seats": [1]}, names) == "Keep flipping: a card that fits is with Ben."
+    assert texts.render("de", "ck_stall_hint", {"seats": [0, 2]}, names).endswith("bei Anna und Clara.")
+    assert texts.render("fr", "ck_stall_hint", {"seats": [0, 1, 3]}, names).endswith("chez Anna, Ben et Place 4.")
+    assert texts.render("it", "ck_stall_hint", {"seats": [2, 0]}, names).endswith("da Clara e Anna.")

@@ -156,7 +156,7 @@ def dump(data: dict) -> str:
     def one(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)
     lines = ["{", f' "_note": {one(data["_note"])},', f' "goals_to_win": {data["goals_to_win"]},',
-             f' "goal_pause_s": {data["goal_pause_s"]},',
+             f' "goal_pause_s": {data["goal_pause_s"]},', f' "stall_hint_s": {data["stall_hint_s"]},',
              f' "starting_piles": {one(data["starting_piles"])},', ' "editions": {']
     editions = list(data["editions"].items())
     for e, (key, ed) in enumerate(editions):
@@ -181,6 +181,8 @@ def main() -> None:
         "goals_to_win": 5,
         # after a goal play pauses to celebrate, and a whistle starts the next attack
         "goal_pause_s": 2.5,
+        # no open card has fitted the centre for this long: the table says who holds one
+        "stall_hint_s": 5.0,
         # piles each player lays, for team 0 and team 1 (seats alternate between the teams,
         # so with 3, 5 or 7 players team 0 is the larger): the rule book's box
         "starting_piles": {"3": [2, 4], "5": [2, 3], "7": [2, 3], "even": [3, 3]},

@@ -27,6 +27,11 @@ for _edition in ("schmidt", "dlp"):
         f"ck_kickoff_goal_pct_{_edition}": ((50, 100), "range", "%",
                                             f"({_edition}) goals scored by the team that kicked off"),
     })
+for _players in (2, 4):
+    TARGETS[f"ck_stall_matches_over_hint_pct_{_players}p"] = (
+        float("nan"), "info", "%", f"Crazy Kick, {_players} players: matches with a stall long enough for the hint")
+    TARGETS[f"ck_stall_longest_s_{_players}p"] = (
+        float("nan"), "info", "s", "the longest stall of those matches (bots flip every 180-380 ms)")
 for _players in (3, 5, 7):
     TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
         (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins")
@@ -44,6 +49,15 @@ def matches(players: int, edition: str, count: int) -> tuple[float, float]:
         goals += len(stats.attack_teams)
         kickoff_goals += sum(1 for kicked, scored in stats.attack_teams if kicked == scored)
     return 100 * wins / decided, 100 * kickoff_goals / goals
+
+
+def stalls(players: int, count: int) -> tuple[float, float]:
+    """(% of matches with a stall of at least the hint's delay, the longest stall in s): a
+    stall is a stretch with no open card fitting the centre while some in hands do."""
+    from controller.bots.crazykick import simulate_match
+    from controller.games.crazykick import STALL_HINT_S
+    longest = [max(simulate_match({"players": players}, seed).stalls, default=0.0) for seed in range(count)]
+    return 100 * sum(1 for s in longest if s >= STALL_HINT_S) / count, max(longest)
 
 
 def walk_goals(edition: str, walks: int = WALKS) -> float:
@@ -71,6 +85,10 @@ def figures(quick: bool = False) -> dict[str, float]:
         out[f"ck_team0_wins_pct_{edition}"] = wins
         out[f"ck_kickoff_goal_pct_{edition}"] = kickoff
         out[f"ck_team0_walk_goals_pct_{edition}"] = walk_goals(edition)
+    for players in (2, 4):
+        over, longest = stalls(players, LAYOUT_MATCHES_QUICK if quick else 500)
+        out[f"ck_stall_matches_over_hint_pct_{players}p"] = over
+        out[f"ck_stall_longest_s_{players}p"] = longest
     for players in (3, 5, 7):
         # seats alternate between the teams, so team 0 is the larger with an odd count
         out[f"ck_larger_side_wins_pct_{players}p"] = matches(

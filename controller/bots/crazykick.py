@@ -21,7 +21,7 @@ from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.crazykick import (
-    RULES, BallOut, CrazyKickState, Flip, Play, Reshuffle, load_deck,
+    RULES, BallOut, CrazyKickState, Flip, Play, Reshuffle, load_deck, stalled,
 )
 
 
@@ -110,6 +110,7 @@ class MatchStats:
     attack_plays: list[int] = field(default_factory=list)    # cards played from kickoff to goal
     attack_seconds: list[float] = field(default_factory=list)  # kickoff to goal, simulated
     attack_teams: list[tuple[int, int]] = field(default_factory=list)  # per goal: (kicked off, scored)
+    stalls: list[float] = field(default_factory=list)   # seconds with no open card fitting the centre
     match_seconds: float = 0.0
 
 
@@ -126,6 +127,7 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
     kickoff_ms = plays_at_kickoff = 0.0
     kicked_off = 0
     resumes_ms = 0.0
+    stalled_since: float | None = None
 
     def replan(seat: int, now: float) -> None:
         plan = bots[seat].plan(state, max(now, resumes_ms))      # a goal's pause: wait for the whistle
@@ -154,6 +156,12 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
         if state.attacks != before.attacks:
             kickoff_ms, plays_at_kickoff = now, before.plays
             kicked_off = load_deck(state.edition)[state.centre[0]].team_index
+        if stalled(state) != (stalled_since is not None):
+            if stalled_since is None:
+                stalled_since = now
+            else:
+                stats.stalls.append((now - stalled_since) / 1000)
+                stalled_since = None
         pause = rules.pause_after(before, state)
         if pause is not None:
             resumes_ms = now + pause[0] * 1000

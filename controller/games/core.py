@@ -185,6 +185,11 @@ class GameRules:
         the time). None: play goes on at once."""
         return None
 
+    def idle_hint(self, state: Any) -> tuple[float, str, dict[str, Any]] | None:
+        """Real-time games: after this many seconds with no move, the table says this
+        (a text key and its parameters). None: nothing to say."""
+        return None
+
     def card_names(self) -> list[str]:
         """Every card of the game's full deck, in notation (empty for games without cards)."""
         return []

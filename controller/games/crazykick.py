@@ -33,6 +33,7 @@ DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
 GOALS_TO_WIN = int(DATA["goals_to_win"])
 GOAL_PAUSE_S = float(DATA["goal_pause_s"])     # the celebration after a goal, before the whistle
+STALL_HINT_S = float(DATA["stall_hint_s"])     # a stall this long: the table says who holds a fitting card
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
@@ -366,6 +367,14 @@ class CrazyKick(GameRules):
             return GOAL_PAUSE_S, "ck_goal_pause"
         return None
 
+    def idle_hint(self, state: CrazyKickState) -> tuple[float, str, dict[str, Any]] | None:
+        """A stall (no open card fits, the fitting ones are in hands): after STALL_HINT_S
+        the table says who holds one, so nobody waits for a ball-out that is not coming
+        (docs/crazy-kick.md: a stall)."""
+        if not stalled(state):
+            return None
+        return STALL_HINT_S, "ck_stall_hint", {"seats": fitting_holders(state)}
+
     # -- the end ------------------------------------------------------------------------------------
     def outcome(self, state: CrazyKickState) -> Outcome | None:
         if state.winner is None:
@@ -462,6 +471,23 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
     return state._replace(hands=tuple(tuple(h) for h in hands),
                           piles=tuple(tuple(() for _ in seat) for seat in state.piles),
                           centre=(), shuffles=state.shuffles + 1, stuck=False, votes=frozenset())
+
+
+def stalled(state: CrazyKickState) -> bool:
+    """An attack runs, the ball is not out, and no open card (a pile's top) fits the centre:
+    the fitting cards are in hands or under piles, and everybody flips to find one."""
+    if not state.centre or state.stuck or state.winner is not None:
+        return False
+    follows = load_deck(state.edition).follows[state.top]
+    return not any(pile and pile[-1] in follows for seat in state.piles for pile in seat)
+
+
+def fitting_holders(state: CrazyKickState) -> list[int]:
+    """The seats with a card that fits the centre in their hand or under a pile."""
+    follows = load_deck(state.edition).follows[state.top]
+    return [seat for seat in range(len(state.team_of))
+            if any(c in follows for c in state.hands[seat])
+            or any(c in follows for pile in state.piles[seat] for c in pile)]
 
 
 def _stuck(deck: Deck, state: CrazyKickState) -> bool:

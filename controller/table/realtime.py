@@ -96,14 +96,16 @@ class RealtimeRunner(TableRunner):
     def release(self) -> None:
         now = self.clock()
         self.send(self.table.whistle_if_due(now))
+        self.table.hint_if_due(now)
         for event in self.arbiter.due(now):
             self.handle(event)
 
     def _collect_real(self) -> list[Any]:
         now = self.clock()
         poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.05
-        wake = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
-                            self.realtime_bots.next_due_ns() if self.realtime_bots else None) if t is not None]
+        wake = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns, self.table.hint_due_ns(),
+                            self.realtime_bots.next_due_ns() if self.realtime_bots else None)
+                if t is not None and t > now]         # a hint already said is not due again
         return self._take(max(0.0, min([poll] + [(t - now) / 1e9 for t in wake])))
 
     # -- simulated time ------------------------------------------------------------------------------
@@ -138,9 +140,9 @@ class RealtimeRunner(TableRunner):
 
     def _advance(self) -> None:
         assert self.simulated is not None
-        times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
+        times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns, self.table.hint_due_ns(),
                              self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping)
-                 if t is not None]
+                 if t is not None and t > self.simulated.now]
         self.simulated.advance_to(min(times))
 
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:

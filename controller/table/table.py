@@ -124,6 +124,7 @@ class Table:
         self.paused_until_ns: int | None = None
         self._pause_refusal = ""
         self._pressed_ns: int | None = None          # the press being handled, for a pause it causes
+        self._hint_since_ns: int | None = None       # since when rules.idle_hint has held (presses' clock)
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -255,6 +256,10 @@ class Table:
         if pause is not None:
             seconds, self._pause_refusal = pause
             self.paused_from_ns, self.paused_until_ns = self._pressed_ns, self._pressed_ns + int(seconds * 1e9)
+        if self.rules.idle_hint(new_state) is None:
+            self._hint_since_ns = None
+        elif self._hint_since_ns is None:
+            self._hint_since_ns = self._pressed_ns
         actor = getattr(action, "player", None)
         self.message = None
         commands = self._leds_now()
@@ -277,6 +282,21 @@ class Table:
         self.paused_from_ns = self.paused_until_ns = None
         self._note(Message("whistle", {}, None, False, self.revision + 1))
         return [Command(station, "BUZZ", BUZZ_WHISTLE) for station in self.stations if station]
+
+    def hint_due_ns(self) -> int | None:
+        """When the game's idle hint (rules.idle_hint) is to be said, if one is coming."""
+        hint = self.rules.idle_hint(self.state) if self._hint_since_ns is not None else None
+        return None if hint is None else self._hint_since_ns + int(hint[0] * 1e9)
+
+    def hint_if_due(self, now_ns: int) -> None:
+        """Say the idle hint once its time is up, and again after a move cleared it while
+        it still holds (Crazy Kick: a stall goes on while people flip)."""
+        due = self.hint_due_ns()
+        if due is None or now_ns < due:
+            return
+        _, key, params = self.rules.idle_hint(self.state)   # type: ignore[misc]
+        if self.message is None or (self.message.key == key and self.message.params != params):
+            self._note(Message(key, params, None, False, self.revision + 1))
 
     def _saving_failed(self, exc: BaseException) -> str:
         """The log refused a write: the table waits until it takes them again (check_saving)."""

@@ -121,6 +121,11 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
         return "–"
     if name in _SEAT_PARAMS and isinstance(value, int):
         return seat_label(lang, value, seat_names)
+    if name == "seats" and isinstance(value, (list, tuple)):        # "Anna, Ben and Clara"
+        labels = [seat_label(lang, int(s), seat_names) for s in value]
+        if len(labels) < 2:
+            return "".join(labels)
+        return f"{', '.join(labels[:-1])} {render(lang, 'list_and')} {labels[-1]}"
     if name in _CARD_PARAMS:
         return card_name(lang, str(value))
     if name in ("colour", "team"):
