@@ -31,8 +31,11 @@ HEADER_READS = ("edition_title", "team_colours", "team_names", "ball", "goals", 
 CENTRE_READS = ("centre", "covered", "last", "team_names", "team_colours")
 _CARD = pygame.Rect(0, 0, *CENTRE_CARD)
 _CARD.center = (TABLE_AREA.centerx + 13, TABLE_AREA.centery)
-# the table's news at its top, the ball's headline, the card, its pass and tackle names
-CENTRE_REGION = pygame.Rect(_CARD.centerx - 13 - 330, _CARD.top - 92, 660, _CARD.height + 92 + 78)
+# the ball's headline, the card, its pass and tackle names
+CENTRE_REGION = pygame.Rect(_CARD.centerx - 13 - 330, _CARD.top - 50, 660, _CARD.height + 50 + 78)
+# the table's news, one line across the band that no seat takes at any player count (top
+# seats end at y 324, side seats start at 396): wide enough for the longest at 28 px or more
+MESSAGE_REGION = pygame.Rect(40, _CARD.top - 92, 1840, 42)
 
 
 def seat_rects(players: int) -> list[pygame.Rect]:
@@ -114,10 +117,10 @@ class CrazyKickView:
                            repr(view["piles"][i]))
             self.regions.paint_kept(surface, f"seat{i}", rect, key,
                                     lambda image, at, seat=seat: self._seat(image, snap, view, seat, at))
-        centre_key = names + (repr([view[k] for k in CENTRE_READS]), tuple(len(p) for p in view["piles"]),
-                              repr(snap.message), snap.finished)
-        paint(surface, "centre", CENTRE_REGION, centre_key,
-              lambda: (self._centre(surface, view), self._message(surface, snap)))
+        centre_key = names + (repr([view[k] for k in CENTRE_READS]), tuple(len(p) for p in view["piles"]))
+        paint(surface, "centre", CENTRE_REGION, centre_key, lambda: self._centre(surface, view))
+        paint(surface, "message", MESSAGE_REGION, names + (repr(snap.message), snap.finished),
+              lambda: self._message(surface, snap))
         overlaid = False
         if view["stuck"] and not snap.finished:
             self._banner(surface, self.t("ck_ball_out_banner"), RED, 44)
@@ -309,8 +312,8 @@ class CrazyKickView:
         if m is None or m.seat is not None or snap.finished:
             return False
         draw.text(surface, texts.render(self.lang, m.key, m.params, self.names),
-                  (CENTRE_REGION.centerx, CENTRE_REGION.top + 2), 30, RED if m.refusal else MUTED, True,
-                  "midtop", CENTRE_REGION.width - 20)
+                  (MESSAGE_REGION.centerx, MESSAGE_REGION.top + 4), 30, RED if m.refusal else MUTED, True,
+                  "midtop", MESSAGE_REGION.width)
         return True
 
     def _celebration(self, surface) -> None:

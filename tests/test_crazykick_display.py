@@ -77,3 +77,21 @@ def test_seats_header_and_centre_never_overlap(players):
     from display.crazykick_view import CENTRE_REGION, HEADER, seat_rects
     rects = seat_rects(players) + [HEADER, CENTRE_REGION]
     assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_the_tables_news_is_one_line_a_sofa_can_read_and_covers_no_seat(screen):
+    """The table-wide line (a stall's hint, the whistle, a station unplugged) is at least
+    28 px in every language, with long names, and lies where no seat is at any count."""
+    from controller.games import texts
+    from display import draw
+    from display.crazykick_view import MESSAGE_REGION
+    names = ["Jean-Philippe", "Marie-Christine", "Maximilian", "Anna"]
+    for lang in ("de", "en", "fr", "it"):
+        for key, params in (("ck_stall_hint", {"seats": [0, 1, 2]}), ("whistle", {}), ("paused", {"seat": 1}),
+                            ("station_lost", {"seat": 1, "reason": "unplugged"}), ("station_back", {"seat": 1})):
+            words = texts.render(lang, key, params, names)
+            assert draw.fitted_size(words, 30, True, MESSAGE_REGION.width) >= 28, (lang, key, words)
+    for players in range(2, 9):
+        assert not any(MESSAGE_REGION.colliderect(rect) for rect in seat_rects(players)), players
+    from display.crazykick_view import CENTRE_REGION
+    assert not MESSAGE_REGION.colliderect(CENTRE_REGION)
