@@ -119,7 +119,7 @@ class CrazyKickView:
                                     lambda image, at, seat=seat: self._seat(image, snap, view, seat, at))
         centre_key = names + (repr([view[k] for k in CENTRE_READS]), tuple(len(p) for p in view["piles"]))
         paint(surface, "centre", CENTRE_REGION, centre_key, lambda: self._centre(surface, view))
-        paint(surface, "message", MESSAGE_REGION, names + (repr(snap.message), snap.finished),
+        paint(surface, "message", MESSAGE_REGION, names + (repr(snap.message), repr(snap.notices), snap.finished),
               lambda: self._message(surface, snap))
         overlaid = False
         if view["stuck"] and not snap.finished:
@@ -305,16 +305,17 @@ class CrazyKickView:
         four = any(len(piles) == 4 for piles in view["piles"])
         return self.t("ck_legend") + (" " + self.t("ck_legend_four") if four else "")
 
-    def _message(self, surface, snap) -> bool:
-        """Table-wide news (a station unplugged, the end); a seat's refusal is shown at its seat.
-        Whether there was any."""
+    def _message(self, surface, snap) -> None:
+        """Table-wide news (a station unplugged, a stall's hint); a seat's refusal is shown at
+        its seat, and then the lasting news (a station too slow to judge) stays here."""
         m = snap.message
-        if m is None or m.seat is not None or snap.finished:
-            return False
+        if m is None or m.seat is not None:
+            m = snap.notices[-1] if snap.notices else None
+        if m is None or snap.finished:
+            return
         draw.text(surface, texts.render(self.lang, m.key, m.params, self.names),
                   (MESSAGE_REGION.centerx, MESSAGE_REGION.top + 4), 30, RED if m.refusal else MUTED, True,
                   "midtop", MESSAGE_REGION.width)
-        return True
 
     def _celebration(self, surface) -> None:
         self._banner(surface, self._goal_text or self.t("ck_goal_card"), GOLD, 72)

@@ -193,3 +193,32 @@ def test_a_late_press_released_does_not_lower_the_line_for_the_next():
     assert released(arbiter, 30 * MS) == ["stale"] and arbiter.late == 1
     arbiter.push("also stale", station="C", pressed_ns=8 * MS, arrived_ns=30 * MS + 100 * US)
     assert arbiter.late == 2
+
+
+def test_late_presses_are_counted_per_station():
+    arbiter = Arbiter(min_window_ns=1_000_000, max_window_ns=1_000_000)
+    arbiter.push("A", station="s1", pressed_ns=10_000_000, arrived_ns=10_100_000)
+    assert arbiter.due(12_000_000) == ["A"]
+    arbiter.push("B late", station="s2", pressed_ns=9_000_000, arrived_ns=12_500_000)
+    arbiter.push("C on time", station="s1", pressed_ns=12_400_000, arrived_ns=12_600_000)
+    assert dict(arbiter.late_by_station) == {"s2": 1} and arbiter.late == 1
+
+
+def test_a_station_too_slow_to_be_judged_fairly_is_named():
+    """A USB-serial adapter at its default latency timer holds frames up to 16 ms; the
+    window stops at 5 ms, so that station's presses can lose races they won."""
+    arbiter = Arbiter()
+    for k in range(19):
+        arbiter.push(k, station="ftdi", pressed_ns=k * 50_000_000, arrived_ns=k * 50_000_000 + 12_000_000)
+        arbiter.push(k, station="pico", pressed_ns=k * 50_000_000, arrived_ns=k * 50_000_000 + 800_000)
+    assert arbiter.too_slow() == {}                            # 19 presses: not judged yet
+    arbiter.push(19, station="ftdi", pressed_ns=19 * 50_000_000, arrived_ns=19 * 50_000_000 + 12_000_000)
+    assert arbiter.too_slow() == {"ftdi": 12_000_000}
+    # at the edge: a delay that just fits the longest window with the tie margin is fair
+    # (4.8 ms + 0.2 ms = 5 ms)
+    edge = Arbiter()
+    for k in range(20):
+        edge.push(k, station="s", pressed_ns=k * 10 ** 8, arrived_ns=k * 10 ** 8 + 4_800_000)
+    assert edge.too_slow() == {}
+    edge.push(20, station="s", pressed_ns=21 * 10 ** 8, arrived_ns=21 * 10 ** 8 + 4_800_001)
+    assert edge.too_slow() == {"s": 4_800_001}                # 1 ns more is past the window

@@ -290,3 +290,18 @@ def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():
     holders = fitting_holders(table.state)
     assert table.message.key == "ck_stall_hint" and table.message.params == {"seats": holders}
     assert not table.message.refusal and table.state.top == card     # a hint changes nothing
+
+
+def test_a_station_too_slow_to_judge_is_named_on_the_screen_once(caplog):
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations})
+    for k in range(25):
+        at = (k + 1) * 100_000_000
+        runner.accept(ButtonEvent("s3", k + 1, 3, True, 0, at + 16_000_000, at))       # 16 ms on the way
+        runner.clock = lambda: at + 40_000_000
+        runner.release()
+        if k == 18:
+            assert table.snapshot().notices == ()                                  # 19 presses: not judged yet
+    notices = table.snapshot().notices                  # it lasts, whatever refusal came after
+    assert [(n.key, n.params) for n in notices] == [("slow_link", {"seat": 2, "ms": 16})]
+    assert sum(1 for line in caplog.messages if "press to arrival" in line) == 1     # said once

@@ -55,6 +55,7 @@ class Arbiter:
         self.tie_wins: dict[str, int] = defaultdict(int)
         self.ties = 0
         self.late = 0                             # presses that arrived after their window had passed
+        self.late_by_station: dict[str, int] = defaultdict(int)
         self._window = min_window_ns
         self._released_up_to: int | None = None   # the latest press released so far
 
@@ -81,7 +82,15 @@ class Arbiter:
         self._window = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
         if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
+            self.late_by_station[station] += 1
         heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item))
+
+    def too_slow(self, samples: int = 20) -> dict[str, int]:
+        """Stations whose 99th-percentile delay (over at least ``samples`` presses) does
+        not fit in the longest window: their presses can lose races they won. Station →
+        that delay (ns). A USB-serial adapter at its default 16 ms latency timer is one."""
+        return {station: p99 for station, p99 in self._p99.items()
+                if len(self._delays[station]) >= samples and p99 + self.tie_ns > self.max_window_ns}
 
     def next_deadline(self) -> int | None:
         """When the earliest held press becomes due (host ns), or None."""

@@ -53,6 +53,7 @@ class RealtimeRunner(TableRunner):
         self._next_ping = 0
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
         self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
+        self._warned_slow: set[str] = set()          # stations the screen has warned about
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -83,7 +84,10 @@ class RealtimeRunner(TableRunner):
             if self.simulated is not None and not batch:
                 self._advance()
         self._publish()
-        return self.table.result()
+        result = self.table.result()
+        if self.arbiter.late_by_station:             # presses that came after their race was decided
+            result["late_presses"] = {str(self.table.seat_of(s)): n for s, n in self.arbiter.late_by_station.items()}
+        return result
 
     # -- events in ----------------------------------------------------------------------------------
     def accept(self, event: Any) -> None:
@@ -99,6 +103,10 @@ class RealtimeRunner(TableRunner):
         self.table.hint_if_due(now)
         for event in self.arbiter.due(now):
             self.handle(event)
+        for station, delay_ns in self.arbiter.too_slow().items():
+            if station not in self._warned_slow:
+                self._warned_slow.add(station)
+                self.table.warn_slow_link(station, delay_ns)
 
     def _collect_real(self) -> list[Any]:
         now = self.clock()

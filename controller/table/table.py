@@ -77,6 +77,7 @@ class Snapshot:
     paused_for: tuple[int, ...] = ()    # seats whose station is unplugged: the game waits
     cannot_save: str | None = None      # why the log takes no writes: the game waits
     private: tuple[int, tuple[str, ...]] | None = None   # the keyboard seat's own hand (a demo's --seat)
+    notices: tuple[Message, ...] = ()   # lasting news (a station too slow to judge), shown when nothing newer is
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Table:
         self._pause_refusal = ""
         self._pressed_ns: int | None = None          # the press being handled, for a pause it causes
         self._hint_since_ns: int | None = None       # since when rules.idle_hint has held (presses' clock)
+        self._notices: dict[str, Message] = {}       # lasting news by what it is about (a station)
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -297,6 +299,15 @@ class Table:
         _, key, params = self.rules.idle_hint(self.state)   # type: ignore[misc]
         if self.message is None or (self.message.key == key and self.message.params != params):
             self._note(Message(key, params, None, False, self.revision + 1))
+
+    def warn_slow_link(self, station: str, delay_ns: int) -> None:
+        """A station's frames come too late for its races to be judged fairly: say so
+        on the screen, with what to do (docs/stations.md)."""
+        log.warning("station %s: press to arrival %.1f ms (99th percentile)", station, delay_ns / 1e6)
+        message = Message("slow_link", {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
+                          self.revision + 1)
+        self._notices[station] = message              # it lasts: a seat's refusal must not hide it
+        self._note(message)
 
     def _saving_failed(self, exc: BaseException) -> str:
         """The log refused a write: the table waits until it takes them again (check_saving)."""
@@ -471,7 +482,7 @@ class Table:
                                   self.rules.public_view(state), seats, self.message,
                                   dict(self.processed), len(self.actions),
                                   self.rules.outcome(state) is not None, self.paused_for, self.cannot_save,
-                                  self._private_hand(state))
+                                  self._private_hand(state), tuple(self._notices.values()))
         return self._snapshot
 
     def _private_hand(self, state: Any) -> tuple[int, tuple[str, ...]] | None:
