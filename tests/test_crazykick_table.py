@@ -305,3 +305,22 @@ def test_a_station_too_slow_to_judge_is_named_on_the_screen_once(caplog):
     notices = table.snapshot().notices                  # it lasts, whatever refusal came after
     assert [(n.key, n.params) for n in notices] == [("slow_link", {"seat": 2, "ms": 16})]
     assert sum(1 for line in caplog.messages if "press to arrival" in line) == 1     # said once
+
+
+def test_four_piles_are_laid_with_four_presses_and_an_emptied_pile_is_filled_first():
+    """The lone player of a three-player game lays four piles with four presses of the flip
+    button (was seven: flip, choose, flip, …), and after playing a pile empty the next flip
+    fills it without choosing (the rules refuse a flip elsewhere then)."""
+    adapter = CrazyKickInput(RULES)
+    paul = next(c for c in load_deck("schmidt") if c.player == "Paul" and not c.goal)
+    state = arrange(RULES.new_game({"players": 3}, seed=1), {}, centre=[paul.id])   # an attack runs
+    for k in range(4):
+        action = adapter.button(state, 1, 4)
+        assert action == Flip(1, k)
+        state = RULES.apply(state, action)
+    assert all(state.piles[1])
+    assert adapter.button(state, 1, 4) == Flip(1, 0)                 # all laid: the chosen pile again
+    emptied = state._replace(piles=state.piles[:1] + ((state.piles[1][0], (), state.piles[1][2],
+                                                       state.piles[1][3]),) + state.piles[2:])
+    assert adapter.button(emptied, 1, 4) == Flip(1, 1) and adapter.pending(emptied, 1) == {"flip_target": 1}
+    assert [s.arg for s in adapter.inputs_for(emptied, 1, Flip(1, 1))] == [4]

@@ -7,7 +7,8 @@ Soft keys with three piles (buttons 0-2 top row, 3-5 bottom row)::
 
 Two piles use the first two buttons of each row. Four piles (the lone player of a
 three-player game) play with buttons 0-3 and flip with button 4 onto the pile chosen
-with button 5 (shown on the screen), so every play stays one press.
+with button 5 (shown on the screen), so every play stays one press; while a pile is
+empty, button 4 fills it (the rules want it filled first), so no press is lost choosing.
 
 With an empty hand a flip button takes the piles back and shuffles them. While the
 ball is out (no card anywhere fits), every button says "agreed".
@@ -35,7 +36,18 @@ class CrazyKickInput(InputAdapter):
         """Other players' actions do not move a seat's chosen pile: nothing to forget."""
 
     def flip_target(self, state: CrazyKickState, seat: int) -> int:
-        return self._flip_target.get(seat, 0) % state.pile_count[seat]
+        """The pile button 5 flips onto: the chosen one; while a pile is empty, an empty one
+        (the chosen if it is, else the next), since a flip must fill an empty pile first: so
+        laying four piles takes four presses, as three take three at the other stations."""
+        piles = state.pile_count[seat]
+        chosen = self._flip_target.get(seat, 0) % piles
+        if not state.hands[seat]:
+            return chosen
+        for k in range(piles):
+            pile = (chosen + k) % piles
+            if not state.piles[seat][pile]:
+                return pile
+        return chosen
 
     # -- presses → actions ---------------------------------------------------------------------------
     def button(self, state: CrazyKickState, seat: int, button: int) -> Any:
