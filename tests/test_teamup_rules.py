@@ -671,3 +671,44 @@ def test_the_solver_proves_its_answers_within_a_step_budget():
         assert result.proven
         steps += result.nodes
     assert steps < 2000
+
+
+def shuffled_deck(seed):
+    deck = list(CARD_NUMBERS)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def test_the_solver_keeps_to_its_budget_and_says_when_the_best_is_not_proven():
+    from controller.games.teamup_solver import solve
+    deck = shuffled_deck(4)
+    short = solve(deck, puzzle_neutral(), 0.0, nodes=200)
+    assert short.nodes <= 201 and not short.proven                 # the budget, one step to notice it
+    # a score given up on (its share of the budget spent) is searched again with the rest
+    full = solve(deck, puzzle_neutral(), 0.0, nodes=20_000)
+    assert full.proven and full.score == 25 > short.score and 5000 < full.nodes <= 20_001
+    # a score the bound says nothing can beat is proven, however short the search
+    quick = solve(CARD_NUMBERS, puzzle_neutral(), 0.0, nodes=600)
+    assert quick.score == 25 and quick.proven
+
+
+def test_the_solver_stops_at_its_time_limit_by_the_clock_it_is_given():
+    from controller.games.teamup_solver import solve
+    now = [0.0]
+
+    def clock():                                    # every look at the clock: 5 ms pass
+        now[0] += 0.005
+        return now[0]
+    found = solve(shuffled_deck(2), puzzle_neutral(), 0.05, clock=clock)
+    assert found.seconds is not None and 0.05 <= found.seconds <= 0.08 and not found.proven
+    assert found.score >= solve(shuffled_deck(2), puzzle_neutral(), 0.0, nodes=1).score
+
+
+def test_the_solver_reads_card_kinds_as_well_as_card_numbers():
+    from controller.games.teamup import CARD_KIND
+    from controller.games.teamup_solver import solve
+    numbers = CARD_NUMBERS[20:]
+    by_number = solve(numbers, puzzle_neutral(), 0.0, placed=LINE[:20], nodes=5000)
+    by_kind = solve([CARD_KIND[n].lower() + " " for n in numbers], puzzle_neutral(), 0.0, placed=LINE[:20],
+                    nodes=5000)
+    assert (by_kind.score, by_kind.moves, by_kind.proven) == (by_number.score, by_number.moves, by_number.proven)

@@ -618,7 +618,7 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
     end = deadline if budget is None else budget
     search.dive()
     proven = True
-    target = search.bound(0)
+    most = target = search.bound(0)
     while target > search.best and used() < end:
         share = min(end, used() + max((end - used()) / TIME_SHARE, 0.02 if budget is None else 50))
         search.seen.clear()                # what the table knows holds for one score only
@@ -635,7 +635,15 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
         if found:
             break
         target -= 1
-    proven = proven and search.best >= target
+    # a score given up on for want of its share may still be reached with what is left of
+    # the budget: one full search for one point more either finds it or proves there is none
+    while not proven and search.best < most and used() < end:
+        search.seen.clear()
+        if not _attempt(search, search.best + 1, end, 1 << 62, 0.0, budget is not None):
+            proven = not search.timed_out
+            break
+    # proven: no score above the best is possible, by the bound or by searches run to the end
+    proven = search.best >= most or (proven and search.best >= target)
     seconds = clock() - start if clock is not None else None
     return Solution(search.best, search.packages(), proven, search.nodes, seconds)
 
