@@ -553,6 +553,13 @@ def test_a_stall_names_who_holds_a_fitting_card():
     open_fit = arrange(state, {holders[0]: [[fit]]}, centre=[paul.id])
     assert not stalled(open_fit) and RULES.idle_hint(open_fit) is None
     # before the kick-off, while the ball is out, and at the end: no stall
-    assert not stalled(RULES.new_game({"players": 4}, seed=1))
-    assert not stalled(stuck_state()[0])
-    assert not stalled(state._replace(winner=0))
+    assert stalled(RULES.new_game({"players": 4}, seed=1)) is False
+    assert stalled(stuck_state()[0]) is False
+    assert stalled(state._replace(winner=0)) is False
+    # who holds one: in hand (seat 0), only under a pile (seat 1), nowhere (seats 2 and 3)
+    fits = [c for h in state.hands for c in h if c in follows]
+    others = [c for h in state.hands for c in h if c not in follows]
+    hands = ((fits[0],) + tuple(others[:10]), tuple(others[10:20]), tuple(others[20:30]), tuple(others[30:40]))
+    piles = (((), (), ()), ((fits[1], others[40]), (), ()), ((others[41],), (), ()), ((), (), ()))
+    mixed = state._replace(hands=hands, piles=piles)
+    assert stalled(mixed) and fitting_holders(mixed) == [0, 1]
