@@ -111,9 +111,8 @@ class RealtimeRunner(TableRunner):
     def _collect_real(self) -> list[Any]:
         now = self.clock()
         poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.05
-        wake = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns, self.table.hint_due_ns(),
-                            self.realtime_bots.next_due_ns() if self.realtime_bots else None)
-                if t is not None and t > now]         # a hint already said is not due again
+        wake = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns, self._hint_wake(now),
+                            self.realtime_bots.next_due_ns() if self.realtime_bots else None) if t is not None]
         return self._take(max(0.0, min([poll] + [(t - now) / 1e9 for t in wake])))
 
     # -- simulated time ------------------------------------------------------------------------------
@@ -148,10 +147,17 @@ class RealtimeRunner(TableRunner):
 
     def _advance(self) -> None:
         assert self.simulated is not None
-        times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns, self.table.hint_due_ns(),
+        times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
+                             self._hint_wake(self.simulated.now),
                              self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping)
-                 if t is not None and t > self.simulated.now]
+                 if t is not None]
         self.simulated.advance_to(min(times))
+
+    def _hint_wake(self, now: int) -> int | None:
+        """When the loop must wake to say the table's idle hint; None once it is past (it
+        has been said, and is said again at the next turn of the loop that finds it gone)."""
+        due = self.table.hint_due_ns()
+        return due if due is not None and due > now else None
 
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
         if self.realtime_bots is not None:             # they look at every turn of the loop: plans fall due

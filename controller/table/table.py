@@ -125,7 +125,8 @@ class Table:
         self.paused_until_ns: int | None = None
         self._pause_refusal = ""
         self._pressed_ns: int | None = None          # the press being handled, for a pause it causes
-        self._hint_since_ns: int | None = None       # since when rules.idle_hint has held (presses' clock)
+        self._hint: tuple[float, str, dict[str, Any]] | None = None   # rules.idle_hint of the state, once a move
+        self._hint_since_ns: int | None = None       # since when it has held (presses' clock)
         self._notices: dict[str, Message] = {}       # lasting news by what it is about (a station)
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
@@ -258,7 +259,8 @@ class Table:
         if pause is not None:
             seconds, self._pause_refusal = pause
             self.paused_from_ns, self.paused_until_ns = self._pressed_ns, self._pressed_ns + int(seconds * 1e9)
-        if self.rules.idle_hint(new_state) is None:
+        self._hint = self.rules.idle_hint(new_state)   # asked once a move: the loop asks when it is due
+        if self._hint is None:
             self._hint_since_ns = None
         elif self._hint_since_ns is None:
             self._hint_since_ns = self._pressed_ns
@@ -287,8 +289,9 @@ class Table:
 
     def hint_due_ns(self) -> int | None:
         """When the game's idle hint (rules.idle_hint) is to be said, if one is coming."""
-        hint = self.rules.idle_hint(self.state) if self._hint_since_ns is not None else None
-        return None if hint is None else self._hint_since_ns + int(hint[0] * 1e9)
+        if self._hint is None or self._hint_since_ns is None:
+            return None
+        return self._hint_since_ns + int(self._hint[0] * 1e9)
 
     def hint_if_due(self, now_ns: int) -> None:
         """Say the idle hint once its time is up, and again after a move cleared it while
@@ -296,7 +299,7 @@ class Table:
         due = self.hint_due_ns()
         if due is None or now_ns < due:
             return
-        _, key, params = self.rules.idle_hint(self.state)   # type: ignore[misc]
+        _, key, params = self._hint                  # type: ignore[misc]
         if self.message is None or (self.message.key == key and self.message.params != params):
             self._note(Message(key, params, None, False, self.revision + 1))
 
@@ -394,6 +397,7 @@ class Table:
                 return []
         self.actions.pop()
         self.state = self.rules.replay(self.config, self.seed, self.actions)
+        self._hint = self._hint_since_ns = None           # the state went back: no hint is owed
         self.adapter.reset()
         self._finished_logged = self.rules.outcome(self.state) is not None
         self._note(Message("undone", {}, None, False, self.revision + 1))
