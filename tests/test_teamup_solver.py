@@ -1,0 +1,279 @@
+"""Team UP!'s hint and bots (``suggest_placement`` in ``controller/games/teamup_solver.py``)
+as a player sees them, and the search's signature.
+
+The solver's answers (best score, proven, legal moves) are checked against an independent
+search in ``test_teamup_rules.py``. What is checked here is what the table shows: the hint
+is a package the card may take, follows the known order in the puzzle to its best score,
+keeps the floors that can still be completed, and is the same every time the same game
+reaches the same point.
+
+**The signature.** How the search spends its steps (the order it tries places in, the
+restarts, the share of the budget each score gets) decides the bots' play and the hints
+under a step budget, not whether a finished answer is right. Like a chess engine's bench
+node count, the scores, steps and first moves of fixed searches are written in
+``tests/vectors/teamup_search_signature.json``: any change to how the search goes changes
+them and fails here, on purpose. A change meant to change the search renews the file
+(``python tests/test_teamup_solver.py --write``) after ``spieltisch bench --only teamup``
+shows the bots score no worse (docs/team-up.md, "The solver").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+if __name__ == "__main__":                          # --write: run from the repository's root
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.games import find_game
+from controller.games.teamup import (
+    CARD_KIND, CARD_NUMBERS, Draw, FaceDown, Place, as_package, current_card, fitting, kind_of_card, pallet_of,
+    puzzle_neutral, score,
+)
+from controller.games.teamup_solver import (
+    FOOTPRINT_AT, SHAPE_INDEX, STEPS_PER_SECOND, _rank, _Search, solve, suggest_placement, unseen_kinds,
+)
+
+RULES = find_game("team-up")
+VECTORS = Path(__file__).parent / "vectors"
+SIGNATURE = VECTORS / "teamup_search_signature.json"
+
+
+def positions():
+    return json.loads((VECTORS / "teamup_positions.json").read_text(encoding="utf-8"))["positions"]
+
+
+def played_to(seed: int, moves: int, config=None):
+    """A one-player game after ``moves`` cards, each placed low at random (as people build),
+    with the next card drawn (phase "place"), or over if it ended first."""
+    state, rng = RULES.new_game(config or {"players": 1}, seed), random.Random(seed)
+    while state.phase != "over":
+        if state.phase == "draw":
+            if len(state.moves) == moves:
+                return RULES.apply(state, Draw(0))
+            state = RULES.apply(state, Draw(0))
+            continue
+        fits = sorted(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+        low = [p for p in fits if p.z == min(q.z for q in fits)]
+        state = RULES.apply(state, Place.of(0, rng.choice(low)) if low else FaceDown(0))
+    return state
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    deck = list(CARD_NUMBERS)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+# --- what the players see ---------------------------------------------------------------------------------
+
+def test_the_cards_not_seen_yet_are_those_still_in_the_pile():
+    """The bots and the hint know which kinds are still to come (the discards lie open),
+    never their order: before a draw, the pile; after it, the pile without the card drawn."""
+    state = RULES.new_game({"players": 1}, 7)
+    assert Counter(unseen_kinds(state)) == Counter(CARD_KIND[n] for n in CARD_NUMBERS)
+    later = played_to(7, 5)                                   # five cards dealt with, the sixth drawn
+    assert later.phase == "place"
+    assert Counter(unseen_kinds(later)) == Counter(CARD_KIND[n] for n in later.deck[6:])
+    placed = RULES.apply(later, Place.of(0, sorted(fitting(pallet_of(later.placed),
+                                                           kind_of_card(current_card(later))))[0]))
+    assert placed.phase == "draw" and Counter(unseen_kinds(placed)) == Counter(CARD_KIND[n] for n in later.deck[6:])
+    # with physical cards the pile is not known, only the cards tapped so far
+    tapped = RULES.apply(RULES.new_game({"players": 1, "mode": "physical"}, 7), Draw(0, 33))
+    assert len(unseen_kinds(tapped)) == len(CARD_NUMBERS) - 1
+    assert Counter(unseen_kinds(tapped)) + Counter([CARD_KIND[33]]) == Counter(CARD_KIND[n] for n in CARD_NUMBERS)
+
+
+@pytest.mark.parametrize("seed, moves", [(1, 0), (2, 8), (3, 8), (3, 16), (5, 12)])
+def test_the_hint_is_a_package_the_card_drawn_may_take(seed, moves):
+    state = played_to(seed, moves)
+    fits = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    assert fits and suggest_placement(state) in fits
+
+
+def test_there_is_no_hint_when_nothing_the_card_allows_fits():
+    state = played_to(1, 16)
+    assert state.phase == "place" and not list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    assert suggest_placement(state) is None
+
+
+def test_the_same_point_of_the_same_game_gets_the_same_hint():
+    """A hint asked twice (or on a replay) is the same: the guessed orders of the pile come
+    from the game's seed and the card reached, not from the clock; a bot's own dice give
+    it other guesses."""
+    state = played_to(6, 4)
+    hint = suggest_placement(state)
+    assert suggest_placement(state) == hint
+    assert suggest_placement(played_to(6, 4)) == hint
+    guesses = {suggest_placement(state, random.Random(n)) for n in range(4)}
+    assert len(guesses) > 1                                   # the guesses do decide among good places
+
+
+def test_following_the_hint_in_the_puzzle_builds_its_perfect_pallet():
+    """In the puzzle the order of the cards is known, so the hint plans with it: a team
+    that does what the hint says reaches 25, the best the puzzle allows."""
+    state = RULES.new_game({"players": 2, "puzzle": True}, 0)
+    while state.phase != "over":
+        if state.phase == "draw":
+            state = RULES.apply(state, Draw(state.to_act))
+            continue
+        hint = suggest_placement(state)
+        assert hint is not None
+        state = RULES.apply(state, Place.of(state.to_act, hint))
+    assert score(pallet_of(state.placed), 0) == 25 and RULES.outcome(state).scores[0] == 25
+
+
+def test_in_a_challenge_the_hint_is_the_best_lines_next_package():
+    """A challenge repeats a game's order and start, so the hint is the solver's best line's
+    next package, card after card."""
+    deck, neutral = shuffled_deck(3), ("N", None, 0, 0, 0, 2, 2, 3)
+    state = RULES.new_game({"players": 1, "deck": deck, "neutral": neutral}, 0)
+    for _ in range(3):
+        state = RULES.apply(state, Draw(0))
+        best = solve(state.deck[len(state.moves):], state.placed[0], 0.0, placed=state.placed[1:], nodes=3000)
+        assert best.moves[0] is not None and suggest_placement(state) == best.moves[0]
+        state = RULES.apply(state, Place.of(0, best.moves[0]))
+
+
+def floors_still_possible(state, package) -> int:
+    """How many floors could still be completed after this package (the search's count of
+    floors with a way left to fill them, checked against the rules in test_teamup_rules)."""
+    search = _Search([], as_package(state.placed[0]), float("inf"))
+    for p in state.placed[1:]:
+        search.add(p)
+    search.place(FOOTPRINT_AT[(SHAPE_INDEX[package.shape], package.x, package.y, package.dx, package.dy)],
+                 package.z, 0)
+    return search.lost
+
+
+@pytest.mark.parametrize("seed, moves", [(1, 0), (2, 8), (3, 8), (3, 16), (5, 12), (6, 4)])
+def test_the_hints_first_choices_keep_the_most_floors_possible(seed, moves):
+    """Before any guess at the pile, the places are ranked: those that keep most floors
+    completable first."""
+    state = played_to(seed, moves)
+    fits = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    ranked = _rank(state, fits)
+    assert sorted(ranked) == sorted(fits)
+    floors = [floors_still_possible(state, p) for p in ranked]
+    assert floors == sorted(floors, reverse=True)
+
+
+def test_a_hint_that_would_leave_a_hole_no_package_fills_is_ranked_last():
+    """Beside the upright neutral in the corner, a package standing one cell away from the
+    wall leaves a row of single cells no package can fill: the first floor could never be
+    completed. Every place that keeps it possible comes first."""
+    neutral = ("N", None, 0, 0, 0, 2, 2, 3)
+    state = RULES.new_game({"players": 1, "deck": list(CARD_NUMBERS), "neutral": neutral}, 0)
+    state = RULES.apply(state, Draw(0))                        # card 1: the kind of the puzzle's first
+    fits = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    ranked = _rank(state, fits)
+    floors = [floors_still_possible(state, p) for p in ranked]
+    assert 0 in floors and floors[0] > 0 and floors == sorted(floors, reverse=True)
+
+
+# --- the search's signature ---------------------------------------------------------------------------------
+
+def digest(moves) -> str:
+    text = json.dumps([None if m is None else list(m) for m in moves])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def fake_clock(step: float):
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += step
+        return now[0]
+    return clock
+
+
+def search_runs() -> dict[str, tuple]:
+    """Fixed searches by name: (the search, its budget of steps or None)."""
+    runs: dict[str, tuple] = {}
+    for position in positions():
+        placed = [as_package(p) for p in position["placed"]]
+        runs[f"position {position['seed']}"] = (
+            lambda placed=placed, position=position: solve(position["cards"], placed[0], 0.0, placed=placed[1:],
+                                                          face_down=position["face_down"], nodes=20_000), 20_000)
+    runs["puzzle"] = (lambda: solve(CARD_NUMBERS, puzzle_neutral(), 0.0, nodes=5000), 5000)
+    for seed in (2, 4):
+        for steps in (200, 1000):
+            runs[f"deck {seed}, {steps} steps"] = (
+                lambda seed=seed, steps=steps: solve(shuffled_deck(seed), puzzle_neutral(), 0.0, nodes=steps), steps)
+    runs["deck 4, 0.5 s in steps"] = (lambda: solve(shuffled_deck(4), puzzle_neutral(), 0.5), STEPS_PER_SECOND // 2)
+    runs["deck 2, 0.05 s by a clock"] = (
+        lambda: solve(shuffled_deck(2), puzzle_neutral(), 0.05, clock=fake_clock(0.0005)), None)
+    runs["deck 4, 0.1 s by a clock"] = (
+        lambda: solve(shuffled_deck(4), puzzle_neutral(), 0.1, clock=fake_clock(0.002)), None)
+    return runs
+
+
+def searched(name: str) -> dict:
+    """One fixed search answered with its score, proof, steps and its line's digest."""
+    run, budget = search_runs()[name]
+    found = run()
+    return {"score": found.score, "proven": found.proven, "steps": found.nodes, "budget": budget,
+            "moves": digest(found.moves)}
+
+
+HINT_POINTS = [(1, 0), (2, 8), (3, 16), (6, 4)]
+
+
+def hints() -> dict[str, list]:
+    """The hint and the first places of the ranking at fixed points of fixed games."""
+    out = {}
+    for seed, moves in HINT_POINTS:
+        state = played_to(seed, moves)
+        fits = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+        out[f"game {seed}, card {moves + 1}"] = {
+            "hint": list(suggest_placement(state)),
+            "ranked": [list(p) for p in _rank(state, fits)[:6]],
+        }
+    return out
+
+
+def written() -> dict:
+    return json.loads(SIGNATURE.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", list(search_runs()))
+def test_the_searches_go_as_written(name):
+    """Scores, proofs, steps and lines of fixed searches, as the signature file has them
+    (see the module's docstring for when to renew it)."""
+    assert written()["steps_per_second"] == STEPS_PER_SECOND
+    assert searched(name) == written()["searches"][name]
+
+
+def test_the_hints_go_as_written():
+    assert hints() == written()["hints"]
+
+
+def test_the_signature_holds_what_a_player_relies_on():
+    """The file is renewed by hand, so what it says must still be right: every search
+    within its budget of steps (one more to notice it is spent), every position proven,
+    the puzzle perfect."""
+    found = written()["searches"]
+    assert found["puzzle"]["score"] == 25 and found["puzzle"]["proven"]
+    assert all(entry["proven"] for name, entry in found.items() if name.startswith("position"))
+    for name, entry in found.items():
+        if entry["budget"] is not None:
+            assert entry["steps"] <= entry["budget"] + 1, name
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/test_teamup_solver.py --write   (renews the search's signature)")
+    SIGNATURE.write_text(json.dumps({
+        "_about": "The Team UP! search's signature: see tests/test_teamup_solver.py. Renew with "
+                  "`python tests/test_teamup_solver.py --write` only for a change meant to change the search.",
+        "steps_per_second": STEPS_PER_SECOND,
+        "searches": {name: searched(name) for name in search_runs()},
+        "hints": hints(),
+    }, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {SIGNATURE}")
