@@ -222,3 +222,27 @@ def test_a_station_too_slow_to_be_judged_fairly_is_named():
     assert edge.too_slow() == {}
     edge.push(20, station="s", pressed_ns=21 * 10 ** 8, arrived_ns=21 * 10 ** 8 + 4_800_001)
     assert edge.too_slow() == {"s": 4_800_001}                # 1 ns more is past the window
+
+
+def test_a_tie_is_a_tie_however_late_the_loop_wakes():
+    """Two presses 150 µs apart are a tie whether the runner wakes exactly at the first
+    one's deadline (as a quiet table's loop does) or later (as a busy one's does): a race
+    must not be decided by when the host happened to look."""
+    def race(wake_late_ns: int) -> tuple[list, int]:
+        arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+        arbiter.tie_wins["A"] = 1                        # A has had its tie: B gets this one
+        arbiter.push("A", station="A", pressed_ns=0, arrived_ns=100 * US)
+        arbiter.push("B", station="B", pressed_ns=150 * US, arrived_ns=300 * US)
+        deadline = arbiter.next_deadline()
+        order = released(arbiter, deadline + wake_late_ns)
+        return order + released(arbiter, deadline + 10 * MS), arbiter.ties
+    assert race(0) == race(3 * MS) == (["B", "A"], 1)
+
+
+def test_a_press_just_past_the_tie_margin_waits_for_its_own_deadline():
+    arbiter = Arbiter(min_window_ns=MS, tie_ns=200 * US)
+    arbiter.push("A", station="A", pressed_ns=0, arrived_ns=100 * US)
+    arbiter.push("B", station="B", pressed_ns=200 * US, arrived_ns=300 * US)
+    assert released(arbiter, arbiter.next_deadline()) == ["A"]
+    assert released(arbiter, 200 * US + arbiter.window_ns - 1) == []
+    assert released(arbiter, 200 * US + arbiter.window_ns) == ["B"] and arbiter.ties == 0

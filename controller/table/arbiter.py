@@ -100,7 +100,13 @@ class Arbiter:
         """Release every press whose window has passed, in press-time order."""
         released: list[Held] = []
         while self._held and self._held[0].pressed_ns + self._window <= now_ns:
-            released.append(heapq.heappop(self._held))
+            first = heapq.heappop(self._held)
+            released.append(first)
+            # presses within the tie margin of it go with it, their own deadline passed or
+            # not: a tie must not depend on how late the loop woke (the window has room for
+            # them: it includes the tie margin)
+            while self._held and self._held[0].pressed_ns - first.pressed_ns < self.tie_ns:
+                released.append(heapq.heappop(self._held))
         if not released:
             return []
         last = released[-1].pressed_ns
