@@ -300,7 +300,7 @@ class SimulatedStation(PtyDevice):
             elif kind == "PING":
                 received = self._ticks()            # as firmware 1.1: when it came, when it left
                 self._write(encode_frame("PONG", fields[0], received, self._ticks()))
-                return                        # clock sync, 25 a second: not kept in ``commands``
+                return                        # clock sync, 50 a second: not kept in ``commands``
         except RuntimeError:                  # unplugged meanwhile
             return
         with self._changed:

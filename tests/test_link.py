@@ -155,3 +155,45 @@ def test_another_station_on_a_reused_path_is_not_taken_for_ours(station):
         pass
     assert all(getattr(e, "station", STATION_ID) == STATION_ID for e in seen), seen
     assert link.station_id == STATION_ID
+
+
+class SleepyReaderLink(StationLink):
+    """A link whose reader wakes only when bytes come (a one-second read timeout)."""
+
+    def _open_port(self):
+        port = super()._open_port()
+        port.timeout = 1.0
+        return port
+
+
+def test_clock_sync_pings_keep_their_own_time_whatever_the_reader_does():
+    """The exchanges that keep a station's clock mapped come from a timer, every
+    PING_INTERVAL_NS, not when the reader happens to wake: with a reader that sleeps up to a
+    second between bytes, half a second still brings about 25 of them, and their answers."""
+    import time
+    sim = SimulatedStation(STATION_ID + "t").start()
+    link = SleepyReaderLink(sim.port, queue.Queue())
+    try:
+        link.open()
+        first = link._ping_number
+        time.sleep(0.5)
+        sent = link._ping_number - first
+        assert sent >= 10, sent                          # 25 at 20 ms; a reader-driven ping: 1
+        assert link.sync.exchanges >= 10
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_a_link_without_its_own_pings_sends_none():
+    """A simulated-time table pings the stations itself, in its own time."""
+    import time
+    sim = SimulatedStation(STATION_ID + "n").start()
+    link = StationLink(sim.port, queue.Queue(), auto_ping=False)
+    try:
+        link.open()
+        time.sleep(0.2)
+        assert link._ping_number == 0 and link.pending_pongs == 0
+    finally:
+        link.close()
+        sim.close()
