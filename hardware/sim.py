@@ -217,11 +217,13 @@ class SimulatedStation(PtyDevice):
         self.station_clock = StationClock(self._rng.randrange(1 << 30), self.station_clock.drift_ppm)
 
     # -- what a person does -------------------------------------------------------------------
-    def press(self, button: int, release: bool = True) -> int:
-        """Press (and release) a button; returns the sequence number of the last frame sent."""
+    def press(self, button: int, release: bool = True, at_ns: int | None = None) -> int:
+        """Press (and release) a button; returns the sequence number of the last frame sent.
+        ``at_ns``: when the finger went down, on the host's clock (a race's exact press time;
+        the frame still leaves now, as the firmware sends after its IRQ stamped the edge)."""
         if not 0 <= button < self.buttons:
             raise ValueError(f"station has buttons 0..{self.buttons - 1}")
-        seq = self._event("BTN", button, "D", self._ticks())
+        seq = self._event("BTN", button, "D", self._ticks() if at_ns is None else self.station_clock.ticks(at_ns))
         if release:
             seq = self._event("BTN", button, "U", self._ticks())
         return seq

@@ -324,3 +324,91 @@ def test_four_piles_are_laid_with_four_presses_and_an_emptied_pile_is_filled_fir
                                                        state.piles[1][3]),) + state.piles[2:])
     assert adapter.button(emptied, 1, 4) == Flip(1, 1) and adapter.pending(emptied, 1) == {"flip_target": 1}
     assert [s.arg for s in adapter.inputs_for(emptied, 1, Flip(1, 1))] == [4]
+
+
+# -- an arbiter's batch: one durable commit ------------------------------------------------------------
+
+def batch_table(tmp_path, store_class):
+    store = store_class(tmp_path / "batch.db")
+    table = Table(RULES, config={"players": 4}, seed=3, stations=["s1", "s2", "s3", "s4"], log_store=store)
+    links = {s: FakeLink() for s in table.stations}
+    return store, table, links, RealtimeRunner(table, queue.Queue(), links)
+
+
+def flips_released_together(runner):
+    """Four flips, one per seat, 1 ms apart, released by one wake-up of the loop."""
+    for seat in range(4):
+        at = 1_000_000_000 + seat * 1_000_000
+        runner.accept(ButtonEvent(f"s{seat + 1}", 1, 3, True, 0, at + 500_000, at))
+    runner.clock = lambda: 1_100_000_000
+    runner.release()
+
+
+def test_presses_released_together_are_written_in_one_durable_commit(tmp_path):
+    from controller.table.eventlog import EventLog
+
+    class CountingLog(EventLog):
+        commits = 0
+
+        def commit(self):
+            CountingLog.commits += 1
+            super().commit()
+
+    store, table, links, runner = batch_table(tmp_path, CountingLog)
+    flips_released_together(runner)
+    taken = len(table.actions)
+    assert taken >= 2 and CountingLog.commits == 1                   # one flush for the whole batch
+    assert len(store.load(table.game_id).actions) == taken          # every one of them is in the log
+    assert all(any(kind == "BUZZ" for kind, _ in links[table.stations[a.player]].sent) for a in table.actions)
+    store.close()
+
+
+def test_a_batch_the_log_refuses_leaves_the_table_and_the_log_as_before(tmp_path):
+    """Should the commit fail (the disk full), none of the batch counts: the table is as it
+    was before it, the log has none of it, and each seat that played is told it was not
+    saved (no seat hears its move accepted)."""
+    import sqlite3
+    from controller.table.eventlog import EventLog
+    from controller.table.table import BUZZ_ACCEPTED
+
+    class FullAtCommit(EventLog):
+        def commit(self):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        def probe(self):
+            return "cannot write: the disk is full"
+
+    store, table, links, runner = batch_table(tmp_path, FullAtCommit)
+    before_state, before_actions = table.state, list(table.actions)
+    flips_released_together(runner)
+    assert table.state == before_state and table.actions == before_actions
+    assert store.load(table.game_id).actions == []
+    assert table.cannot_save and "full" in table.cannot_save and table.message.key == "cannot_save"
+    for link in links.values():
+        assert ("LED", (LED_REFUSED, 300)) in link.sent and ("BUZZ", BUZZ_ACCEPTED) not in link.sent
+    store.close()
+
+
+def test_a_write_refused_inside_a_batch_undoes_the_whole_batch(tmp_path):
+    import sqlite3
+    from controller.table.eventlog import EventLog
+
+    class FullAfterOne(EventLog):
+        room = 1
+
+        def append(self, game_id, action):
+            if self.room <= 0:
+                raise sqlite3.OperationalError("database or disk is full")
+            self.room -= 1
+            return super().append(game_id, action)
+
+        def probe(self):
+            return "cannot write: the disk is full"
+
+    store, table, links, runner = batch_table(tmp_path, FullAfterOne)
+    before_state = table.state
+    flips_released_together(runner)
+    assert table.state == before_state and table.actions == []
+    assert store.load(table.game_id).actions == []                   # the first flip's write rolled back
+    assert table.cannot_save
+    store.close()

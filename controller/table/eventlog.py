@@ -231,6 +231,18 @@ class EventLog:
             (game_id, kind, payload, time.time(), game_id))
         return int(self._db.execute("SELECT seq FROM log WHERE rowid = ?", (cur.lastrowid,)).fetchone()[0])
 
+    def begin(self) -> None:
+        """Hold the writes that follow for one durable commit (``commit``): a batch."""
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
     def finish(self, game_id: int, result: dict[str, Any]) -> None:
         self._db.execute("UPDATE games SET finished_at = ?, result = ? WHERE id = ?",
                          (time.time(), json.dumps(result, sort_keys=True), game_id))

@@ -54,6 +54,7 @@ class RealtimeRunner(TableRunner):
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
         self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
         self._warned_slow: set[str] = set()          # stations the screen has warned about
+        self._held_feedback: list[Any] | None = None  # a batch's feedback, until it is durable
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -101,12 +102,37 @@ class RealtimeRunner(TableRunner):
         now = self.clock()
         self.send(self.table.whistle_if_due(now))
         self.table.hint_if_due(now)
-        for event in self.arbiter.due(now):
-            self.handle(event)
+        due = self.arbiter.due(now)
+        if due:
+            self._release_batch(due)
         for station, delay_ns in self.arbiter.too_slow().items():
             if station not in self._warned_slow:
                 self._warned_slow.add(station)
                 self.table.warn_slow_link(station, delay_ns)
+
+    def _release_batch(self, due: list[Any]) -> None:
+        """The presses the arbiter released together, in one durable commit; their feedback
+        goes out once it is durable (or, should the commit fail, the refusals instead)."""
+        feedback: list[Any] = []
+        arrivals: list[int] = []
+        self._held_feedback, self._uncommitted = feedback, arrivals
+        self.table.begin_batch()
+        try:
+            for event in due:
+                self.handle(event)
+        finally:
+            self._held_feedback = self._uncommitted = None
+            refusals = self.table.end_batch()
+        if not refusals:
+            now = self.clock()
+            self.latencies_ns.extend(now - arrived for arrived in arrivals)
+        self.send(refusals or feedback)
+
+    def send(self, commands: list[Any]) -> None:
+        if self._held_feedback is not None:
+            self._held_feedback.extend(commands)
+        else:
+            super().send(commands)
 
     def _collect_real(self) -> list[Any]:
         now = self.clock()

@@ -46,6 +46,7 @@ class TableRunner:
         self.panel = panel                 # the Pi's own buttons and lights, if any
         self.clock = clock
         self.latencies_ns: list[int] = []  # frame arrival → action durably committed
+        self._uncommitted: list[int] | None = None   # in a batch: arrivals of actions not committed yet
         self.first_frame_ns: int | None = None
         self.stopped = False
         self._last_revision = -1
@@ -130,7 +131,9 @@ class TableRunner:
                 self.panel.beep()
         if len(self.table.actions) > before:
             arrived = getattr(event, "arrived_ns", None)
-            if arrived is not None:
+            if arrived is not None and self._uncommitted is not None:
+                self._uncommitted.append(arrived)            # durable at the batch's commit
+            elif arrived is not None:
                 self.latencies_ns.append(self.clock() - arrived)
         self.send(commands)
 

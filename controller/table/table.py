@@ -87,6 +87,22 @@ class Command:
     args: tuple[Any, ...]
 
 
+@dataclass
+class _Batch:
+    before: dict[str, Any]                    # the table's attributes before the batch
+    failed: BaseException | None = None       # a write of the batch that the log refused
+    seats: list[int | None] = field(default_factory=list)    # who played in it
+
+
+# not put back when a batch fails: the table's parts, and the revision (it only goes forward)
+_NOT_CHECKPOINTED = frozenset({"rules", "store", "adapter", "resolver", "revision", "_batch", "_snapshot"})
+
+
+def _copied(value: Any) -> Any:
+    """A checkpoint's copy: containers copied, everything else (immutable states, messages) shared."""
+    return type(value)(value) if isinstance(value, (list, dict, set)) else value
+
+
 class Table:
     def __init__(self, rules: GameRules, *, config: dict[str, Any], seed: int,
                  stations: Sequence[str | None], names: Sequence[str] | None = None,
@@ -128,6 +144,7 @@ class Table:
         self._hint: tuple[float, str, dict[str, Any]] | None = None   # rules.idle_hint of the state, once a move
         self._hint_since_ns: int | None = None       # since when it has held (presses' clock)
         self._notices: dict[str, Message] = {}       # lasting news by what it is about (a station)
+        self._batch: _Batch | None = None            # presses applied for one durable commit (begin_batch)
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -245,13 +262,20 @@ class Table:
         return self._refuse(seat, deferred) if deferred is not None else []
 
     def apply(self, action: Any) -> list[Command]:
-        """Apply an action from a seat: refused (IllegalAction) or durably logged, then taken."""
+        """Apply an action from a seat: refused (IllegalAction) or durably logged, then taken
+        (in a batch: logged, and durable at end_batch)."""
+        if self._batch is not None and self._batch.failed is not None:
+            raise IllegalAction("cannot_save", reason=self.cannot_save or str(self._batch.failed))
         new_state = self.rules.apply(self.state, action)
         if self.store is not None and self.game_id is not None:
             try:
                 self.store.append(self.game_id, self.rules.action_to_json(action))
             except Exception as exc:                 # disk full, card pulled: refuse, keep state, wait
+                if self._batch is not None:
+                    self._batch.failed = exc
                 raise IllegalAction("cannot_save", reason=self._saving_failed(exc)) from exc
+        if self._batch is not None:
+            self._batch.seats.append(getattr(action, "player", None))
         pause = self.rules.pause_after(self.state, new_state) if self._pressed_ns is not None else None
         self.state = new_state
         self.actions.append(action)
@@ -278,6 +302,46 @@ class Table:
                 self.store.finish(self.game_id, self.result())
             self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
         return commands
+
+    # -- an arbiter's batch: one durable commit -------------------------------------------------------
+    def begin_batch(self) -> None:
+        """The actions taken from here to ``end_batch`` are written to the log in one durable
+        transaction: an arbiter's batch of presses costs one flush to the disk, not one per
+        press (on an SD card a flush takes milliseconds). Their feedback waits for the commit,
+        as every acknowledgement waits for its action to be durable."""
+        if self._batch is not None or self.store is None or self.game_id is None or self.cannot_save is not None:
+            return
+        try:
+            self.store.begin()
+        except Exception as exc:                   # then each action commits on its own, as always
+            log.warning("event log: cannot begin a batch: %s", exc)
+            return
+        self._batch = _Batch({k: _copied(v) for k, v in vars(self).items() if k not in _NOT_CHECKPOINTED})
+
+    def end_batch(self) -> list[Command]:
+        """Commit the batch. Should the log refuse it (or any write in it), the table goes
+        back to how it was before the batch, and every seat that played in it is told its
+        move was not saved; nothing of the batch is in the log either."""
+        batch, self._batch = self._batch, None
+        if batch is None or self.store is None:
+            return []
+        try:
+            if batch.failed is not None:
+                raise batch.failed
+            self.store.commit()
+            return []
+        except Exception as exc:
+            try:
+                self.store.rollback()
+            except Exception:                      # the log is in trouble already: said below
+                pass
+            for key, value in batch.before.items():
+                setattr(self, key, value)
+            self.adapter.reset()
+            reason = self._saving_failed(exc)
+            seats = sorted({seat for seat in batch.seats if seat is not None})
+            return [command for seat in seats for command in self._refuse(seat, IllegalAction("cannot_save",
+                                                                                              reason=reason))]
 
     def whistle_if_due(self, now_ns: int) -> list[Command]:
         """A pause whose time is up ends: every station whistles and the screen says so."""
@@ -323,6 +387,8 @@ class Table:
         """While the log refuses writes: try again; True (and the game goes on) once it takes them."""
         if self.cannot_save is None:
             return True
+        if self._batch is not None:                   # a probe would write inside the failed batch
+            return False
         problem = self.store.probe() if self.store is not None else None
         if problem is not None:
             if problem != self.cannot_save:

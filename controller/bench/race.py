@@ -1,0 +1,175 @@
+"""Crazy Kick's races on the path a press really takes, on the host's clock.
+
+Eight simulated stations on pseudo-terminals (each frame 0-4 ms late each way, in order,
+as USB keeps it; each station's own clock, offset at random and 200 ppm fast or slow at
+most; the hard IRQ's stamp 0-50 µs after the edge), opened by the real ``StationLink``\\ s
+with their own sync pings, and the real ``RealtimeRunner`` with a Crazy Kick table of
+eight. After 10 s of clock sync, bursts of eight presses (one per station, in a random
+order) at true gaps of 1, 0.5 and 0.25 ms. A pair of neighbours in a burst is judged
+right when the earlier press reaches the table first; the same pairs in plain arrival
+order are printed beside it. The hold is measured from a frame's arrival to the table
+handling it, on the host's monotonic clock; the sync error is the press time the table
+used minus the true one.
+
+The stations' simulation shares the host's cores with the table (on the Pi it does not),
+so these figures are, if anything, pessimistic.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import statistics
+import threading
+import time
+from typing import Any
+
+from controller.bench.measure import Target, percentile
+
+GAPS_NS = (1_000_000, 500_000, 250_000)
+LINK_DELAY_MS = (0.0, 4.0)
+DRIFT_PPM = 200.0
+IRQ_LATENCY_NS = 50_000          # a hard IRQ's entry on the RP2040 under MicroPython: tens of µs
+BURST_EVERY_NS = 40_000_000      # bursts this far apart: each press's race is over before the next
+WARMUP_S = 10.0                  # the goal's "after 10 s of sync"
+
+TARGETS: dict[str, Target] = {
+    "ck_race_right_pct_1ms": (99.9, "min", "%", "real path (pty stations, links, runner): neighbouring presses "
+                              "1 ms apart reaching the table in true order (8 stations, 0-4 ms, ±200 ppm, IRQ)"),
+    "ck_race_right_pct_500us": (99.9, "min", "%", "the same, 0.5 ms apart"),
+    "ck_race_right_pct_250us": (float("nan"), "info", "%", "the same, 0.25 ms apart (closer than 0.2 ms is a tie)"),
+    "ck_race_arrival_pct_1ms": (float("nan"), "info", "%", "the same pairs 1 ms apart in plain arrival order"),
+    "ck_race_arrival_pct_500us": (float("nan"), "info", "%", "the same, 0.5 ms apart, arrival order"),
+    "ck_race_arrival_pct_250us": (float("nan"), "info", "%", "the same, 0.25 ms apart, arrival order"),
+    "ck_race_sync_error_ms_p99": (0.25, "max", "ms", "real path: press time the table used − true press time, "
+                                  "after 10 s of sync"),
+    "ck_race_sync_error_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_hold_ms_p99": (5.0, "max", "ms", "real path: a press's frame arriving → the table handling it "
+                            "(host clock)"),
+    "ck_race_hold_ms_max": (5.0, "max", "ms", "the same, worst press"),
+    "ck_race_hold_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_late_presses": (float("nan"), "info", "presses", "real path: presses that came after their race "
+                             "was decided"),
+    "ck_race_presses": (float("nan"), "info", "presses", "real path: presses measured"),
+}
+
+
+def _wait_until(when_ns: int) -> None:
+    """Sleep most of the way, then spin: a press at its planned time, within microseconds."""
+    while True:
+        left = when_ns - time.monotonic_ns()
+        if left <= 0:
+            return
+        if left > 1_000_000:
+            time.sleep((left - 500_000) / 1e9)
+
+
+def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float = WARMUP_S) -> dict[str, Any]:
+    """Bursts at each of GAPS_NS in turn; returns per gap the pairs right (released and by
+    arrival) and the pairs counted, and every press's sync error and hold (ns)."""
+    import logging
+    from controller.games.crazykick import RULES
+    from controller.table import Table
+    from controller.table.realtime import RealtimeRunner
+    from hardware.events import ButtonEvent
+    from hardware.link import StationLink
+    from hardware.sim import SimulatedStation, StationClock
+
+    class RecordingRunner(RealtimeRunner):
+        """The real runner; it notes when each press reaches the table."""
+
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            super().__init__(*args, **kw)
+            self.handled: dict[tuple[str, int], tuple[int, Any]] = {}
+
+        def handle(self, event: Any) -> None:
+            if isinstance(event, ButtonEvent) and event.pressed:
+                self.handled[(event.station, event.seq)] = (time.monotonic_ns(), event)
+            super().handle(event)
+
+    logging.getLogger("controller").setLevel(logging.ERROR)     # refused presses are meant
+    rng = random.Random(seed)
+    ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
+    sims = [SimulatedStation(i, link_delay_ms=LINK_DELAY_MS, seed=rng.randrange(1 << 30),
+                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
+            for i in ids]
+    events: queue.Queue = queue.Queue()
+    links: dict[str, Any] = {}
+    runner = None
+    thread = None
+    plan: list[tuple[int, list[tuple[str, int, int]]]] = []
+    try:
+        for sim in sims:
+            sim.start()
+            links[sim.station_id] = StationLink(sim.port, events).open()
+        table = Table(RULES, config={"players": stations}, seed=seed, stations=ids)
+        runner = RecordingRunner(table, events, links)
+        thread = threading.Thread(target=runner.run, kwargs={"until_finished": False}, daemon=True)
+        thread.start()
+        time.sleep(warmup_s)
+        for b in range(bursts):
+            gap = GAPS_NS[b % len(GAPS_NS)]
+            order = list(range(stations))
+            rng.shuffle(order)
+            start = time.monotonic_ns() + 2_000_000
+            presses = []
+            for k, s in enumerate(order):
+                true_ns = start + k * gap
+                _wait_until(true_ns)
+                seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
+                presses.append((ids[s], (seq - 1) % 65536, true_ns))  # the D frame; seq is the U's
+            plan.append((gap, presses))
+            _wait_until(start + BURST_EVERY_NS)
+        time.sleep(0.2)                                              # the last burst's frames and holds
+    finally:
+        if runner is not None:
+            runner.stopped = True
+        if thread is not None:
+            thread.join(timeout=2)
+        for link in links.values():
+            link.close()
+        for sim in sims:
+            sim.close()
+    assert runner is not None
+    handled = runner.handled
+    order_of = {key: n for n, key in enumerate(sorted(handled, key=lambda key: handled[key][0]))}
+    right = {gap: [0, 0, 0] for gap in GAPS_NS}        # released right, arrival right, pairs
+    sync_errors, holds = [], []
+    for gap, presses in plan:
+        for (station, seq, true_ns) in presses:
+            if (station, seq) in handled:
+                at, event = handled[(station, seq)]
+                sync_errors.append(abs(event.pressed_ns - true_ns))
+                holds.append(at - event.arrived_ns)
+        for a, b in zip(presses, presses[1:]):
+            ka, kb = a[:2], b[:2]
+            if ka in handled and kb in handled:
+                right[gap][0] += order_of[ka] < order_of[kb]
+                right[gap][1] += handled[ka][1].arrived_ns < handled[kb][1].arrived_ns
+                right[gap][2] += 1
+    return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds,
+            "late": runner.arbiter.late, "presses": sum(len(p) for _, p in plan)}
+
+
+def _label(gap_ns: int) -> str:
+    return f"{gap_ns // 1_000_000}ms" if gap_ns % 1_000_000 == 0 else f"{gap_ns // 1000}us"
+
+
+def figures(quick: bool = False) -> dict[str, float]:
+    found = races(bursts=150 if quick else 450)
+    out: dict[str, float] = {}
+    for gap in GAPS_NS:
+        released, arrival, pairs = found["right"][gap]
+        out[f"ck_race_right_pct_{_label(gap)}"] = 100 * released / pairs if pairs else 0.0
+        out[f"ck_race_arrival_pct_{_label(gap)}"] = 100 * arrival / pairs if pairs else 0.0
+    errors = [e / 1e6 for e in found["sync_errors_ns"]]
+    holds = [h / 1e6 for h in found["holds_ns"]]
+    out["ck_race_sync_error_ms_p99"] = percentile(errors, 99)
+    out["ck_race_sync_error_ms_median"] = statistics.median(errors)
+    out["ck_race_hold_ms_p99"] = percentile(holds, 99)
+    out["ck_race_hold_ms_max"] = max(holds)
+    out["ck_race_hold_ms_median"] = statistics.median(holds)
+    out["ck_race_late_presses"] = float(found["late"])
+    out["ck_race_presses"] = float(len(holds))
+    return out
