@@ -242,8 +242,9 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
         sim.close()
 
 
-def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, capsys):
+def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, capsys, monkeypatch):
     import os
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path / "data"))       # no table's log here
     import tty
     from controller.app.cli import main
     from hardware.sim_pn532 import SimulatedPN532
@@ -256,7 +257,7 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
         out = capsys.readouterr().out.splitlines()
         assert code == 0
         assert out[0].split() == ["port", "kind", "station", "id", "firmware", "clock", "offset", "round", "trip",
-                                  "last", "seen", "health"]
+                                  "last", "seen", "late", "presses", "health"]
         row = next(line for line in out if "e6614103e7452d2f" in line)
         assert " station " in row and "sim-1.0" in row and row.count(" ms") == 3 and "s ago" in row
         assert "loop ≤ 0.8 ms" in row and "reader ok" in row and "KB free" in row
@@ -312,3 +313,38 @@ def test_stat_and_err_frames_are_kept_and_a_pong_with_two_stamps_syncs(tmp_path)
     link._pings[3] = 1_000_000
     link._to_event(Frame("PONG", ("3", "500", "2500")), 4_200_000)
     assert link.sync.round_trip_ns == 3_200_000 - 2_000_000
+
+
+def test_spieltisch_stations_shows_the_late_presses_the_table_counted(tmp_path, capsys, monkeypatch):
+    """A press that comes after its race was decided is counted for its station in the
+    match's result, which the log keeps; ``spieltisch stations`` shows the count beside the
+    station, so an owner sees which link loses races."""
+    import queue
+    from controller.app.cli import main
+    from controller.games.crazykick import RULES
+    from controller.table import Table
+    from controller.table.eventlog import EventLog
+    from controller.table.realtime import RealtimeRunner
+    from hardware.events import ButtonEvent
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    station = SimulatedStation("e6614103e7452d2f").start()
+    ids = ["e6614103e7452d2f", "other-b", "other-c", "other-d"]
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        for late_ones in (2, 1):                          # two matches; the station at seat 0 is slow
+            table = Table(RULES, config={"players": 4}, seed=1, stations=ids, log_store=store)
+            runner = RealtimeRunner(table, queue.Queue(), {})
+            runner.accept(ButtonEvent("other-b", 1, 3, True, 0, 1_000_500_000, 1_000_000_000))
+            runner.clock = lambda: 1_100_000_000
+            runner.release()
+            for k in range(late_ones):                     # stamped before the press already released
+                runner.accept(ButtonEvent(ids[0], 2 + k, 3, True, 0, 1_030_000_000, 990_000_000))
+            assert table.result()["late_presses"] == {"0": late_ones}
+            store.finish(table.game_id, table.result())    # as the table does when the match ends
+    try:
+        assert main(["stations", "--port", station.port]) == 0
+        row = next(line for line in capsys.readouterr().out.splitlines() if "e6614103e7452d2f" in line)
+        assert "3 in 2 games" in row
+        main(["stations", "--json", "--port", station.port])
+        assert json.loads(capsys.readouterr().out.splitlines()[0])["late_presses"] == {"presses": 3, "games": 2}
+    finally:
+        station.close()

@@ -314,6 +314,25 @@ class EventLog:
         return out
 
     # -- cards and stations -----------------------------------------------------------------------
+    def late_presses(self, games: int = 50) -> dict[str, tuple[int, int]]:
+        """Per station id, over the last ``games`` finished real-time games it played: the
+        presses that came after their race was decided, and how many games (a station with
+        many is on a slow link: docs/stations.md)."""
+        out: dict[str, tuple[int, int]] = {}
+        rows = self._db.execute("SELECT seats, result FROM games WHERE result LIKE ? ORDER BY id DESC LIMIT ?",
+                                ('%"late_presses"%', games))
+        for seats_json, result_json in rows:
+            try:
+                seats, result = json.loads(seats_json), json.loads(result_json)
+                late = {int(seat): int(n) for seat, n in result["late_presses"].items()}
+            except (TypeError, ValueError, AttributeError, KeyError):
+                continue                     # a result this version cannot read: not counted
+            for seat, station in enumerate(seats):
+                if station:
+                    presses, played = out.get(station, (0, 0))
+                    out[station] = (presses + late.get(seat, 0), played + 1)
+        return out
+
     def register_card(self, uid: str, game: str, card: str) -> None:
         self._db.execute("INSERT INTO cards (uid, game, card) VALUES (?, ?, ?) "
                          "ON CONFLICT(uid) DO UPDATE SET game = excluded.game, card = excluded.card",

@@ -46,9 +46,26 @@ def probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
         return station_error
 
 
-def describe(port: str, found: Any, now_ns: int) -> dict[str, Any]:
+def late_presses_on_record() -> dict[str, tuple[int, int]]:
+    """From the table's log (the data directory's): per station id, the presses that came
+    after their race was decided in its last real-time games, and how many games. Nothing
+    when there is no log yet (it is not made here) or it cannot be read."""
+    import sqlite3
+    from controller.table.eventlog import EventLog, StorageError, default_data_dir
+    path = default_data_dir() / "spieltisch.db"
+    if not path.exists():
+        return {}
+    try:
+        with EventLog(path) as log:
+            return log.late_presses()
+    except (StorageError, sqlite3.Error, OSError):
+        return {}
+
+
+def describe(port: str, found: Any, now_ns: int, late: dict[str, tuple[int, int]] | None = None) -> dict[str, Any]:
     if isinstance(found, str):
         return {"port": port, "kind": "-", "id": "-", "firmware": "-", "problem": found}
+    on_record = (late or {}).get(found.station_id)
     sync = found.sync
     offset = sync.offset_ns if sync is not None else None
     rtt = sync.round_trip_ns if sync is not None else None
@@ -62,6 +79,7 @@ def describe(port: str, found: Any, now_ns: int) -> dict[str, Any]:
         "last_seen_s": None if found.last_seen_ns is None else round((now_ns - found.last_seen_ns) / 1e9, 2),
         "stats": dict(getattr(found, "stats", {}) or {}),
         "errors": [list(e) for e in getattr(found, "errors", [])],
+        "late_presses": None if on_record is None else {"presses": on_record[0], "games": on_record[1]},
     }
 
 
@@ -74,9 +92,10 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         found = {port: probe(port, events, stack) for port in ports}
-        time.sleep(listen_s)                      # 25 sync exchanges a second meanwhile
+        time.sleep(listen_s)                      # 50 sync exchanges a second meanwhile
         now = time.monotonic_ns()
-        rows = [describe(port, item, now) for port, item in found.items()]
+        late = late_presses_on_record()
+        rows = [describe(port, item, now, late) for port, item in found.items()]
     if as_json:
         for row in rows:
             print(json.dumps(row))
@@ -106,18 +125,27 @@ def health(row: dict[str, Any]) -> str:
     return ", ".join(parts) or "–"
 
 
+def late_text(late: dict[str, int] | None) -> str:
+    """"3 in 5 games": presses that came after their race was decided, in its last
+    real-time games (a station with many is on a slow link: docs/stations.md)."""
+    if late is None:
+        return "–"
+    return f"{late['presses']} in {late['games']} game{'' if late['games'] == 1 else 's'}"
+
+
 def format_table(rows: list[dict[str, Any]]) -> str:
     def ms(value: float | None) -> str:
         return "–" if value is None else f"{value:.3f} ms"
 
-    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen", "health")
+    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen", "late presses",
+              "health")
     lines = [header]
     for r in rows:
         if "problem" in r:
-            lines.append((r["port"], "?", r["problem"], "", "", "", "", ""))
+            lines.append((r["port"], "?", r["problem"], "", "", "", "", "", ""))
             continue
         seen = "–" if r["last_seen_s"] is None else f"{r['last_seen_s']:.2f} s ago"
         lines.append((r["port"], r["kind"], r["id"], r["firmware"], ms(r["clock_offset_ms"]),
-                      ms(r["round_trip_ms"]), seen, health(r)))
+                      ms(r["round_trip_ms"]), seen, late_text(r.get("late_presses")), health(r)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)

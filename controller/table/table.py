@@ -145,6 +145,8 @@ class Table:
         self._hint_since_ns: int | None = None       # since when it has held (presses' clock)
         self._notices: dict[str, Message] = {}       # lasting news by what it is about (a station)
         self._batch: _Batch | None = None            # presses applied for one durable commit (begin_batch)
+        self.late_presses: dict[str, int] | None = None   # a real-time table's: station → presses that came
+        #                                                    after their race was decided (the arbiter's count)
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -571,12 +573,13 @@ class Table:
         return self.rules.outcome(self.state) is not None
 
     def result(self) -> dict[str, Any]:
-        """The JSON result line: game, scores per team, winner(s)."""
+        """The JSON result line: game, scores per team, winner(s); in a real-time game, the
+        presses that came too late, by seat."""
         outcome = self.rules.outcome(self.state)
         view = self.rules.public_view(self.state)
         teams = view.get("teams")
         names = [[self.names[p] or f"seat {p + 1}" for p in team] for team in teams] if teams else None
-        return {
+        result = {
             "game": self.rules.name,
             "config": self.config,
             "seed": self.seed,
@@ -586,6 +589,9 @@ class Table:
             "actions": len(self.actions),
             "finished": outcome is not None,
         }
+        if self.late_presses is not None:      # by seat; the log keeps them, `spieltisch stations` shows them
+            result["late_presses"] = {str(self.seat_of(s)): n for s, n in sorted(self.late_presses.items())}
+        return result
 
 
 # the asking station's buttons while undo is asked: bottom middle takes the move back
