@@ -412,3 +412,51 @@ def test_a_write_refused_inside_a_batch_undoes_the_whole_batch(tmp_path):
     assert store.load(table.game_id).actions == []                   # the first flip's write rolled back
     assert table.cannot_save
     store.close()
+
+
+# -- USB's delay in the demo ------------------------------------------------------------------------
+
+def test_the_simulated_wire_delays_each_press_within_its_bounds_and_keeps_each_stations_order():
+    from controller.table.realtime import SimulatedWire
+
+    def sent(order):
+        wire = SimulatedWire((0, 4_000_000), seed=7)
+        for station, k in order:
+            wire.send(ButtonEvent(station, k, 0, True, 0, 1_000_000_000 + k * 100_000, 0))
+        return wire
+
+    a_then_b = [("a", k) for k in range(20)] + [("b", k) for k in range(20)]
+    interleaved = [item for pair in zip(a_then_b[:20], a_then_b[20:]) for item in pair]
+    wire = sent(a_then_b)
+    assert wire.arrived(1_000_000_000 - 1) == []
+    arrived = wire.arrived(2_000_000_000)
+    assert len(arrived) == 40 and wire.next_arrival_ns() is None
+    for station in "ab":
+        mine = [e for e in arrived if e.station == station]
+        assert [e.seq for e in mine] == list(range(20))                      # USB does not reorder
+        assert all(0 <= e.arrived_ns - (1_000_000_000 + e.seq * 100_000) <= 4_000_000 for e in mine)
+    # the same presses read from the queue in another order: the same arrivals
+    again = sent(interleaved).arrived(2_000_000_000)
+    assert sorted((e.station, e.seq, e.arrived_ns) for e in again) == sorted(
+        (e.station, e.seq, e.arrived_ns) for e in arrived)
+    assert len({e.arrived_ns - e.seq * 100_000 for e in arrived}) > 30      # drawn, not one constant
+
+
+def test_the_headless_demo_gives_the_arbiter_usbs_delays_to_judge(tmp_path, monkeypatch):
+    """On simulated time the frames used to arrive the moment they were sent, so the
+    arbiter never had anything to put in order; now each press takes 0-4 ms, as over USB."""
+    from controller.app import demo
+    runners = []
+
+    class Watched(RealtimeRunner):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            runners.append(self)
+
+    monkeypatch.setattr(demo, "RealtimeRunner", Watched)
+    result = demo.run_demo("crazy-kick", players=4, seed=5, headless=True, data_dir=tmp_path, timeout=60)
+    assert result["finished"] and result["late_presses"] == {}
+    arbiter = runners[0].arbiter
+    medians = [ordered[len(ordered) // 2] for ordered in arbiter._sorted.values()]
+    assert len(medians) == 4 and all(1_000_000 < m < 4_000_000 for m in medians)
+    assert 3_000_000 < arbiter.window_ns <= 5_000_000

@@ -18,12 +18,13 @@ from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
 from controller.table.eventlog import EventLog, StorageError, TableLock, default_data_dir
-from controller.table.realtime import RealtimeRunner, SimulatedTime
+from controller.table.realtime import RealtimeRunner, SimulatedTime, SimulatedWire
 from controller.table.runner import TableRunner, Wake
 from controller.table.table import Table
 
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 UNATTENDED_SAVE_S = 10.0     # a headless demo that cannot save for this long ends with the reason
+DEMO_LINK_DELAY_MS = (0.0, 4.0)   # a real-time demo's stations: USB's delay each way (docs/crazy-kick.md)
 
 
 def finished_games(store: EventLog, game: str, *, demo: bool) -> list[dict[str, Any]]:
@@ -73,7 +74,11 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         simulated = SimulatedTime() if rules.realtime and not watching else None
         sims = []
         for i in range(players):
-            sim = SimulatedStation(f"sim-{i + 1}", clock=simulated or time.monotonic_ns).start()
+            # USB's 0-4 ms each way, so the arbiter has presses to put in order: on the real
+            # clock the bytes wait; on simulated time the runner's wire delays the presses
+            sim = SimulatedStation(f"sim-{i + 1}", clock=simulated or time.monotonic_ns, seed=i,
+                                   link_delay_ms=DEMO_LINK_DELAY_MS if rules.realtime and not simulated else None)
+            sim.start()
             stack.callback(sim.close)
             sims.append(sim)
         links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
@@ -91,8 +96,10 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         if rules.realtime:
             realtime_bots = RealtimeBotDriver(rules, table.adapter, bot_seats, seed=seed, reaction=reaction)
             stack.callback(realtime_bots.close)
+            wire = SimulatedWire(tuple(int(ms * 1e6) for ms in DEMO_LINK_DELAY_MS), seed) if simulated else None
             runner = RealtimeRunner(table, events, links, screen=screen, bots=realtime_bots, keyboard=keyboard,
-                                    simulated=simulated, give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S)
+                                    simulated=simulated, give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S,
+                                    wire=wire)
         else:
             if think is None:
                 think = 0.8 if watching else 0.0

@@ -12,8 +12,12 @@ still draw human reaction times, nobody waits for them, and a whole match takes 
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
+import itertools
 import logging
 import queue
+import random
 import time
 from typing import Any, Callable
 
@@ -37,17 +41,51 @@ class SimulatedTime:
         self.now = max(self.now, when_ns)
 
 
+class SimulatedWire:
+    """USB's delay on simulated time: a station's presses reach the table ``delay_ns`` (drawn
+    between its bounds) after the station sent them, in order, as USB keeps them. Each
+    station draws from its own dice, so a demo plays the same whichever station's frame the
+    host happened to read first. (On the real clock, ``SimulatedStation(link_delay_ms=…)``
+    delays the bytes themselves.)"""
+
+    def __init__(self, delay_ns: tuple[int, int] = (0, 4_000_000), seed: Any = 0) -> None:
+        self.low, self.high = delay_ns
+        self.seed = seed
+        self._dice: dict[str, random.Random] = {}
+        self._last: dict[str, int] = {}                  # station → when its latest frame arrives
+        self._in_flight: list[tuple[int, int, Any]] = []
+        self._order = itertools.count()
+
+    def send(self, event: Any) -> None:
+        """A press the station sent at its ``arrived_ns`` (the still simulated clock)."""
+        dice = self._dice.setdefault(event.station, random.Random(f"wire:{self.seed}:{event.station}"))
+        arrives = max(self._last.get(event.station, 0), event.arrived_ns + round(dice.uniform(self.low, self.high)))
+        self._last[event.station] = arrives
+        heapq.heappush(self._in_flight, (arrives, next(self._order), dataclasses.replace(event, arrived_ns=arrives)))
+
+    def arrived(self, now_ns: int) -> list[Any]:
+        out = []
+        while self._in_flight and self._in_flight[0][0] <= now_ns:
+            out.append(heapq.heappop(self._in_flight)[2])
+        return out
+
+    def next_arrival_ns(self) -> int | None:
+        return self._in_flight[0][0] if self._in_flight else None
+
+
 class RealtimeRunner(TableRunner):
     def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None,
                  keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
                  arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000,
-                 panel: Any = None, give_up_unsaved_s: float | None = None) -> None:
+                 panel: Any = None, give_up_unsaved_s: float | None = None,
+                 wire: SimulatedWire | None = None) -> None:
         super().__init__(table, events, links, screen=screen, bots=None, keyboard=keyboard,
                          clock=simulated or clock, panel=panel, give_up_unsaved_s=give_up_unsaved_s)
         self.realtime_bots = bots
         self.simulated = simulated
+        self.wire = wire                             # simulated time: USB's delay for the presses
         self.arbiter = arbiter if arbiter is not None else Arbiter()   # an empty arbiter is falsy
         self.ping_interval_ns = ping_interval_ns     # simulated time: the runner pings the stations
         self._next_ping = 0
@@ -154,15 +192,18 @@ class RealtimeRunner(TableRunner):
                 event = self.events.get(timeout=0.002) if waiting else self.events.get_nowait()
             except queue.Empty:
                 if not waiting:
-                    return batch
+                    return batch + (self.wire.arrived(self.clock()) if self.wire is not None else [])
                 if time.monotonic() > give_up:
                     log.error("simulated stations did not deliver their frames; going on")
                     self._expected.clear()
                     return batch
                 continue
-            batch.append(event)
             if getattr(event, "seq", None) is not None:
                 self._seen[event.station] = event.seq
+            if self.wire is not None and type(event).__name__ == "ButtonEvent":
+                self.wire.send(event)                 # on its way: it arrives in simulated time
+            else:
+                batch.append(event)
 
     def _ping_if_due(self) -> None:
         now = self.clock()
@@ -175,7 +216,8 @@ class RealtimeRunner(TableRunner):
         assert self.simulated is not None
         times = [t for t in (self.arbiter.next_deadline(), self.table.paused_until_ns,
                              self._hint_wake(self.simulated.now),
-                             self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping)
+                             self.realtime_bots.next_due_ns() if self.realtime_bots else None, self._next_ping,
+                             self.wire.next_arrival_ns() if self.wire is not None else None)
                  if t is not None]
         self.simulated.advance_to(min(times))
 
