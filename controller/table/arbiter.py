@@ -13,7 +13,7 @@ Ties: two presses of different stations closer than the clock-sync accuracy
 ties so far, then to the earlier arrival; so ties take turns instead of always
 favouring one seat (see docs/crazy-kick.md).
 
->>> arbiter = Arbiter(min_window_ns=2_000_000)
+>>> arbiter = Arbiter(min_window_ns=2_000_000, measured_after=0)   # (by default, 20 presses first)
 >>> arbiter.push("late frame, early press", station="A", pressed_ns=1_000_000, arrived_ns=3_500_000)
 >>> arbiter.push("early frame, later press", station="B", pressed_ns=2_000_000, arrived_ns=2_100_000)
 >>> arbiter.window_ns            # A's measured link delay (2.5 ms) + the tie margin
@@ -42,11 +42,14 @@ class Held(NamedTuple):
 
 class Arbiter:
     def __init__(self, *, min_window_ns: int = 1_000_000, max_window_ns: int = 5_000_000,
-                 tie_ns: int = 200_000, max_lead_ns: int = 50_000_000) -> None:
+                 tie_ns: int = 200_000, max_lead_ns: int = 50_000_000, measured_after: int = 20) -> None:
         self.min_window_ns = min_window_ns
         self.max_window_ns = max_window_ns
         self.tie_ns = tie_ns                      # presses closer than this are a tie
         self.max_lead_ns = max_lead_ns            # a stamp further back than this is not believed
+        # a station's link counts as measured after this many presses; until then the
+        # window is the longest (a few delays say little of the slowest one in a hundred)
+        self.measured_after = measured_after
         self._held: list[Held] = []
         self._order = itertools.count()
         self._delays: dict[str, deque[int]] = defaultdict(deque)       # per station, the last 200
@@ -56,13 +59,16 @@ class Arbiter:
         self.ties = 0
         self.late = 0                             # presses that arrived after their window had passed
         self.late_by_station: dict[str, int] = defaultdict(int)
-        self._window = min_window_ns
+        self._unmeasured: set[str] = set()        # stations with fewer than measured_after presses
+        self._window = max_window_ns if measured_after > 0 else min_window_ns
         self._released_up_to: int | None = None   # the latest press released so far
 
     @property
     def window_ns(self) -> int:
         """The hold: the slowest station's 99th-percentile link delay plus the tie
-        margin, within [min_window_ns, max_window_ns]."""
+        margin, within [min_window_ns, max_window_ns]; the longest while any station has
+        pressed fewer than ``measured_after`` times (a match's first presses, a station
+        plugged in during a match)."""
         return self._window
 
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int) -> None:
@@ -79,7 +85,12 @@ class Arbiter:
         if len(delays) > 200:
             del ordered[bisect.bisect_left(ordered, delays.popleft())]
         self._p99[station] = ordered[int(len(ordered) * 0.99)]      # within the list: n·0.99 < n
-        self._window = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
+        if len(delays) < self.measured_after:
+            self._unmeasured.add(station)
+        else:
+            self._unmeasured.discard(station)
+        measured = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
+        self._window = self.max_window_ns if self._unmeasured else measured
         if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
             self.late_by_station[station] += 1
