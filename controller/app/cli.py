@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     bench.add_argument("--only", metavar="AREA", action="append",
-                       help="measure only this area (rules, balance, teamup, table, app, fairness, stations, cards, frames, "
+                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
                             "faults); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")

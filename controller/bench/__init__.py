@@ -10,7 +10,9 @@ entry of a flat name → value mapping, so a new game adds its own:
 - ``teamup.py``: Team UP!'s placement checks and its solver
 - ``table.py``: a station's frame → the action durably in the log
 - ``app.py``: the demo as a person starts it (first frame, peak memory)
-- ``fairness.py``: clock sync, the arbiter's ordering and hold (real-time games)
+- ``fairness.py``: clock sync, the arbiter's ordering and hold on a model (real-time games)
+- ``race.py``: the same on the real path: pty stations, links with their pings, the runner,
+  on the host's clock (about 40 s: 10 s of sync first)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
 - ``cards.py``: tap to screen: the firmware's reader on simulated chip timing, the host's link, per step
 - ``frames.py``: a full 1920×1080 frame of each game at its largest player count
@@ -25,7 +27,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "stations", "cards", "frames")
+AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "frames")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 
