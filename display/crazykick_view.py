@@ -26,7 +26,7 @@ KEY_SIZE = (62, 32)
 CELEBRATION_S = GOAL_PAUSE_S     # the goal's banner stays while play pauses, and goes at the whistle
 # the regions (draw.Regions) and what of the public view each reads
 HEADER = pygame.Rect(0, 0, 1920, 100)
-HEADER_READS = ("edition_title", "team_colours", "team_names", "ball", "goals", "scores", "goals_to_win",
+HEADER_READS = ("edition_title", "team_colours", "team_names", "ball", "goals", "scores", "needed",
                 "attacks", "centre_count")
 CENTRE_READS = ("centre", "covered", "last", "team_names", "team_colours")
 _CARD = pygame.Rect(0, 0, *CENTRE_CARD)
@@ -169,7 +169,13 @@ class CrazyKickView:
                 draw.text(surface, latest_that_fit(scorers, 28, box.width - 30), (box.left + 18, box.bottom - 8),
                           28, ink, False, "bottomleft")
         draw.text(surface, f"{view['scores'][0]} : {view['scores'][1]}", (cx, 50), 80, INK, True, "center")
-        draw.text(surface, self.t("ck_first_to", goals=view["goals_to_win"]), (1900, 24), 28, MUTED, False, "topright")
+        needed = view["needed"]
+        if needed[0] == needed[1]:
+            aim = self.t("ck_first_to", n=needed[0])
+        else:                                            # an uneven table's handicap: each team's own aim
+            aim = self.t("ck_goals_needed", team0=texts.colour_name(self.lang, view["team_names"][0]), n0=needed[0],
+                         team1=texts.colour_name(self.lang, view["team_names"][1]), n1=needed[1])
+        draw.text(surface, aim, (1900, 24), 28, MUTED, False, "topright")
         if view["attacks"]:
             draw.text(surface, self.t("ck_attack_n", n=view["attacks"], plays=view["centre_count"]),
                       (1900, 60), 28, MUTED, False, "topright")

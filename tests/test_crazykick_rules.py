@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.games import IllegalAction, find_game
 from controller.games.crazykick import (
-    RULES, BallOut, Flip, Play, Reshuffle, can_play, load_deck, starting_piles,
+    RULES, BallOut, Flip, Play, Reshuffle, _replace, can_play, load_deck, starting_piles,
 )
 from controller.bots.crazykick import Reaction, simulate_match
 
@@ -287,9 +287,12 @@ def test_first_to_the_goals_wins_and_the_game_ends():
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
 @pytest.mark.parametrize("edition", ["schmidt", "dlp"])
-def test_whole_bot_matches_finish_with_five_goals(players, edition):
+def test_whole_bot_matches_finish_with_the_goals_each_team_needs(players, edition):
     stats = simulate_match({"players": players, "edition": edition}, seed=players)
-    assert stats.result["finished"] and max(stats.result["scores"]) == 5
+    needed = RULES.new_game({"players": players}, seed=0).needed
+    winner = stats.result["winner"]
+    assert stats.result["finished"] and stats.result["scores"][winner] == needed[winner]
+    assert stats.result["scores"][1 - winner] < needed[1 - winner]
 
 
 def test_same_seed_same_match_and_replay_reaches_the_same_state():
@@ -349,7 +352,7 @@ def test_a_match_to_eight_goals_can_end():
 def test_the_game_as_the_menu_offers_it():
     assert (RULES.name, RULES.title, RULES.realtime, RULES.bots_fill_seats) == ("crazy-kick", "Crazy Kick", True, True)
     assert RULES.player_counts == (2, 3, 4, 5, 6, 7, 8)
-    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp"))]
+    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp")), ("book_goals", ())]
     assert RULES.card_names() == []                      # no tags: every card lives in the table
 
 
@@ -498,9 +501,13 @@ def test_a_state_with_votes_and_a_last_event_survives_json():
 
 
 def state_digest(state) -> str:
+    """The cards where they lie and the match's counters (not the handicap, which the
+    config sets: it came after these digests were pinned and changes no card)."""
     import hashlib
     import json
-    return hashlib.sha256(json.dumps(RULES.state_to_json(state), sort_keys=True).encode()).hexdigest()[:16]
+    data = RULES.state_to_json(state)
+    del data["needed"]
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def test_a_saved_match_replays_to_the_same_cards():
@@ -563,3 +570,47 @@ def test_a_stall_names_who_holds_a_fitting_card():
     piles = (((), (), ()), ((fits[1], others[40]), (), ()), ((others[41],), (), ()), ((), (), ()))
     mixed = state._replace(hands=hands, piles=piles)
     assert stalled(mixed) and fitting_holders(mixed) == [0, 1]
+
+
+# -- uneven tables: the handicap ---------------------------------------------------------------------
+
+def winning_goal(players, team, config=None):
+    """A state of an uneven match where a seat of ``team`` can play a goal card at once."""
+    deck = load_deck("schmidt")
+    goal = next(c for c in deck if c.goal and c.team_index == team)
+    before = next(c for c in deck if not c.goal and goal.id in deck.follows[c.id])
+    state = RULES.new_game({"players": players, **(config or {})}, seed=1)
+    seat = state.team_of.index(team)
+    return arrange(state, {seat: [[goal.id]]}, centre=[before.id]), seat
+
+
+@pytest.mark.parametrize("players, needed", [(3, (5, 3)), (5, (5, 5)), (7, (4, 5)), (4, (5, 5)), (8, (5, 5))])
+def test_an_uneven_tables_teams_need_the_goals_that_even_out_their_chances(players, needed):
+    """docs/crazy-kick.md, "Uneven tables": at 3 players the pair needs 5 goals and the
+    lone player 3, at 7 the four need 4 and the three 5; each team wins with its own last
+    goal, not one before."""
+    state = RULES.new_game({"players": players}, seed=1)
+    assert state.needed == needed and state.goals_to_win == 5
+    for team in (0, 1):
+        start, seat = winning_goal(players, team)
+        almost = start._replace(scores=_replace(start.scores, team, needed[team] - 1))
+        assert RULES.apply(almost, Play(seat, 0)).winner == team
+        early = start._replace(scores=_replace(start.scores, team, needed[team] - 2))
+        assert RULES.apply(early, Play(seat, 0)).winner is None
+
+
+def test_the_book_goals_switch_plays_an_uneven_table_as_printed():
+    assert RULES.new_game({"players": 3, "book_goals": True}, seed=1).needed == (5, 5)
+    assert RULES.new_game({"players": 7, "book_goals": True, "goals": 3}, seed=1).needed == (3, 3)
+    start, seat = winning_goal(3, 1, {"book_goals": True})
+    assert RULES.apply(start._replace(scores=(0, 3)), Play(seat, 0)).winner is None    # 4 of 5: play on
+
+
+def test_the_handicap_keeps_within_one_goal_and_the_goal_cards_there_are():
+    """A match to 1 goal cannot need fewer; none can need more than the 8 goal cards a team
+    has (they are set aside once scored)."""
+    assert RULES.new_game({"players": 7, "goals": 1}, seed=1).needed == (1, 1)
+    assert RULES.new_game({"players": 3, "goals": 8}, seed=1).needed == (8, 6)
+    assert RULES.new_game({"players": 3, "goals": 2}, seed=1).needed == (2, 1)
+    assert RULES.new_game({"players": 3, "goals": 1}, seed=1).needed == (1, 1)
+    assert RULES.public_view(RULES.new_game({"players": 3}, seed=1))["needed"] == [5, 3]

@@ -34,15 +34,20 @@ for _players in (2, 4):
         float("nan"), "info", "s", "the longest stall of those matches (bots flip every 180-380 ms)")
 for _players in (3, 5, 7):
     TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
-        (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins")
+        (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins, "
+                                "with the table's handicap (uneven_goals)")
+for _players in (3, 7):
+    TARGETS[f"ck_larger_side_wins_book_pct_{_players}p"] = (
+        float("nan"), "info", "%", f"the same, {_players} players, as the book prints (--book-goals)")
 
 
-def matches(players: int, edition: str, count: int) -> tuple[float, float]:
+def matches(players: int, edition: str, count: int, book_goals: bool = False) -> tuple[float, float]:
     """(% of matches team 0 wins, % of goals scored by the team that kicked off)."""
     from controller.bots.crazykick import simulate_match
     wins = decided = kickoff_goals = goals = 0
     for seed in range(count):
-        stats = simulate_match({"players": players, "edition": edition}, seed)
+        stats = simulate_match({"players": players, "edition": edition, **({"book_goals": True} if book_goals else {})},
+                               seed)
         if stats.result["winner"] is not None:
             decided += 1
             wins += stats.result["winner"] == 0
@@ -93,4 +98,7 @@ def figures(quick: bool = False) -> dict[str, float]:
         # seats alternate between the teams, so team 0 is the larger with an odd count
         out[f"ck_larger_side_wins_pct_{players}p"] = matches(
             players, "schmidt", LAYOUT_MATCHES_QUICK if quick else LAYOUT_MATCHES)[0]
+    for players in (3, 7):
+        out[f"ck_larger_side_wins_book_pct_{players}p"] = matches(
+            players, "schmidt", LAYOUT_MATCHES_QUICK if quick else LAYOUT_MATCHES, book_goals=True)[0]
     return out

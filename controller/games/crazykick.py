@@ -120,6 +120,13 @@ def starting_piles(players: int) -> tuple[int, int]:
     return tuple(DATA["starting_piles"].get(str(players), DATA["starting_piles"]["even"]))  # type: ignore[return-value]
 
 
+def uneven_goals(players: int) -> tuple[int, int]:
+    """How many goals fewer than the match's target team 0 and team 1 need at an uneven
+    table: the handicap that lets equal players win about half the matches (docs/crazy-kick.md,
+    "Uneven tables"); none with an even number of players."""
+    return tuple(DATA["uneven_goals"].get(str(players), (0, 0)))  # type: ignore[return-value]
+
+
 # -- actions --------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +171,7 @@ class CrazyKickState(NamedTuple):
     edition: str
     seed: int
     goals_to_win: int
+    needed: tuple[int, int]                      # goals each team needs to win (an uneven table's handicap)
     team_of: tuple[int, ...]                     # seat → team index
     pile_count: tuple[int, ...]                  # seat → number of piles
     hands: tuple[tuple[int, ...], ...]           # seat → face-down hand, next card first
@@ -192,7 +200,9 @@ class CrazyKick(GameRules):
     realtime = True
     bots_fill_seats = True     # every card a seat plays lies open: a bot needs no hidden hand
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    options = (GameOption("edition", "which deck", EDITIONS),)
+    options = (GameOption("edition", "which deck", EDITIONS),
+               GameOption("book_goals", "with 3 or 7 players, both teams need the same goals, as the rule book "
+                                        "prints (the table's handicap off)"))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))
@@ -208,8 +218,10 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_goals_out_of_range", goals=goals, high=most)
         team_of = tuple(seat % 2 for seat in range(players))
         piles_by_team = starting_piles(players)
+        fewer = (0, 0) if config.get("book_goals") else uneven_goals(players)
+        needed = (min(most, max(1, goals - fewer[0])), min(most, max(1, goals - fewer[1])))
         state = CrazyKickState(
-            edition=deck.edition, seed=int(seed), goals_to_win=goals, team_of=team_of,
+            edition=deck.edition, seed=int(seed), goals_to_win=goals, needed=needed, team_of=team_of,
             pile_count=tuple(piles_by_team[t] for t in team_of),
             hands=tuple(() for _ in team_of),
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
@@ -311,7 +323,7 @@ class CrazyKick(GameRules):
         goals = _replace(state.goals, team, state.goals[team] + (card.id,))
         # (a goal is never scored while the ball is out: no agreement to forget)
         state = state._replace(scores=scores, goals=goals, last=Event("goal", player, card.id))
-        if scores[team] >= state.goals_to_win:
+        if scores[team] >= state.needed[team]:
             return state._replace(winner=team)
         # every card but the goal goes back to its team, and the team deals again
         owned: list[list[int]] = [[], []]
@@ -396,6 +408,7 @@ class CrazyKick(GameRules):
             "team_colours": list(deck.team_colours),
             "scores": list(state.scores),
             "goals_to_win": state.goals_to_win,
+            "needed": list(state.needed),
             "goals": [[deck[c].player for c in team] for team in state.goals],
             "centre": show[state.top] if state.centre else None,
             "covered": show[state.centre[-2]] if len(state.centre) > 1 else None,
@@ -435,6 +448,7 @@ class CrazyKick(GameRules):
     def state_from_json(self, data: Mapping[str, Any]) -> CrazyKickState:
         return CrazyKickState(
             edition=data["edition"], seed=data["seed"], goals_to_win=data["goals_to_win"],
+            needed=tuple(data["needed"]),  # type: ignore[arg-type]
             team_of=tuple(data["team_of"]), pile_count=tuple(data["pile_count"]),
             hands=tuple(tuple(h) for h in data["hands"]),
             piles=tuple(tuple(tuple(p) for p in seat) for seat in data["piles"]),
