@@ -390,20 +390,10 @@ def test_a_batch_the_log_refuses_leaves_the_table_and_the_log_as_before(tmp_path
 
 
 def test_a_write_refused_inside_a_batch_undoes_the_whole_batch(tmp_path):
-    import sqlite3
-    from controller.table.eventlog import EventLog
+    from tests.test_robustness import FailingLog
 
-    class FullAfterOne(EventLog):
+    class FullAfterOne(FailingLog):
         room = 1
-
-        def append(self, game_id, action):
-            if self.room <= 0:
-                raise sqlite3.OperationalError("database or disk is full")
-            self.room -= 1
-            return super().append(game_id, action)
-
-        def probe(self):
-            return "cannot write: the disk is full"
 
     store, table, links, runner = batch_table(tmp_path, FullAfterOne)
     before_state = table.state
