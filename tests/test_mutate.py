@@ -65,3 +65,21 @@ def test_every_equivalent_mutant_judged_still_exists(entry):
     assert len(matching) >= 1, f"no longer in {path.name}: judge it again or remove it"
     assert len(matching) == 1 or "nth" not in entry      # nth picks one of alike mutants
     assert entry["why"].strip()
+
+
+def test_again_takes_an_earlier_runs_outcomes_only_for_the_same_code(tmp_path):
+    """``--again FILE`` reruns only the survivors of an earlier run; an earlier run of other
+    code (mutants renumbered or moved) is refused, never mixed in."""
+    rel = mutate.TARGETS["arbiter"][0]
+    made = mutate.mutants((ROOT / rel).read_text(encoding="utf-8"))
+    entries = [dict(m.__dict__, outcome="killed" if m.number % 2 else "survived") for m in made]
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps([{"module": rel, "tests": [], "rate": 0.5, "mutants": entries}]))
+    outcomes = mutate.earlier_outcomes(str(earlier), "arbiter", made)
+    assert outcomes[1][0] == "killed" and outcomes[2][0] == "survived" and len(outcomes) == len(made)
+    entries[0]["line"] += 1                                # the code moved since
+    earlier.write_text(json.dumps([{"module": rel, "tests": [], "rate": 0.5, "mutants": entries}]))
+    with pytest.raises(SystemExit, match="changed"):
+        mutate.earlier_outcomes(str(earlier), "arbiter", made)
+    with pytest.raises(SystemExit, match="no run"):
+        mutate.earlier_outcomes(str(earlier), "clocksync", made)

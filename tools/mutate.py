@@ -416,13 +416,28 @@ def judged_equivalent(target: str, mutant: Mutant, source_lines: list[str], know
     return ""
 
 
-def run_target(target: str, jobs: int, only_list: bool = False) -> Result:
+def earlier_outcomes(file: str, target: str, made: list[Mutant]) -> dict[int, tuple[str, str]]:
+    """``--again``: an earlier run's outcomes by mutant number, if it ran this module as it
+    is now (the same mutants on the same lines); else SystemExit with what to do."""
+    rel = TARGETS[target][0]
+    earlier = next((r for r in json.loads(Path(file).read_text(encoding="utf-8")) if r["module"] == rel), None)
+    if earlier is None:
+        raise SystemExit(f"{file} has no run of {target}")
+    same = [(m["number"], m["line"], m["change"]) for m in earlier["mutants"]] == \
+        [(m.number, m.line, m.change) for m in made]
+    if not same:
+        raise SystemExit(f"{target} has changed since {file} was written: run it whole")
+    return {m["number"]: (m["outcome"], m.get("why", "")) for m in earlier["mutants"]}
+
+
+def run_target(target: str, jobs: int, only_list: bool = False, again: str | None = None) -> Result:
     rel, tests = TARGETS[target]
     path = ROOT / rel
     source = path.read_text(encoding="utf-8")
     result = Result(target, rel, tests, mutants=mutants(source))
     if only_list:
         return result
+    before = earlier_outcomes(again, target, result.mutants) if again else {}
     source_lines = source.splitlines()
     known = load_equivalents()
     cover, order, result.baseline_s = coverage_map(path, [str(ROOT / t) for t in tests])
@@ -433,6 +448,9 @@ def run_target(target: str, jobs: int, only_list: bool = False) -> Result:
         why = judged_equivalent(target, m, source_lines, known, result.mutants)
         if why:
             m.outcome, m.why = "equivalent", why
+            continue
+        if before.get(m.number, ("",))[0] in ("killed", "timeout"):
+            m.outcome = before[m.number][0]          # tests were only added since: still killed
             continue
         first, last = m.lines
         lines = set(range(first, last + 1))
@@ -515,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--json", metavar="FILE", help="write every mutant and its outcome to FILE")
+    parser.add_argument("--again", metavar="FILE", help="run only what FILE (an earlier --json of the same "
+                        "code) has as survived or not covered; its killed stay killed (after adding tests)")
     args = parser.parse_args(argv)
     unknown = [t for t in args.targets if t not in TARGETS]
     if unknown:
@@ -530,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for target in args.targets or list(TARGETS):
         started = time.monotonic()
-        result = run_target(target, args.jobs, args.list)
+        result = run_target(target, args.jobs, args.list, args.again)
         results.append(result)
         if args.list:
             for m in result.mutants:
