@@ -56,13 +56,13 @@ TARGETS: dict[str, Target] = {
 
 
 def _wait_until(when_ns: int) -> None:
-    """Sleep most of the way, then spin: a press at its planned time, within microseconds."""
-    while True:
-        left = when_ns - time.monotonic_ns()
-        if left <= 0:
-            return
-        if left > 1_000_000:
-            time.sleep((left - 500_000) / 1e9)
+    """Sleep until then (never spin: a spinning thread holds the GIL for the interpreter's
+    5 ms switch interval and would delay the table's threads, which on the Pi no station
+    shares). The press keeps its planned time as its stamp; a late wake-up only delays its
+    frame, as USB might."""
+    left = when_ns - time.monotonic_ns()
+    if left > 0:
+        time.sleep(left / 1e9)
 
 
 def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float = WARMUP_S) -> dict[str, Any]:
