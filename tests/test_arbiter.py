@@ -275,3 +275,8 @@ def test_a_station_plugged_in_during_a_match_is_measured_afresh():
     assert arbiter.window_ns == MS
     arbiter.push("new", station="N", pressed_ns=300 * MS, arrived_ns=300 * MS + 100 * US)
     assert arbiter.window_ns == 5 * MS
+
+
+def test_before_any_press_the_window_is_the_longest_unless_nothing_needs_measuring():
+    assert Arbiter(measured_after=1).window_ns == 5 * MS            # one press to measure: not yet
+    assert Arbiter(measured_after=0).window_ns == MS                # nothing to wait for: the least

@@ -177,6 +177,40 @@ def test_a_hint_that_would_leave_a_hole_no_package_fills_is_ranked_last():
     assert 0 in floors and floors[0] > 0 and floors == sorted(floors, reverse=True)
 
 
+# --- the search's geometry ---------------------------------------------------------------------------------
+
+def test_each_place_knows_the_cells_around_it():
+    """The search's footprints, against the pallet's grid cell by cell: the columns under a
+    package, each unit of its outline with the column outside it (−1 at the pallet's edge),
+    the columns it touches, and per side the first neighbouring column, the side's axis and
+    where the side lies (for the clone rule)."""
+    from controller.games.teamup import X, Y
+    from controller.games.teamup_solver import FOOTPRINTS
+    from collections import Counter as Bag
+    assert len(FOOTPRINTS) == len({(f.shape, f.x, f.y, f.dx, f.dy) for f in FOOTPRINTS})
+    for n, f in enumerate(FOOTPRINTS):
+        cells = {(i, j) for i in range(f.x, f.x + f.dx) for j in range(f.y, f.y + f.dy)}
+        assert f.index == n and sorted(f.columns) == sorted(i + X * j for i, j in cells)
+        outline = Bag()
+        for i, j in cells:
+            for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                a, b = i + di, j + dj
+                if (a, b) not in cells:
+                    outline[a + X * b if 0 <= a < X and 0 <= b < Y else -1] += 1
+        assert Bag(f.rim) == outline and len(f.rim) == 2 * (f.dx + f.dy)
+        assert Bag(f.around) == Bag(c for c in f.rim if c >= 0)
+        sides = []
+        if f.x > 0:
+            sides.append((f.x - 1 + X * f.y, 0, f.x))
+        if f.x + f.dx < X:
+            sides.append((f.x + f.dx + X * f.y, 1, f.x + f.dx))
+        if f.y > 0:
+            sides.append((f.x + X * (f.y - 1), 2, f.y))
+        if f.y + f.dy < Y:
+            sides.append((f.x + X * (f.y + f.dy), 3, f.y + f.dy))
+        assert list(f.sides) == sides
+
+
 # --- the search's signature ---------------------------------------------------------------------------------
 
 def digest(moves) -> str:
@@ -207,6 +241,12 @@ def search_runs() -> dict[str, tuple]:
             runs[f"deck {seed}, {steps} steps"] = (
                 lambda seed=seed, steps=steps: solve(shuffled_deck(seed), puzzle_neutral(), 0.0, nodes=steps), steps)
     runs["deck 4, 0.5 s in steps"] = (lambda: solve(shuffled_deck(4), puzzle_neutral(), 0.5), STEPS_PER_SECOND // 2)
+    for steps in (60, 130):                        # budgets where each score's least share counts
+        runs[f"deck 4, {steps} steps"] = (
+            lambda steps=steps: solve(shuffled_deck(4), puzzle_neutral(), 0.0, nodes=steps), steps)
+    runs["deck 4, no time at all"] = (lambda: solve(shuffled_deck(4), puzzle_neutral(), 0.0), 1)
+    runs["deck 2, a time below zero by a clock"] = (
+        lambda: solve(shuffled_deck(2), puzzle_neutral(), -1.0, clock=fake_clock(0.001)), None)
     runs["deck 2, 0.05 s by a clock"] = (
         lambda: solve(shuffled_deck(2), puzzle_neutral(), 0.05, clock=fake_clock(0.0005)), None)
     runs["deck 4, 0.1 s by a clock"] = (

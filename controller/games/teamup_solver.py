@@ -149,12 +149,6 @@ class _Search:
         self.seen: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self.timed_out = False
-        # the kinds still to come after each card, for the bound on what they can place
-        self.suffix: list[dict[str, int]] = [{} for _ in range(len(self.kinds) + 1)]
-        for k in range(len(self.kinds) - 1, -1, -1):
-            counts = dict(self.suffix[k + 1])
-            counts[self.kinds[k].name] = counts.get(self.kinds[k].name, 0) + 1
-            self.suffix[k] = counts
 
     # -- the score --------------------------------------------------------------------------------
     def floors(self) -> int:
