@@ -11,8 +11,9 @@ order are printed beside it. The hold is measured from a frame's arrival to the 
 handling it, on the host's monotonic clock; the sync error is the press time the table
 used minus the true one.
 
-The stations' simulation shares the host's cores with the table (on the Pi it does not),
-so these figures are, if anything, pessimistic.
+The simulated stations run in a process of their own, as stations are devices of their
+own; they still share the host's two cores with the table (on the Pi they do not), so
+these figures are, if anything, pessimistic.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ TARGETS: dict[str, Target] = {
                             "(host clock)"),
     "ck_race_hold_ms_max": (5.0, "max", "ms", "the same, worst press"),
     "ck_race_hold_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_link_delay_ms_p99": (float("nan"), "info", "ms", "real path: true press → frame arriving at the table, "
+                                  "99th percentile (the simulated USB: 0-4 ms, plus the simulation's own lateness)"),
     "ck_race_late_presses": (float("nan"), "info", "presses", "real path: presses that came after their race "
                              "was decided"),
     "ck_race_presses": (float("nan"), "info", "presses", "real path: presses measured"),
@@ -65,16 +68,57 @@ def _wait_until(when_ns: int) -> None:
         time.sleep(left / 1e9)
 
 
+def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
+    """The stations' side, in a process of its own (``python -m controller.bench.race``),
+    as stations are devices of their own: it prints their ports, lets the table sync for
+    ``warmup_s``, presses the bursts, prints what it pressed and when, and keeps the
+    stations plugged in until its input closes."""
+    import json
+    import sys
+    from hardware.sim import SimulatedStation, StationClock
+    rng = random.Random(seed)
+    ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
+    sims = [SimulatedStation(i, link_delay_ms=LINK_DELAY_MS, seed=rng.randrange(1 << 30),
+                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
+            for i in ids]
+    try:
+        for sim in sims:
+            sim.start()
+        print(json.dumps([[sim.station_id, sim.port] for sim in sims]), flush=True)
+        time.sleep(warmup_s)
+        plan = []
+        for b in range(bursts):
+            gap = GAPS_NS[b % len(GAPS_NS)]
+            order = list(range(stations))
+            rng.shuffle(order)
+            start = time.monotonic_ns() + 2_000_000
+            presses = []
+            for k, s in enumerate(order):
+                true_ns = start + k * gap
+                _wait_until(true_ns)
+                seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
+                presses.append((ids[s], (seq - 1) % 65536, true_ns))  # the D frame; seq is the U's
+            plan.append((gap, presses))
+            _wait_until(start + BURST_EVERY_NS)
+        print(json.dumps(plan), flush=True)
+        sys.stdin.read()                                             # until the table is done
+    finally:
+        for sim in sims:
+            sim.close()
+
+
 def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float = WARMUP_S) -> dict[str, Any]:
     """Bursts at each of GAPS_NS in turn; returns per gap the pairs right (released and by
     arrival) and the pairs counted, and every press's sync error and hold (ns)."""
+    import json
     import logging
+    import subprocess
+    import sys
     from controller.games.crazykick import RULES
     from controller.table import Table
     from controller.table.realtime import RealtimeRunner
     from hardware.events import ButtonEvent
     from hardware.link import StationLink
-    from hardware.sim import SimulatedStation, StationClock
 
     class RecordingRunner(RealtimeRunner):
         """The real runner; it notes when each press reaches the table."""
@@ -89,38 +133,22 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             super().handle(event)
 
     logging.getLogger("controller").setLevel(logging.ERROR)     # refused presses are meant
-    rng = random.Random(seed)
-    ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
-    sims = [SimulatedStation(i, link_delay_ms=LINK_DELAY_MS, seed=rng.randrange(1 << 30),
-                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
-            for i in ids]
+    side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", str(seed), str(stations), str(bursts),
+                             str(warmup_s)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     events: queue.Queue = queue.Queue()
     links: dict[str, Any] = {}
     runner = None
     thread = None
-    plan: list[tuple[int, list[tuple[str, int, int]]]] = []
     try:
-        for sim in sims:
-            sim.start()
-            links[sim.station_id] = StationLink(sim.port, events).open()
-        table = Table(RULES, config={"players": stations}, seed=seed, stations=ids)
+        assert side.stdout is not None and side.stdin is not None
+        ports = json.loads(side.stdout.readline())
+        for station_id, port in ports:
+            links[station_id] = StationLink(port, events).open()
+        table = Table(RULES, config={"players": stations}, seed=seed, stations=[i for i, _ in ports])
         runner = RecordingRunner(table, events, links)
         thread = threading.Thread(target=runner.run, kwargs={"until_finished": False}, daemon=True)
         thread.start()
-        time.sleep(warmup_s)
-        for b in range(bursts):
-            gap = GAPS_NS[b % len(GAPS_NS)]
-            order = list(range(stations))
-            rng.shuffle(order)
-            start = time.monotonic_ns() + 2_000_000
-            presses = []
-            for k, s in enumerate(order):
-                true_ns = start + k * gap
-                _wait_until(true_ns)
-                seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
-                presses.append((ids[s], (seq - 1) % 65536, true_ns))  # the D frame; seq is the U's
-            plan.append((gap, presses))
-            _wait_until(start + BURST_EVERY_NS)
+        plan = [(gap, [tuple(p) for p in presses]) for gap, presses in json.loads(side.stdout.readline())]
         time.sleep(0.2)                                              # the last burst's frames and holds
     finally:
         if runner is not None:
@@ -129,26 +157,28 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             thread.join(timeout=2)
         for link in links.values():
             link.close()
-        for sim in sims:
-            sim.close()
+        if side.stdin is not None:
+            side.stdin.close()
+        side.wait(timeout=10)
     assert runner is not None
     handled = runner.handled
     order_of = {key: n for n, key in enumerate(sorted(handled, key=lambda key: handled[key][0]))}
     right = {gap: [0, 0, 0] for gap in GAPS_NS}        # released right, arrival right, pairs
-    sync_errors, holds = [], []
+    sync_errors, holds, delays = [], [], []
     for gap, presses in plan:
         for (station, seq, true_ns) in presses:
             if (station, seq) in handled:
                 at, event = handled[(station, seq)]
                 sync_errors.append(abs(event.pressed_ns - true_ns))
                 holds.append(at - event.arrived_ns)
+                delays.append(event.arrived_ns - true_ns)
         for a, b in zip(presses, presses[1:]):
             ka, kb = a[:2], b[:2]
             if ka in handled and kb in handled:
                 right[gap][0] += order_of[ka] < order_of[kb]
                 right[gap][1] += handled[ka][1].arrived_ns < handled[kb][1].arrived_ns
                 right[gap][2] += 1
-    return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds,
+    return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds, "delays_ns": delays,
             "late": runner.arbiter.late, "presses": sum(len(p) for _, p in plan)}
 
 
@@ -170,6 +200,13 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_hold_ms_p99"] = percentile(holds, 99)
     out["ck_race_hold_ms_max"] = max(holds)
     out["ck_race_hold_ms_median"] = statistics.median(holds)
+    out["ck_race_link_delay_ms_p99"] = percentile([d / 1e6 for d in found["delays_ns"]], 99)
     out["ck_race_late_presses"] = float(found["late"])
     out["ck_race_presses"] = float(len(holds))
     return out
+
+
+if __name__ == "__main__":                       # the stations' process of races()
+    import sys
+    sys.setswitchinterval(0.0005)                # devices: none waits on another's Python
+    _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))

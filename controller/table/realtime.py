@@ -18,6 +18,7 @@ import itertools
 import logging
 import queue
 import random
+import sys
 import time
 from typing import Any, Callable
 
@@ -26,6 +27,9 @@ from controller.table.runner import TableRunner
 from controller.table.table import Table
 
 log = logging.getLogger(__name__)
+
+
+REALTIME_SWITCH_S = 0.0005        # the interpreter's thread switch interval while a real-time game runs
 
 
 class SimulatedTime:
@@ -97,6 +101,16 @@ class RealtimeRunner(TableRunner):
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
+        # a station's reader thread waiting for the interpreter gets it within 0.5 ms, not
+        # the default 5 ms: a press's arrival stamp and its release wait on it
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, REALTIME_SWITCH_S))
+        try:
+            return self._run(until_finished, deadline, timeout)
+        finally:
+            sys.setswitchinterval(switch)
+
+    def _run(self, until_finished: bool, deadline: float | None, timeout: float | None) -> dict[str, Any]:
         if self.simulated is not None:
             for link in self.links.values():
                 link.auto_ping = False
