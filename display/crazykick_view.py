@@ -151,9 +151,10 @@ class CrazyKickView:
         draw.text(surface, snap.title, (30, 8), 56, GOLD, True)
         draw.text(surface, view["edition_title"], (30, 62), 28, MUTED, max_width=400)
         cx = TABLE_AREA.centerx
+        names = [texts.colour_name(self.lang, view["team_names"][team]) for team in (0, 1)]
         for team in (0, 1):
             colour = rgb(view["team_colours"][team])
-            name = texts.colour_name(self.lang, view["team_names"][team])
+            name = names[team]
             box = pygame.Rect(0, 0, 330, 88)
             if team == 0:
                 box.midright = (cx - 70, 50)
@@ -173,8 +174,7 @@ class CrazyKickView:
         if needed[0] == needed[1]:
             aim = self.t("ck_first_to", n=needed[0])
         else:                                            # an uneven table's handicap: each team's own aim
-            aim = self.t("ck_goals_needed", team0=texts.colour_name(self.lang, view["team_names"][0]), n0=needed[0],
-                         team1=texts.colour_name(self.lang, view["team_names"][1]), n1=needed[1])
+            aim = self.t("ck_goals_needed", team0=names[0], n0=needed[0], team1=names[1], n1=needed[1])
         draw.text(surface, aim, (1900, 24), 28, MUTED, False, "topright")
         if view["attacks"]:
             draw.text(surface, self.t("ck_attack_n", n=view["attacks"], plays=view["centre_count"]),

@@ -172,7 +172,7 @@ class StationLink(SupervisedPort):
     def _ping_on_time(self) -> None:
         """Sync exchanges every PING_INTERVAL_NS by the host's clock, whether or not bytes
         come in: the reader only wakes when they do (or at its 20 ms read timeout), and
-        pings sent from there came every 40-60 ms instead of every 40 ms."""
+        pings sent from there came every 40-60 ms when asked for every 40."""
         interval = self.PING_INTERVAL_NS / 1e9
         due = time.monotonic()
         while not self._stop.wait(max(0.0, due - time.monotonic())):

@@ -12,6 +12,7 @@ import statistics
 import time
 
 from controller.bench.measure import Target, percentile
+from hardware.link import StationLink
 
 TARGETS: dict[str, Target] = {
     "ck_model_order_pct_500us": (float("nan"), "info", "%", "model (exact wake-ups, no IRQ, no threads): neighbouring "
@@ -29,7 +30,7 @@ TARGETS: dict[str, Target] = {
 }
 
 LINK_DELAY_NS = 4_000_000        # each way, uniform from 0
-PING_NS = 20_000_000             # the link's sync exchange interval (StationLink.PING_INTERVAL_NS)
+PING_NS = StationLink.PING_INTERVAL_NS   # the link's sync exchange interval
 
 
 def _synced_station(rng: random.Random, seconds: float = 10.0):

@@ -179,7 +179,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
                 right[gap][1] += handled[ka][1].arrived_ns < handled[kb][1].arrived_ns
                 right[gap][2] += 1
     return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds, "delays_ns": delays,
-            "late": runner.arbiter.late, "presses": sum(len(p) for _, p in plan)}
+            "late": runner.arbiter.late}
 
 
 def _label(gap_ns: int) -> str:
@@ -208,5 +208,6 @@ def figures(quick: bool = False) -> dict[str, float]:
 
 if __name__ == "__main__":                       # the stations' process of races()
     import sys
-    sys.setswitchinterval(0.0005)                # devices: none waits on another's Python
+    from controller.table.realtime import REALTIME_SWITCH_S
+    sys.setswitchinterval(REALTIME_SWITCH_S)     # devices: none waits on another's Python
     _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))

@@ -3,7 +3,8 @@
 Every accepted action is committed durably (WAL, ``synchronous=FULL``: the commit has
 reached the disk before the table acknowledges the input), so a power cut loses nothing
 that a player saw accepted. The presses a real-time game's arbiter releases together are
-committed in one transaction (``begin``/``commit``), their acknowledgements after it. An unfinished game is resumed by replaying its log.
+committed in one transaction (``begin``/``commit``), their acknowledgements after it. An
+unfinished game is resumed by replaying its log.
 Undo is an appended marker, never a deletion, so the log tells what happened.
 
 The file is marked as ours (SQLite's ``application_id``) and carries its schema version

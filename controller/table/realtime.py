@@ -97,7 +97,7 @@ class RealtimeRunner(TableRunner):
         self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
         self._warned_slow: set[str] = set()          # stations the screen has warned about
         self._held_feedback: list[Any] | None = None  # a batch's feedback, until it is durable
-        table.late_presses = dict(self.arbiter.late_by_station)   # a real-time table: its result has them
+        table.late_presses = self.arbiter.late_by_station   # the arbiter's own counts: the result (the log) has them
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -145,8 +145,6 @@ class RealtimeRunner(TableRunner):
         if type(event).__name__ == "ButtonEvent":
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
                               arrived_ns=event.arrived_ns)
-            if self.arbiter.late_by_station.get(event.station, 0) != self.table.late_presses.get(event.station, 0):
-                self.table.late_presses = dict(self.arbiter.late_by_station)   # in the result the log keeps
         else:
             self.handle(event)
 

@@ -94,8 +94,10 @@ class _Batch:
     seats: list[int | None] = field(default_factory=list)    # who played in it
 
 
-# not put back when a batch fails: the table's parts, and the revision (it only goes forward)
-_NOT_CHECKPOINTED = frozenset({"rules", "store", "adapter", "resolver", "revision", "_batch", "_snapshot"})
+# not put back when a batch fails: the table's parts, the revision (it only goes forward), and
+# what counts inputs rather than the game (the presses were processed; the arbiter's late count)
+_NOT_CHECKPOINTED = frozenset({"rules", "store", "adapter", "resolver", "revision", "_batch", "_snapshot",
+                               "processed", "late_presses"})
 
 
 def _copied(value: Any) -> Any:
