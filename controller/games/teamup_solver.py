@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from controller.games.teamup import (
-    CARD_NUMBERS, current_card, fitting, kind_of_card, pallet_of,
+    CARD_NUMBERS, current_card, face_down_count, fitting, kind_of_card, pallet_of,
     CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y,
     Package, as_package, orientations,
 )
@@ -279,7 +279,7 @@ class _Search:
                 if self._side_clone(f, h):
                     continue
                 snug = sum(1 for c in f.rim if c < 0 or heights[c] > h)
-                out.append((h * 100 - snug * 4 + (0 if colour < 0 else 1), f, h, colour))
+                out.append((h * 100 - snug * 4, f, h, colour))
         if self.noise:                 # a restart: the same preferences, shaken
             rng = self.rng
             out.sort(key=lambda t: t[0] + rng.random() * self.noise)
@@ -687,10 +687,10 @@ def _rank(state: Any, candidates: list[Package]) -> list[Package]:
         search.place(f, p.z, COLOUR_INDEX[p.colour])
         open_ways = sum(bin(search.open[z]).count("1") for z in range(search.floors(), search.lost))
         snug = sum(1 for c in f.rim if c < 0 or search.heights[c] > p.z + 1)
-        scored.append(((-search.lost, -min(open_ways, 400), p.z, -snug, p), p))
+        scored.append((-search.lost, -open_ways, p.z, -snug, p))
         search.remove(f, p.z, COLOUR_INDEX[p.colour])
-    scored.sort(key=lambda t: t[0][:4] + (tuple(t[1]),))
-    return [p for _, p in scored]
+    scored.sort()
+    return [t[-1] for t in scored]
 
 
 def suggest_placement(state: Any, rng: random.Random | None = None) -> Package | None:
@@ -704,7 +704,7 @@ def suggest_placement(state: Any, rng: random.Random | None = None) -> Package |
     candidates = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
     if not candidates:
         return None
-    face_down = sum(1 for m in state.moves if m < 0)
+    face_down = face_down_count(state)
     if state.order_known and len(state.deck) == len(CARD_NUMBERS):
         # puzzle and challenge: the cards' order is no secret, so the solver plans with it
         found = solve(state.deck[len(state.moves):], state.placed[0], 0.0, placed=state.placed[1:],
