@@ -10,7 +10,7 @@ reaches the same point.
 **The signature.** How the search spends its steps (the order it tries places in, the
 restarts, the share of the budget each score gets) decides the bots' play and the hints
 under a step budget, not whether a finished answer is right. Like a chess engine's bench
-node count, the scores, steps and first moves of fixed searches are written in
+node count, the scores, steps, lines and bounds computed of fixed searches are written in
 ``tests/vectors/teamup_search_signature.json``: any change to how the search goes changes
 them and fails here, on purpose. A change meant to change the search renews the file
 (``python tests/test_teamup_solver.py --write``) after ``spieltisch bench --only teamup``
@@ -101,6 +101,12 @@ def test_there_is_no_hint_when_nothing_the_card_allows_fits():
     state = played_to(1, 16)
     assert state.phase == "place" and not list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
     assert suggest_placement(state) is None
+
+
+def test_when_only_one_place_fits_the_hint_is_that_place():
+    state = played_to(1, 13)
+    fits = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    assert len(fits) == 1 and suggest_placement(state) == fits[0]
 
 
 def test_the_same_point_of_the_same_game_gets_the_same_hint():
@@ -211,6 +217,141 @@ def test_each_place_knows_the_cells_around_it():
         assert list(f.sides) == sides
 
 
+def test_every_floor_around_every_neutral_the_game_allows_can_be_filled():
+    """Each floor's ways to fill it, around the neutral package in each corner and each
+    orientation the rules allow: 58 for a floor above it, fewer beside it (15 beside the
+    upright one), never none (a floor with no way is lost from the start), each way
+    covering the free cells once."""
+    from controller.games.teamup import NEUTRAL_ORIENTATIONS, X, Y
+    from controller.games.teamup_solver import FLOORS, FOOTPRINTS, tilings_for
+    for dx, dy, dz in NEUTRAL_ORIENTATIONS:
+        for x in (0, X - dx):
+            for y in (0, Y - dy):
+                neutral = as_package(("N", None, x, y, 0, dx, dy, dz))
+                blocked = {i + X * j for i in range(x, x + dx) for j in range(y, y + dy)}
+                for z, floor in enumerate(tilings_for(neutral)):
+                    assert len(floor.tilings) == 58 if z >= dz else 0 < len(floor.tilings) < 58, (dx, dy, x, y, z)
+                    assert dx * dy != 4 or z >= dz or len(floor.tilings) == 15
+                    free = sorted(set(range(X * Y)) - (blocked if z < dz else set()))
+                    for tiling in floor.tilings:
+                        assert sorted(c for i in tiling for c in FOOTPRINTS[i].columns) == free
+                assert z == FLOORS - 1
+
+
+def fewest_cards_by_trying(kinds, need, fixed):
+    """How many of ``kinds`` (in order) must be drawn before they can take ``need`` packages
+    per shape (each card one package its kind allows, a colour card's only while fewer than
+    3 of that shape and colour are fixed), by trying every way; None when they never can."""
+    from controller.games.teamup import KINDS, COPIES
+    from controller.games.teamup_solver import COLOUR_INDEX, SHAPE_INDEX
+    seen = set()
+
+    def can(i, need, fixed, m):
+        if not any(need):
+            return True
+        if i == m or (i, need, fixed) in seen:
+            return False
+        seen.add((i, need, fixed))
+        kind = KINDS[kinds[i]]
+        if can(i + 1, need, fixed, m):                                  # this card brings none of them
+            return True
+        for shape in kind.shapes:
+            s = SHAPE_INDEX[shape]
+            if not need[s]:
+                continue
+            fewer = need[:s] + (need[s] - 1,) + need[s + 1:]
+            if len(kind.colours) == 1:
+                slot = s * 3 + COLOUR_INDEX[kind.colours[0]]
+                if fixed[slot] >= COPIES:
+                    continue
+                if can(i + 1, fewer, fixed[:slot] + (fixed[slot] + 1,) + fixed[slot + 1:], m):
+                    return True
+            elif can(i + 1, fewer, fixed, m):
+                return True
+        return False
+
+    for m in range(len(kinds) + 1):
+        seen.clear()
+        if can(0, tuple(need), tuple(fixed), m):
+            return m
+    return None
+
+
+def test_the_bound_counts_the_fewest_cards_that_bring_the_packages_a_floor_needs():
+    """The search's count of cards to draw before the packages a floor needs can all be
+    placed, against trying every way, from the start of shuffled decks and part way, with
+    colour cards' packages already fixed, for needs the cards can meet and needs they
+    cannot (then the count is past the cards left)."""
+    from controller.games.teamup_solver import _kinds
+    rng = random.Random(5)
+    checked = impossible = 0
+    for seed in range(1, 7):
+        kinds = _kinds(shuffled_deck(seed))
+        for k in (0, 12, 24, 31):
+            search = _Search(kinds, puzzle_neutral(), float("inf"))
+            search.fixed = [rng.choice((0, 1, 2, 3)) for _ in range(9)]
+            for need in [(0, 0, 0)] + [tuple(rng.randrange(0, 5) for _ in range(3)) for _ in range(6)]:
+                expected = fewest_cards_by_trying(kinds[k:], need, search.fixed)
+                got = search._cards_for(k, need)
+                if expected is None:
+                    impossible += 1
+                    assert got > len(kinds) - k, (seed, k, need)
+                else:
+                    assert got == expected, (seed, k, need)
+                checked += 1
+    assert checked == 168 and 10 < impossible < 150
+
+
+def snapshot(search):
+    return (list(search.heights), list(search.owner), list(search.boxes), list(search.open), search.lost,
+            list(search.total), list(search.fixed), [list(f) for f in search.on_floor], search.placed,
+            search.hash, list(search.undo))
+
+
+def test_a_package_placed_and_taken_back_leaves_the_search_as_it_was():
+    """At every step of games, each place the card allows is put on and taken off the
+    search's pallet: after it, the search is exactly as before; while it stands, the lowest
+    floor lost is the lowest with no way left to fill it."""
+    from controller.games.teamup import Draw, FaceDown, KINDS, cards_left
+    from controller.games.teamup_solver import FLOORS
+    tried = 0
+    for seed in (2, 5, 9):
+        state, rng = RULES.new_game({"players": 1}, seed), random.Random(seed)
+        while state.phase != "over" and cards_left(state) > 0:
+            search = _Search([], state.placed[0], float("inf"))
+            for p in state.placed[1:]:
+                search.add(p)
+            before = snapshot(search)
+            for name in ("R", "A/B", "A/C"):
+                for _, f, h, colour in search.candidates(KINDS[name]):
+                    search.place(f, h, colour)
+                    assert search.lost == min([FLOORS] + [z for z in range(FLOORS) if not search.open[z]])
+                    search.remove(f, h, colour)
+                    assert snapshot(search) == before
+                    tried += 1
+            state = RULES.apply(state, Draw(0))
+            fits = sorted(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+            low = [p for p in fits if p.z == min(q.z for q in fits)]
+            state = RULES.apply(state, Place.of(0, rng.choice(low)) if low else FaceDown(0))
+    assert tried > 1000
+
+
+def test_the_bound_is_never_below_stopping_where_one_stands():
+    """Stopping is always allowed, so no bound may promise less than the score now: at
+    each card of the best lines of shuffled decks, with the cards still to come."""
+    from controller.games.teamup_solver import _kinds
+    for seed in range(1, 7):
+        deck = shuffled_deck(seed)
+        line = solve(deck, puzzle_neutral(), 0.0, nodes=3000).moves
+        search = _Search(_kinds(deck), puzzle_neutral(), float("inf"))
+        for k, move in enumerate(line):
+            assert search.bound(k) >= search.now(), (seed, k)
+            if move is None:
+                search.face_down += 1
+            else:
+                search.add(move)
+
+
 # --- the search's signature ---------------------------------------------------------------------------------
 
 def digest(moves) -> str:
@@ -255,14 +396,26 @@ def search_runs() -> dict[str, tuple]:
 
 
 def searched(name: str) -> dict:
-    """One fixed search answered with its score, proof, steps and its line's digest."""
+    """One fixed search answered with its score, proof, steps, its line's digest and the
+    digest of every bound it computed on the way (a bound changed anywhere in the tree
+    shows here even when the answer happens not to change)."""
     run, budget = search_runs()[name]
-    found = run()
+    bounds, computed = [], _Search.bound
+
+    def bound(search, k):
+        value = computed(search, k)
+        bounds.append((k, value))
+        return value
+    _Search.bound = bound
+    try:
+        found = run()
+    finally:
+        _Search.bound = computed
     return {"score": found.score, "proven": found.proven, "steps": found.nodes, "budget": budget,
-            "moves": digest(found.moves)}
+            "moves": digest(found.moves), "bounds": digest(bounds)}
 
 
-HINT_POINTS = [(1, 0), (2, 8), (3, 16), (6, 4)]
+HINT_POINTS = [(1, 0), (2, 8), (3, 16), (6, 4), (7, 2)]
 
 
 def hints() -> dict[str, list]:
