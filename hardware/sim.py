@@ -22,6 +22,7 @@ link there, as ``/dev/serial/by-id/`` gives a real one.
 
 from __future__ import annotations
 
+import collections
 import heapq
 import itertools
 import os
@@ -323,6 +324,9 @@ class _DelayLine:
         self._last_due = 0.0
         self._cv = threading.Condition()
         self._closed = False
+        # how late each item left after its time (ns), the latest few thousand: what the
+        # simulation itself adds to the delay it means to make (race bench)
+        self.lateness_ns: collections.deque[int] = collections.deque(maxlen=4096)
         self._thread = threading.Thread(target=self._deliver, name="sim wire", daemon=True)
         self._thread.start()
 
@@ -347,8 +351,9 @@ class _DelayLine:
                     self._cv.wait(None if not self._heap else self._heap[0][0] - time.monotonic())
                 if self._closed:
                     return
-                _, _, action = heapq.heappop(self._heap)
+                due, _, action = heapq.heappop(self._heap)
             try:
                 action()
             except (RuntimeError, OSError):
                 pass
+            self.lateness_ns.append(int((time.monotonic() - due) * 1e9))

@@ -117,6 +117,14 @@ def test_arbiter_orders_eight_stations_with_jitter_and_drift():
     assert figures["arbiter"] >= 0.995 > 0.8 > figures["arrival"]
 
 
+def test_the_race_bench_measures_the_machines_bare_ptys_press_by_press():
+    """The race bench's floor (what the pseudo-terminals alone add on this machine) reads
+    every stamp written, each after it was written."""
+    from controller.bench.race import bare_ptys
+    late = bare_ptys(bursts=3, stations=4)
+    assert len(late) == 12 and all(0 < ns < 5_000_000_000 for ns in late)
+
+
 # -- clock sync -------------------------------------------------------------------------------------
 
 def exchange(sync, clock, t, down, up):

@@ -52,6 +52,14 @@ TARGETS: dict[str, Target] = {
     "ck_race_hold_ms_median": (float("nan"), "info", "ms", "the same, median"),
     "ck_race_link_delay_ms_p99": (float("nan"), "info", "ms", "real path: true press → frame arriving at the table, "
                                   "99th percentile (the simulated USB: 0-4 ms, plus the simulation's own lateness)"),
+    "ck_race_sim_lateness_ms_p99": (float("nan"), "info", "ms", "of the link delay: the simulated stations' own "
+                                    "lateness past the 0-4 ms they mean (99th percentile; not on a Pi)"),
+    "ck_race_reading_ms_p99": (float("nan"), "info", "ms", "of the link delay: a press's frame written to the pty "
+                               "→ the table's link stamping its arrival (99th percentile)"),
+    "ck_race_reading_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_bare_pty_ms_p99": (float("nan"), "info", "ms", "the machine's floor: bare ptys, a stamp written → "
+                                "read by one select loop, in the same bursts, no code of the table (99th percentile)"),
+    "ck_race_bare_pty_ms_median": (float("nan"), "info", "ms", "the same, median"),
     "ck_race_late_presses": (float("nan"), "info", "presses", "real path: presses that came after their race "
                              "was decided"),
     "ck_race_presses": (float("nan"), "info", "presses", "real path: presses measured"),
@@ -75,15 +83,28 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
     stations plugged in until its input closes."""
     import json
     import sys
+    from hardware.protocol import decode_line
     from hardware.sim import SimulatedStation, StationClock
     rng = random.Random(seed)
     ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
     sims = [SimulatedStation(i, link_delay_ms=LINK_DELAY_MS, seed=rng.randrange(1 << 30),
                              station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
             for i in ids]
+    left_ns: dict[str, int] = {}            # "station seq" → when a press's frame left for the table
+
+    def watched(sim: Any) -> None:
+        send = sim._write_now
+
+        def write_now(data: bytes) -> None:
+            send(data)
+            if data.startswith(b"BTN"):
+                left_ns[f"{sim.station_id} {decode_line(data.rstrip()).fields[0]}"] = time.monotonic_ns()
+        sim._write_now = write_now
+
     try:
         for sim in sims:
             sim.start()
+            watched(sim)
         print(json.dumps([[sim.station_id, sim.port] for sim in sims]), flush=True)
         time.sleep(warmup_s)
         plan = []
@@ -100,7 +121,8 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
                 presses.append((ids[s], (seq - 1) % 65536, true_ns))  # the D frame; seq is the U's
             plan.append((gap, presses))
             _wait_until(start + BURST_EVERY_NS)
-        print(json.dumps(plan), flush=True)
+        wire_late = [late for sim in sims for late in sim._wire.lateness_ns]
+        print(json.dumps({"plan": plan, "left": left_ns, "wire_late": wire_late}), flush=True)
         sys.stdin.read()                                             # until the table is done
     finally:
         for sim in sims:
@@ -148,7 +170,8 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
         runner = RecordingRunner(table, events, links)
         thread = threading.Thread(target=runner.run, kwargs={"until_finished": False}, daemon=True)
         thread.start()
-        plan = [(gap, [tuple(p) for p in presses]) for gap, presses in json.loads(side.stdout.readline())]
+        pressed = json.loads(side.stdout.readline())
+        plan = [(gap, [tuple(p) for p in presses]) for gap, presses in pressed["plan"]]
         time.sleep(0.2)                                              # the last burst's frames and holds
     finally:
         if runner is not None:
@@ -164,7 +187,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     handled = runner.handled
     order_of = {key: n for n, key in enumerate(sorted(handled, key=lambda key: handled[key][0]))}
     right = {gap: [0, 0, 0] for gap in GAPS_NS}        # released right, arrival right, pairs
-    sync_errors, holds, delays = [], [], []
+    sync_errors, holds, delays, reading = [], [], [], []
     for gap, presses in plan:
         for (station, seq, true_ns) in presses:
             if (station, seq) in handled:
@@ -172,6 +195,9 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
                 sync_errors.append(abs(event.pressed_ns - true_ns))
                 holds.append(at - event.arrived_ns)
                 delays.append(event.arrived_ns - true_ns)
+                left = pressed["left"].get(f"{station} {seq}")
+                if left is not None:                 # the pty and the link's reader: left → stamped
+                    reading.append(event.arrived_ns - left)
         for a, b in zip(presses, presses[1:]):
             ka, kb = a[:2], b[:2]
             if ka in handled and kb in handled:
@@ -179,7 +205,71 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
                 right[gap][1] += handled[ka][1].arrived_ns < handled[kb][1].arrived_ns
                 right[gap][2] += 1
     return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds, "delays_ns": delays,
-            "late": runner.arbiter.late}
+            "reading_ns": reading, "wire_late_ns": pressed["wire_late"], "late": runner.arbiter.late}
+
+
+def _bare_ptys(seed: int, stations: int, bursts: int) -> None:
+    """The medium alone, in a process of its own (``python -m controller.bench.race --bare``):
+    raw pseudo-terminals, each press only its host-clock stamp written at once, in the
+    race's bursts; nothing of ours between the write and the read."""
+    import json
+    import struct
+    import sys
+    import tty
+    rng = random.Random(seed)
+    ends = [os.openpty() for _ in range(stations)]
+    for _, slave in ends:
+        tty.setraw(slave)
+    print(json.dumps([os.ttyname(slave) for _, slave in ends]), flush=True)
+    sys.stdin.readline()                                          # the reader has them open
+    for b in range(bursts):
+        order = list(range(stations))
+        rng.shuffle(order)
+        start = time.monotonic_ns() + 2_000_000
+        for k, s in enumerate(order):
+            _wait_until(start + k * GAPS_NS[b % len(GAPS_NS)])
+            os.write(ends[s][0], struct.pack("<q", time.monotonic_ns()))
+        _wait_until(start + BURST_EVERY_NS)
+    sys.stdin.read()
+
+
+def bare_ptys(bursts: int = 300, seed: int = 1, stations: int = 8) -> list[int]:
+    """How late a stamp written to a bare pseudo-terminal is read by one ``select`` loop
+    (ns, one per press): what the simulation's medium adds on this machine before any code
+    of the table runs. On a Pi the stations' frames come through the USB driver instead."""
+    import json
+    import select
+    import struct
+    import subprocess
+    import sys
+    import tty
+    side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", "--bare", str(seed), str(stations),
+                             str(bursts)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    fds: list[int] = []
+    late: list[int] = []
+    try:
+        assert side.stdout is not None and side.stdin is not None
+        for name in json.loads(side.stdout.readline()):
+            fds.append(os.open(name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK))
+            tty.setraw(fds[-1])
+        side.stdin.write("go\n")
+        side.stdin.flush()
+        quiet_until = time.monotonic() + 5.0
+        while len(late) < bursts * stations and time.monotonic() < quiet_until:
+            ready, _, _ = select.select(fds, [], [], 0.5)
+            now = time.monotonic_ns()
+            for fd in ready:
+                data = os.read(fd, 4096)
+                late.extend(now - stamp for (stamp,) in struct.iter_unpack("<q", data[:len(data) // 8 * 8]))
+            if ready:
+                quiet_until = time.monotonic() + 5.0
+    finally:
+        for fd in fds:
+            os.close(fd)
+        if side.stdin is not None:
+            side.stdin.close()
+        side.wait(timeout=10)
+    return late
 
 
 def _label(gap_ns: int) -> str:
@@ -201,13 +291,22 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_hold_ms_max"] = max(holds)
     out["ck_race_hold_ms_median"] = statistics.median(holds)
     out["ck_race_link_delay_ms_p99"] = percentile([d / 1e6 for d in found["delays_ns"]], 99)
+    out["ck_race_sim_lateness_ms_p99"] = percentile([d / 1e6 for d in found["wire_late_ns"]], 99)
+    out["ck_race_reading_ms_p99"] = percentile([d / 1e6 for d in found["reading_ns"]], 99)
+    out["ck_race_reading_ms_median"] = statistics.median(found["reading_ns"]) / 1e6
+    bare = [d / 1e6 for d in bare_ptys(bursts=150 if quick else 450)]
+    out["ck_race_bare_pty_ms_p99"] = percentile(bare, 99)
+    out["ck_race_bare_pty_ms_median"] = statistics.median(bare)
     out["ck_race_late_presses"] = float(found["late"])
     out["ck_race_presses"] = float(len(holds))
     return out
 
 
-if __name__ == "__main__":                       # the stations' process of races()
+if __name__ == "__main__":                       # the stations' process of races(), or of bare_ptys()
     import sys
     from controller.table.realtime import REALTIME_SWITCH_S
     sys.setswitchinterval(REALTIME_SWITCH_S)     # devices: none waits on another's Python
-    _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+    if sys.argv[1] == "--bare":
+        _bare_ptys(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
