@@ -502,11 +502,14 @@ def test_a_state_with_votes_and_a_last_event_survives_json():
 
 def state_digest(state) -> str:
     """The cards where they lie and the match's counters (not the handicap, which the
-    config sets: it came after these digests were pinned and changes no card)."""
+    config sets, nor the record of every goal scored, the same as the goal cards set aside
+    at an even table: both came after these digests were pinned and change no card)."""
     import hashlib
     import json
     data = RULES.state_to_json(state)
-    del data["needed"]
+    assert state.kept == (False, False) and state.scored == state.goals
+    for added in ("needed", "kept", "scored"):
+        del data[added]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -597,6 +600,44 @@ def test_an_uneven_tables_teams_need_the_goals_that_even_out_their_chances(playe
         assert RULES.apply(almost, Play(seat, 0)).winner == team
         early = start._replace(scores=_replace(start.scores, team, needed[team] - 2))
         assert RULES.apply(early, Play(seat, 0)).winner is None
+
+
+@pytest.mark.parametrize("config, pair_keeps", [({}, True), ({"book_goals": True}, False)])
+def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, pair_keeps):
+    """docs/crazy-kick.md, "Uneven tables": at 3 players the pair's scored goal cards go
+    back into the pair's cards for the next deal (the lone player's are set aside, as the
+    book says); the header still names every scorer; the winning goal ends the match and
+    is set aside; with the book's rule every goal card is set aside."""
+    deck = load_deck("schmidt")
+    for team in (0, 1):
+        start, seat = winning_goal(3, team, config)
+        goal_card = start.piles[seat][0][-1]
+        after = RULES.apply(start, Play(seat, 0))
+        keeps = pair_keeps and team == 0
+        assert after.winner is None and after.scores[team] == 1 and after.scored[team] == (goal_card,)
+        assert (goal_card in after.goals[team]) is not keeps
+        assert (goal_card in {c for s in range(3) for c in every_card_of_seat(after, s)}) is keeps
+        assert sorted(every_card(after)) == sorted(c.id for c in deck)          # no card lost, none twice
+        assert RULES.public_view(after)["goals"][team] == [deck[goal_card].player]
+        last = start._replace(scores=_replace(start.scores, team, start.needed[team] - 1))
+        won = RULES.apply(last, Play(seat, 0))
+        assert won.winner == team and goal_card in won.goals[team]
+    assert RULES.new_game({"players": 3, **config}, seed=1).kept == (pair_keeps, False)
+    for players in (2, 4, 5, 7, 8):
+        assert RULES.new_game({"players": players}, seed=1).kept == (False, False)
+
+
+def every_card_of_seat(state, seat):
+    return list(state.hands[seat]) + [c for p in state.piles[seat] for c in p]
+
+
+def test_a_match_saved_before_the_goal_cards_were_kept_resumes_with_the_books_rule():
+    import json
+    state = RULES.new_game({"players": 3}, seed=1)
+    old = RULES.state_to_json(state._replace(scores=(1, 0), goals=((7,), ()), scored=((7,), ())))
+    del old["kept"], old["scored"]
+    again = RULES.state_from_json(json.loads(json.dumps(old)))
+    assert again.kept == (False, False) and again.scored == ((7,), ()) == again.goals
 
 
 def test_the_book_goals_switch_plays_an_uneven_table_as_printed():

@@ -158,7 +158,7 @@ def dump(data: dict) -> str:
     lines = ["{", f' "_note": {one(data["_note"])},', f' "goals_to_win": {data["goals_to_win"]},',
              f' "goal_pause_s": {data["goal_pause_s"]},', f' "stall_hint_s": {data["stall_hint_s"]},',
              f' "starting_piles": {one(data["starting_piles"])},', f' "uneven_goals": {one(data["uneven_goals"])},',
-             ' "editions": {']
+             f' "uneven_goal_cards_kept": {one(data["uneven_goal_cards_kept"])},', ' "editions": {']
     editions = list(data["editions"].items())
     for e, (key, ed) in enumerate(editions):
         lines += [f"  {one(key)}: {{", f'   "title": {one(ed["title"])},', '   "teams": [']
@@ -177,6 +177,7 @@ def dump(data: dict) -> str:
 
 
 UNEVEN_GOALS = {"3": [0, 2], "5": [0, 0], "7": [1, 0]}
+UNEVEN_GOAL_CARDS_KEPT = {"3": [True, False]}
 
 
 def main() -> None:
@@ -194,6 +195,9 @@ def main() -> None:
         # than goals_to_win, team 0 then team 1, so equal bots win about half the matches
         # (spieltisch bench --only balance; docs/crazy-kick.md, "Uneven tables")
         "uneven_goals": UNEVEN_GOALS,
+        # and which team's scored goal cards go back into its cards instead of being set
+        # aside (3 players: the pair's; whole goals alone give 60 % or 42 %)
+        "uneven_goal_cards_kept": UNEVEN_GOAL_CARDS_KEPT,
         "editions": {key: make_edition(key, spec) for key, spec in ROSTERS.items()},
     }
     # the rule book's example attack must be playable (checked again by the tests)

@@ -35,7 +35,7 @@ for _players in (2, 4):
 for _players in (3, 5, 7):
     TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
         (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins, "
-                                "with the table's handicap (uneven_goals)")
+                                "with the table's handicap (uneven_goals, uneven_goal_cards_kept)")
 for _players in (3, 7):
     TARGETS[f"ck_larger_side_wins_book_pct_{_players}p"] = (
         float("nan"), "info", "%", f"the same, {_players} players, as the book prints (--book-goals)")

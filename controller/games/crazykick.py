@@ -127,6 +127,13 @@ def uneven_goals(players: int) -> tuple[int, int]:
     return tuple(DATA["uneven_goals"].get(str(players), (0, 0)))  # type: ignore[return-value]
 
 
+def keeps_goal_cards(players: int) -> tuple[bool, bool]:
+    """Whether team 0's and team 1's scored goal cards go back into the team's cards instead
+    of being set aside: the finer half of an uneven table's handicap (docs/crazy-kick.md,
+    "Uneven tables")."""
+    return tuple(DATA["uneven_goal_cards_kept"].get(str(players), (False, False)))  # type: ignore[return-value]
+
+
 # -- actions --------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +193,9 @@ class CrazyKickState(NamedTuple):
     attacks: int                                 # attacks started so far
     plays: int                                   # cards played to the centre so far
     winner: int | None
+    # an uneven table's handicap: per team, whether its scored goal cards go back to it
+    kept: tuple[bool, bool] = (False, False)
+    scored: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())   # every goal card scored, per team, in order
 
     @property
     def top(self) -> int | None:
@@ -201,8 +211,8 @@ class CrazyKick(GameRules):
     bots_fill_seats = True     # every card a seat plays lies open: a bot needs no hidden hand
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     options = (GameOption("edition", "which deck", EDITIONS),
-               GameOption("book_goals", "with 3 or 7 players, both teams need the same goals, as the rule book "
-                                        "prints (the table's handicap off)"))
+               GameOption("book_goals", "with 3 or 7 players, play as the rule book prints: both teams need "
+                                        "the same goals and every goal card is set aside (the table's handicap off)"))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))
@@ -218,7 +228,8 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_goals_out_of_range", goals=goals, high=most)
         team_of = tuple(seat % 2 for seat in range(players))
         piles_by_team = starting_piles(players)
-        fewer = (0, 0) if config.get("book_goals") else uneven_goals(players)
+        book = bool(config.get("book_goals"))
+        fewer = (0, 0) if book else uneven_goals(players)
         needed = (min(most, max(1, goals - fewer[0])), min(most, max(1, goals - fewer[1])))
         state = CrazyKickState(
             edition=deck.edition, seed=int(seed), goals_to_win=goals, needed=needed, team_of=team_of,
@@ -226,7 +237,7 @@ class CrazyKick(GameRules):
             hands=tuple(() for _ in team_of),
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
             centre=(), scores=(0, 0), goals=((), ()), shuffles=0, stuck=False, votes=frozenset(),
-            last=None, attacks=0, plays=0, winner=None)
+            last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players))
         return _deal(deck, state, deck.by_team)
 
     def to_act(self, state: CrazyKickState) -> int | None:
@@ -320,10 +331,13 @@ class CrazyKick(GameRules):
     def _goal(self, deck: Deck, state: CrazyKickState, player: int, card: Card) -> CrazyKickState:
         team = card.team_index
         scores = _replace(state.scores, team, state.scores[team] + 1)
-        goals = _replace(state.goals, team, state.goals[team] + (card.id,))
+        won = scores[team] >= state.needed[team]
+        kept = state.kept[team] and not won          # back into the team's cards for the next deal
+        goals = state.goals if kept else _replace(state.goals, team, state.goals[team] + (card.id,))
         # (a goal is never scored while the ball is out: no agreement to forget)
-        state = state._replace(scores=scores, goals=goals, last=Event("goal", player, card.id))
-        if scores[team] >= state.needed[team]:
+        scored = _replace(state.scored, team, state.scored[team] + (card.id,))
+        state = state._replace(scores=scores, goals=goals, scored=scored, last=Event("goal", player, card.id))
+        if won:
             return state._replace(winner=team)
         # every card but the goal goes back to its team, and the team deals again
         owned: list[list[int]] = [[], []]
@@ -333,6 +347,8 @@ class CrazyKick(GameRules):
                 owned[t].extend(pile)
         for c in state.centre:
             owned[deck[c].team_index].append(c)
+        if kept:
+            owned[team].append(card.id)
         return _deal(deck, state._replace(centre=()), owned)
 
     def _reshuffle(self, state: CrazyKickState, player: int) -> CrazyKickState:
@@ -409,7 +425,7 @@ class CrazyKick(GameRules):
             "scores": list(state.scores),
             "goals_to_win": state.goals_to_win,
             "needed": list(state.needed),
-            "goals": [[deck[c].player for c in team] for team in state.goals],
+            "goals": [[deck[c].player for c in team] for team in state.scored],
             "centre": show[state.top] if state.centre else None,
             "covered": show[state.centre[-2]] if len(state.centre) > 1 else None,
             "centre_count": len(state.centre),
@@ -456,7 +472,10 @@ class CrazyKick(GameRules):
             goals=tuple(tuple(g) for g in data["goals"]),  # type: ignore[arg-type]
             shuffles=data["shuffles"], stuck=data["stuck"], votes=frozenset(data["votes"]),
             last=Event(*data["last"]) if data["last"] else None, attacks=data["attacks"],
-            plays=data["plays"], winner=data["winner"])
+            plays=data["plays"], winner=data["winner"],
+            # a match saved before the goal cards kept: the book's rule, every goal scored set aside
+            kept=tuple(data.get("kept", (False, False))),  # type: ignore[arg-type]
+            scored=tuple(tuple(g) for g in data.get("scored", data["goals"])))  # type: ignore[arg-type]
 
     def card_names(self) -> list[str]:
         return []          # no tags: the cards live in the table
