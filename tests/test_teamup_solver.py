@@ -336,6 +336,16 @@ def test_a_package_placed_and_taken_back_leaves_the_search_as_it_was():
     assert tried > 1000
 
 
+def test_with_no_card_left_the_best_is_the_pallet_as_it_stands_face_downs_counted():
+    """The end of the pile: the answer is the score standing, each card turned face down a
+    point off (here one package placed and five cards turned down)."""
+    neutral = puzzle_neutral()
+    first = solve(CARD_NUMBERS, neutral, 0.0, nodes=5000).moves[:1]
+    found = solve([], neutral, 0.0, placed=first, face_down=5, nodes=10)
+    assert (found.score, found.moves, found.proven) == (score(pallet_of((neutral, *first)), 5), [], True)
+    assert found.score == 5 * 0 - 26 - 5
+
+
 def test_the_bound_is_never_below_stopping_where_one_stands():
     """Stopping is always allowed, so no bound may promise less than the score now: at
     each card of the best lines of shuffled decks, with the cards still to come."""
@@ -381,6 +391,9 @@ def search_runs() -> dict[str, tuple]:
         for steps in (200, 1000):
             runs[f"deck {seed}, {steps} steps"] = (
                 lambda seed=seed, steps=steps: solve(shuffled_deck(seed), puzzle_neutral(), 0.0, nodes=steps), steps)
+    for seed, steps in ((1, 1500), (2, 4000)):      # a score given up on, searched again with what is left
+        runs[f"deck {seed}, {steps} steps"] = (
+            lambda seed=seed, steps=steps: solve(shuffled_deck(seed), puzzle_neutral(), 0.0, nodes=steps), steps)
     runs["deck 4, 0.5 s in steps"] = (lambda: solve(shuffled_deck(4), puzzle_neutral(), 0.5), STEPS_PER_SECOND // 2)
     for steps in (60, 130):                        # budgets where each score's least share counts
         runs[f"deck 4, {steps} steps"] = (

@@ -194,8 +194,8 @@ class CrazyKickState(NamedTuple):
     plays: int                                   # cards played to the centre so far
     winner: int | None
     # an uneven table's handicap: per team, whether its scored goal cards go back to it
-    kept: tuple[bool, bool] = (False, False)
-    scored: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())   # every goal card scored, per team, in order
+    kept: tuple[bool, bool]
+    scored: tuple[tuple[int, ...], tuple[int, ...]]   # every goal card scored, per team, in order
 
     @property
     def top(self) -> int | None:
@@ -237,7 +237,8 @@ class CrazyKick(GameRules):
             hands=tuple(() for _ in team_of),
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
             centre=(), scores=(0, 0), goals=((), ()), shuffles=0, stuck=False, votes=frozenset(),
-            last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players))
+            last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players),
+            scored=((), ()))
         return _deal(deck, state, deck.by_team)
 
     def to_act(self, state: CrazyKickState) -> int | None:
