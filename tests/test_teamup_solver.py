@@ -302,6 +302,28 @@ def test_the_bound_counts_the_fewest_cards_that_bring_the_packages_a_floor_needs
     assert checked == 168 and 10 < impossible < 150
 
 
+def test_the_gain_after_each_number_of_cards_is_the_best_of_drawing_that_many_or_more():
+    """``_gain_after(k)[m]``, as its docstring defines it: the most 2·q − m' for any m' ≥ m
+    cards drawn, q the packages the first m' can take (read from the fewest cards each q
+    needs), at every card of games near their end, where the last cards may take nothing."""
+    from controller.games.teamup_solver import _kinds
+    checked = 0
+    for seed in range(1, 9):
+        state = played_to(seed, 24)
+        if state.phase != "place":
+            continue
+        search = _Search(_kinds(state.deck[len(state.moves):]), state.placed[0], float("inf"))
+        for p in state.placed[1:]:
+            search.add(p)
+        for k in range(len(search.kinds) + 1):
+            profile, cards = search._cards_needed(k), len(search.kinds) - k
+            taken = [max(q for q, need in enumerate(profile) if need <= m) for m in range(cards + 1)]
+            expected = [max(2 * taken[n] - n for n in range(m, cards + 1)) for m in range(cards + 1)]
+            assert search._gain_after(k) == expected, (seed, k)
+            checked += 1
+    assert checked > 40
+
+
 def snapshot(search):
     return (list(search.heights), list(search.owner), list(search.boxes), list(search.open), search.lost,
             list(search.total), list(search.fixed), [list(f) for f in search.on_floor], search.placed,
