@@ -76,6 +76,22 @@ def _wait_until(when_ns: int) -> None:
         time.sleep(left / 1e9)
 
 
+def _bursts(rng: random.Random, stations: int, bursts: int):
+    """The race's bursts, each press's moment waited for: (burst, gap, station, true time)
+    per press, the stations of a burst in a random order at GAPS_NS in turn, bursts
+    BURST_EVERY_NS apart."""
+    for b in range(bursts):
+        gap = GAPS_NS[b % len(GAPS_NS)]
+        order = list(range(stations))
+        rng.shuffle(order)
+        start = time.monotonic_ns() + 2_000_000
+        for k, s in enumerate(order):
+            true_ns = start + k * gap
+            _wait_until(true_ns)
+            yield b, gap, s, true_ns
+        _wait_until(start + BURST_EVERY_NS)
+
+
 def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
     """The stations' side, in a process of its own (``python -m controller.bench.race``),
     as stations are devices of their own: it prints their ports, lets the table sync for
@@ -108,19 +124,11 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
         print(json.dumps([[sim.station_id, sim.port] for sim in sims]), flush=True)
         time.sleep(warmup_s)
         plan = []
-        for b in range(bursts):
-            gap = GAPS_NS[b % len(GAPS_NS)]
-            order = list(range(stations))
-            rng.shuffle(order)
-            start = time.monotonic_ns() + 2_000_000
-            presses = []
-            for k, s in enumerate(order):
-                true_ns = start + k * gap
-                _wait_until(true_ns)
-                seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
-                presses.append((ids[s], (seq - 1) % 65536, true_ns))  # the D frame; seq is the U's
-            plan.append((gap, presses))
-            _wait_until(start + BURST_EVERY_NS)
+        for b, gap, s, true_ns in _bursts(rng, stations, bursts):
+            if len(plan) == b:
+                plan.append((gap, []))
+            seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
+            plan[b][1].append((ids[s], (seq - 1) % 65536, true_ns))   # the D frame; seq is the U's
         wire_late = [late for sim in sims for late in sim._wire.lateness_ns]
         print(json.dumps({"plan": plan, "left": left_ns, "wire_late": wire_late}), flush=True)
         sys.stdin.read()                                             # until the table is done
@@ -222,14 +230,8 @@ def _bare_ptys(seed: int, stations: int, bursts: int) -> None:
         tty.setraw(slave)
     print(json.dumps([os.ttyname(slave) for _, slave in ends]), flush=True)
     sys.stdin.readline()                                          # the reader has them open
-    for b in range(bursts):
-        order = list(range(stations))
-        rng.shuffle(order)
-        start = time.monotonic_ns() + 2_000_000
-        for k, s in enumerate(order):
-            _wait_until(start + k * GAPS_NS[b % len(GAPS_NS)])
-            os.write(ends[s][0], struct.pack("<q", time.monotonic_ns()))
-        _wait_until(start + BURST_EVERY_NS)
+    for _, _, s, _ in _bursts(rng, stations, bursts):
+        os.write(ends[s][0], struct.pack("<q", time.monotonic_ns()))
     sys.stdin.read()
 
 
