@@ -75,12 +75,13 @@ class ClockSync:
         points = self.points
         slot = sent_ns // self.slot_ns
         if points and points[-1].sent_ns // self.slot_ns == slot:
-            if point.rtt_ns < points[-1].rtt_ns:
-                points[-1] = point              # a faster exchange in the same slot replaces it
+            if point.rtt_ns >= points[-1].rtt_ns:
+                return          # a slower exchange of the slot (most are): the same points, the same line
+            points[-1] = point                  # a faster exchange in the same slot replaces it
         else:
             points.append(point)
-        while points and slot - points[0].sent_ns // self.slot_ns >= self.window_slots:
-            points.popleft()
+            while slot - points[0].sent_ns // self.slot_ns >= self.window_slots:
+                points.popleft()
         self._fit()
 
     def _fit(self) -> None:

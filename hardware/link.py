@@ -28,7 +28,9 @@ ends; a :class:`StationFlooding` tells the table (once a second) so that seat is
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import select
 import threading
 import time
 from typing import Callable
@@ -78,9 +80,27 @@ class TokenBucket:
         return True
 
 
+def _posix_fd(ser: serial.SerialBase) -> int | None:
+    """The file descriptor of a port pyserial opened on a POSIX device (non-blocking, as
+    pyserial opens it), or None for its other kinds (``loop://``, sockets)."""
+    fd = getattr(ser, "fd", None)
+    return fd if isinstance(fd, int) and os.name == "posix" else None
+
+
+def _write_at_once(ser: serial.SerialBase, data: bytes) -> int:
+    """Write what the port takes now, without pyserial's wait for it to drain (a select
+    per command, one more wait for the interpreter lock); how much was written."""
+    fd = _posix_fd(ser)
+    if fd is None:
+        return 0
+    try:
+        return os.write(fd, data)
+    except BlockingIOError:
+        return 0
+
+
 def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     """The ``/dev/serial/by-id/`` name of a device path, if it has one: it survives replugs."""
-    import os
     real = os.path.realpath(port)
     try:
         for name in sorted(os.listdir(by_id_dir)):
@@ -99,6 +119,7 @@ class StationLink(SupervisedPort):
     EVENT_RATE, EVENT_BURST = 100, 60   # events a second: far above two hands on six buttons
     BYTE_RATE, BYTE_BURST = 64_000, 16_384   # bytes a second; a station sends ≈ 1 kB/s
     FLOOD_NOTICE_NS = 1_000_000_000     # while a station floods, the table hears of it once a second
+    READ_TIMEOUT_S = 0.02               # the reader looks at the silence and the handshake this often
 
     def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
                  clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
@@ -119,7 +140,7 @@ class StationLink(SupervisedPort):
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
         self.auto_ping = auto_ping        # the pinger thread pings; a simulated-time runner pings itself
-        self._pinger: threading.Thread | None = None
+        self._ping_due_ns = 0             # on the real clock: the next sync exchange
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0
         self._last_who_ns: int | None = None   # on the real clock: the handshake is not sync
@@ -147,9 +168,6 @@ class StationLink(SupervisedPort):
         except (serial.SerialException, OSError, ValueError) as exc:
             raise StationError(f"cannot open station port {self.port}: {exc}") from exc
         self._start(f"station {self.port}")
-        if self.auto_ping:
-            self._pinger = threading.Thread(target=self._ping_on_time, name=f"pings {self.port}", daemon=True)
-            self._pinger.start()
         if not self._hello.wait(hello_timeout):
             self.close()
             raise StationError(f"no HELLO from {self.port} within {hello_timeout:.1f} s")
@@ -160,27 +178,19 @@ class StationLink(SupervisedPort):
         return self
 
     def _open_port(self) -> serial.SerialBase:
-        return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0.02,
+        return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.READ_TIMEOUT_S,
                                      write_timeout=0.2, exclusive=True)
 
-    def close(self) -> None:
-        super().close()
-        if self._pinger is not None and self._pinger is not threading.current_thread():
-            self._pinger.join(timeout=1.0)
-            self._pinger = None
-
-    def _ping_on_time(self) -> None:
+    def _ping_if_due(self, real_ns: int) -> None:
         """Sync exchanges every PING_INTERVAL_NS by the host's clock, whether or not bytes
-        come in: the reader only wakes when they do (or at its 20 ms read timeout), and
-        pings sent from there came every 40-60 ms when asked for every 40."""
-        interval = self.PING_INTERVAL_NS / 1e9
-        due = time.monotonic()
-        while not self._stop.wait(max(0.0, due - time.monotonic())):
-            due += interval
-            if due < time.monotonic():            # the machine stalled: no burst to catch up
-                due = time.monotonic() + interval
-            if self.auto_ping and self.connected:
-                self.ping()
+        come in: the reader's wait ends when the next one is due (see ``_read``)."""
+        if real_ns < self._ping_due_ns:
+            return
+        self._ping_due_ns += self.PING_INTERVAL_NS
+        if self._ping_due_ns < real_ns:            # the machine stalled: no burst to catch up
+            self._ping_due_ns = real_ns + self.PING_INTERVAL_NS
+        if self.auto_ping and self.connected:
+            self.ping()
 
     def __enter__(self) -> "StationLink":
         return self.open() if not self.is_open else self
@@ -197,7 +207,9 @@ class StationLink(SupervisedPort):
         data = encode_frame(kind, *fields)
         try:
             with self._write_lock:
-                ser.write(data)
+                written = _write_at_once(ser, data)
+                if written < len(data):
+                    ser.write(data[written:])     # the port is full: wait for it as pyserial does
             return True
         except (serial.SerialException, serial.SerialTimeoutException, OSError, TypeError) as exc:
             # TypeError: pyserial's posix write raises it when the reader closed the port under it
@@ -254,12 +266,8 @@ class StationLink(SupervisedPort):
         assert ser is not None
         try:
             while not self._stop.is_set() and not self._lost:
-                data = ser.read(ser.in_waiting or 1)
-                now = self.clock()        # arrival first, before any decoding
-                if data:
-                    waiting = ser.in_waiting      # the rest of the frame that woke us
-                    if waiting:
-                        data += ser.read(waiting)
+                data, now = self._read(ser)
+                self._ping_if_due(time.monotonic_ns())
                 if self._hello.is_set():
                     if self.auto_ping and self.last_seen_ns is not None and \
                             now - self.last_seen_ns > self.SILENCE_NS:
@@ -285,6 +293,32 @@ class StationLink(SupervisedPort):
         except Exception as exc:       # a bug must not kill the station silently
             log.exception("station %s reader crashed", self.port)
             self._report_lost(f"reader crashed: {exc!r}")
+
+    def _read(self, ser: serial.SerialBase) -> tuple[bytes, int]:
+        """Wait for bytes until the read timeout or the next ping; the bytes and when they
+        came (on the link's clock), taken before anything else: on a POSIX port right as
+        ``select`` returns. Every call that lets go of the interpreter lock can wait behind
+        the table's other threads, and pyserial's ``read`` makes three before the stamp
+        (docs/crazy-kick.md, "Where the rest of the delay comes from")."""
+        wait = self.READ_TIMEOUT_S
+        if self.auto_ping and self._hello.is_set():
+            wait = min(wait, max(0.0, (self._ping_due_ns - time.monotonic_ns()) / 1e9))
+        fd = _posix_fd(ser)
+        if fd is None:                                # another kind of pyserial port
+            data = ser.read(ser.in_waiting or 1)
+            now = self.clock()
+            return (data + ser.read(ser.in_waiting) if data and ser.in_waiting else data), now
+        ready, _, _ = select.select([fd], [], [], wait)
+        now = self.clock()
+        if not ready:
+            return b"", now
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
+            return b"", now
+        if not data:              # as pyserial: ready with nothing to read is an unplugged device
+            raise serial.SerialException("device reports readiness to read but returned no data")
+        return data, now
 
     def _handle(self, frame: Frame, now: int) -> None:
         try:

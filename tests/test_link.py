@@ -158,12 +158,9 @@ def test_another_station_on_a_reused_path_is_not_taken_for_ours(station):
 
 
 class SleepyReaderLink(StationLink):
-    """A link whose reader wakes only when bytes come (a one-second read timeout)."""
+    """A link whose reader waits up to a second for bytes when no ping is due."""
 
-    def _open_port(self):
-        port = super()._open_port()
-        port.timeout = 1.0
-        return port
+    READ_TIMEOUT_S = 1.0
 
 
 def test_clock_sync_pings_keep_their_own_time_whatever_the_reader_does():
@@ -197,3 +194,68 @@ def test_a_link_without_its_own_pings_sends_none():
     finally:
         link.close()
         sim.close()
+
+
+class LoopLink(StationLink):
+    """A link on pyserial's ``loop://`` (what is written comes back): a port with no file
+    descriptor, read through pyserial. A HELLO and a press are in it before the reader starts."""
+
+    def _open_port(self):
+        import serial
+        port = serial.serial_for_url("loop://", timeout=self.READ_TIMEOUT_S)
+        port.write(encode_frame("HELLO", 1, "loop", "1.1.0", "buttons=6"))
+        port.write(encode_frame("BTN", 0, 3, "D", 1234))
+        return port
+
+
+def test_a_port_without_a_file_descriptor_is_read_through_pyserial():
+    events = queue.Queue()
+    link = LoopLink("loop://", events, auto_ping=False)
+    try:
+        link.open()
+        hello, press = events.get(timeout=2), events.get(timeout=2)
+        assert isinstance(hello, StationHello) and hello.station == "loop"
+        assert isinstance(press, ButtonEvent) and press.button == 3 and press.pressed
+        assert link.send("LED", "00ff00", 0)             # written through pyserial: it comes back, ignored
+    finally:
+        link.close()
+
+
+def test_a_command_the_port_cannot_take_at_once_is_sent_whole_and_once():
+    """Commands are written without waiting for the port to drain; when its buffer is full
+    (nobody reads for a while) the rest waits as pyserial does, and nothing is doubled."""
+    import threading
+    import time
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    events = queue.Queue()
+    link = StationLink(os.ttyname(slave), events, auto_ping=False)
+    link._serial = link._open_port()
+    link._hello.set()
+    sent = [encode_frame("LED", f"{i:06x}", i) for i in range(3000)]     # far more than a pty holds
+    got = bytearray()
+
+    def read_late():
+        time.sleep(0.05)                              # the buffer fills meanwhile
+        os.set_blocking(master, False)
+        quiet = time.monotonic() + 1.0
+        while time.monotonic() < quiet:
+            try:
+                got.extend(os.read(master, 65536))
+                quiet = time.monotonic() + 0.3
+            except BlockingIOError:
+                time.sleep(0.002)
+
+    reader = threading.Thread(target=read_late)
+    reader.start()
+    try:
+        for i in range(3000):
+            assert link.send("LED", f"{i:06x}", i), i
+        reader.join()
+        assert bytes(got) == b"".join(sent)
+        assert events.empty()                         # no loss reported
+    finally:
+        link._close_port()
+        os.close(master)
+        os.close(slave)

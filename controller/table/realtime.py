@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Any, Callable
 
+from controller.games import texts
+from controller.games.texts import LANGUAGES
 from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
@@ -105,6 +107,10 @@ class RealtimeRunner(TableRunner):
         # the default 5 ms: a press's arrival stamp and its release wait on it
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, REALTIME_SWITCH_S))
+        # the rules' texts are read before the first race, not in the middle of one: a refusal
+        # names its sentence, and reading a catalogue holds the interpreter for tens of ms
+        for lang in LANGUAGES:
+            texts.table(lang)
         try:
             return self._run(until_finished, deadline, timeout)
         finally:
