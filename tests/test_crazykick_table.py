@@ -125,6 +125,19 @@ def test_the_race_bench_measures_the_machines_bare_ptys_press_by_press():
     assert len(late) == 12 and all(0 < ns < 5_000_000_000 for ns in late)
 
 
+def test_the_race_bench_takes_every_press_through_the_real_path():
+    """A short race (three stations, a few bursts): every press pressed reaches the table
+    through a real link and the real runner, stamped after it left its station, and the
+    table's screen draws meanwhile."""
+    from controller.bench.race import GAPS_NS, races
+    found = races(bursts=3, stations=3, warmup_s=0.5)
+    assert len(found["holds_ns"]) == 9 and len(found["reading_ns"]) == 9
+    assert sum(pairs for _, _, pairs in found["right"].values()) == 6       # two neighbours a burst
+    assert set(found["right"]) == set(GAPS_NS)
+    assert all(0 <= ns < 1_000_000_000 for ns in found["reading_ns"] + found["holds_ns"])
+    assert found["frames_ns"] and found["late"] >= 0
+
+
 # -- clock sync -------------------------------------------------------------------------------------
 
 def exchange(sync, clock, t, down, up):
@@ -195,6 +208,45 @@ def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashe
     assert table.state.centre[-1] == mario.id and table.state.last.player == 2
     assert ("LED", (LED_REFUSED, 300)) in links["s1"].sent
     assert table.message.key == "ck_too_late" and table.message.seat == 0
+
+
+class FakeScreen:
+    """Records each snapshot it is asked to draw."""
+
+    interactive = False
+
+    def __init__(self):
+        self.drawn = []
+
+    def show(self, snapshot):
+        self.drawn.append(snapshot.revision)
+
+    def wants_redraw(self):
+        return False
+
+    def poll(self):
+        return []
+
+
+def test_the_screen_waits_while_presses_are_held_and_draws_once_they_are_released():
+    """A frame takes milliseconds to draw; drawn while a press waits for its window, it
+    would hold that press's release back by as much. So the table draws after the release."""
+    table = Table(RULES, config={"players": 4}, seed=3, stations=["s1", "s2", "s3", "s4"])
+    screen = FakeScreen()
+    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations}, screen=screen)
+    runner.clock = lambda: 1_000_000_000
+    runner._publish()
+    assert screen.drawn == [table.revision]                  # nothing held: drawn at once
+    runner.accept(ButtonEvent("s1", 1, 3, True, 0, 1_000_500_000, 1_000_000_000))
+    runner.release()                                          # not due yet: held
+    assert len(runner.arbiter) == 1
+    table._changed()                                          # something else to show meanwhile
+    runner._publish()
+    assert screen.drawn == [table.revision - 1]               # not drawn while the press waits
+    runner.clock = lambda: 1_100_000_000
+    runner.release()
+    runner._publish()
+    assert len(runner.arbiter) == 0 and screen.drawn[-1] == table.revision and len(screen.drawn) == 2
 
 
 # -- whole matches through simulated stations ---------------------------------------------------------

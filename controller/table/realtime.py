@@ -239,6 +239,12 @@ class RealtimeRunner(TableRunner):
                  if t is not None]
         self.simulated.advance_to(min(times))
 
+    def _may_draw(self) -> bool:
+        """Not while presses are held: a frame takes 3-30 ms to draw, and a press whose
+        window ends meanwhile would be released that much later (the hold). The frame is
+        drawn once the arbiter has let them go, a window (≤ 5 ms) later at most."""
+        return len(self.arbiter) == 0
+
     def _hint_wake(self, now: int) -> int | None:
         """When the loop must wake to say the table's idle hint; None once it is past (it
         has been said, and is said again at the next turn of the loop that finds it gone)."""

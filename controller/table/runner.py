@@ -49,7 +49,8 @@ class TableRunner:
         self._uncommitted: list[int] | None = None   # in a batch: arrivals of actions not committed yet
         self.first_frame_ns: int | None = None
         self.stopped = False
-        self._last_revision = -1
+        self._last_revision = -1          # the snapshot the bots saw last
+        self._drawn_revision = -1         # and the one the screen drew last
         self.give_up_unsaved_s = give_up_unsaved_s   # an unattended table (the demo) ends instead of waiting
         self._unsaved_since: float | None = None
         self._save_retried = 0.0
@@ -149,14 +150,21 @@ class TableRunner:
         if (changed or idle) and self.bots is not None:
             self.bots.observe(snapshot, self.table.state)
 
+    def _may_draw(self) -> bool:
+        """Whether the screen may draw now (a real-time table holds it back while presses wait)."""
+        return True
+
     def _publish(self, idle: bool = False) -> None:
         snapshot = self.table.snapshot()
         if self.panel is not None:
             self.panel.show_status("waiting" if snapshot.paused_for else "ready")
         changed = snapshot.revision != self._last_revision
         self._let_bots_see(snapshot, changed, idle)
-        if self.screen is not None and (changed or self.screen.wants_redraw()):
+        self._last_revision = snapshot.revision
+        if self.screen is None or not self._may_draw():
+            return
+        if snapshot.revision != self._drawn_revision or self.screen.wants_redraw():
             self.screen.show(snapshot)
+            self._drawn_revision = snapshot.revision
             if self.first_frame_ns is None:
                 self.first_frame_ns = self.clock()
-        self._last_revision = snapshot.revision
