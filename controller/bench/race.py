@@ -132,7 +132,8 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
                 plan.append((gap, []))
             seq = sims[s].press(rng.randrange(6), at_ns=true_ns + int(rng.uniform(0, IRQ_LATENCY_NS)))
             plan[b][1].append((ids[s], (seq - 1) % 65536, true_ns))   # the D frame; seq is the U's
-        wire_late = [late for sim in sims for late in sim._wire.lateness_ns]
+        # copied whole at once (deque.copy holds the interpreter): the wires still answer pings
+        wire_late = [late for sim in sims for late in sim._wire.lateness_ns.copy()]
         print(json.dumps({"plan": plan, "left": left_ns, "wire_late": wire_late}), flush=True)
         sys.stdin.read()                                             # until the table is done
     finally:
