@@ -9,7 +9,9 @@ table's queue; the table sends LED and buzzer commands back.
 
 The port is any pyserial URL: a device path, ``/dev/serial/by-id/...``, or the
 pseudo-terminal of a simulated station, so simulation and real stations share this code.
-Nothing here touches game state: the reader thread only puts events on the queue.
+Nothing here touches game state: the reader thread only puts events on the queue. It
+stamps each frame's arrival the moment its wait returns, and its wait also ends when the
+next clock-sync ping is due, so the link needs no other thread.
 
 The reader thread is also the station's supervisor. When the port fails (unplugged) or
 the station stops answering pings, it puts a :class:`StationLost` on the queue, then
@@ -139,7 +141,7 @@ class StationLink(SupervisedPort):
         self.flood_dropped = 0        # events dropped because the station flooded
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
-        self.auto_ping = auto_ping        # the pinger thread pings; a simulated-time runner pings itself
+        self.auto_ping = auto_ping        # the reader pings on time; a simulated-time runner pings itself
         self._ping_due_ns = 0             # on the real clock: the next sync exchange
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0

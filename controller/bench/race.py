@@ -115,9 +115,12 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
         send = sim._write_now
 
         def write_now(data: bytes) -> None:
+            # stamped just before the write: stamped after it, the table's reader could
+            # stamp the frame's arrival first, and a reading came out below zero
+            left = time.monotonic_ns()
             send(data)
             if data.startswith(b"BTN"):
-                left_ns[f"{sim.station_id} {decode_line(data.rstrip()).fields[0]}"] = time.monotonic_ns()
+                left_ns[f"{sim.station_id} {decode_line(data.rstrip()).fields[0]}"] = left
         sim._write_now = write_now
 
     try:
@@ -182,7 +185,9 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             finally:
                 self.frames_ns.append(time.monotonic_ns() - start)
 
-    logging.getLogger("controller").setLevel(logging.ERROR)     # refused presses are meant
+    quiet = logging.getLogger("controller")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)                                # refused presses are meant
     side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", str(seed), str(stations), str(bursts),
                              str(warmup_s)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     events: queue.Queue = queue.Queue()
@@ -212,6 +217,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             link.close()
         if screen is not None:
             screen.close()
+        quiet.setLevel(level)
         if side.stdin is not None:
             side.stdin.close()
         side.wait(timeout=10)
