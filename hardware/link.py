@@ -203,12 +203,19 @@ class StationLink(SupervisedPort):
     # -- commands out ---------------------------------------------------------------------------
     def send(self, kind: str, *fields: object) -> bool:
         """Send one command; False when the station is not there (the loss is reported)."""
+        return self._write(encode_frame(kind, *fields))
+
+    def _write(self, data: bytes, ping: int | None = None) -> bool:
+        """Write one frame; a PING's number is stamped with the time it leaves, taken
+        right before the write: a thread switch between the two would count toward the
+        way out only, and the clock sync takes the middle of the round trip."""
         ser = self._serial
         if ser is None or self._lost:
             return False
-        data = encode_frame(kind, *fields)
         try:
             with self._write_lock:
+                if ping is not None:
+                    self._pings[ping] = self.clock()
                 written = _write_at_once(ser, data)
                 if written < len(data):
                     ser.write(data[written:])     # the port is full: wait for it as pyserial does
@@ -232,11 +239,9 @@ class StationLink(SupervisedPort):
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
         number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
-        now = self.clock()
         if len(self._pings) > 64:         # answers that never came: forget them
             self._pings.clear()
-        self._pings[number] = now
-        return self.send("PING", number)
+        return self._write(encode_frame("PING", number), ping=number)
 
     @property
     def pending_pongs(self) -> int:

@@ -259,3 +259,10 @@ def test_a_command_the_port_cannot_take_at_once_is_sent_whole_and_once():
         link._close_port()
         os.close(master)
         os.close(slave)
+
+
+def test_a_ping_to_a_station_that_is_gone_waits_for_no_answer():
+    """A PING that could not be written is not an exchange: nothing waits for its PONG (a
+    simulated-time table waits for every pending one)."""
+    link = StationLink("gone://", queue.Queue(), auto_ping=False)
+    assert link.ping() is False and link.pending_pongs == 0
