@@ -242,9 +242,10 @@ class RealtimeRunner(TableRunner):
         self.simulated.advance_to(min(times))
 
     def _may_draw(self) -> bool:
-        """Not while presses are held: a frame takes 3-30 ms to draw, and a press whose
-        window ends meanwhile would be released that much later (the hold). The frame is
-        drawn once the arbiter has let them go, a window (≤ 5 ms) later at most."""
+        """Not while presses are held: a frame takes milliseconds to draw (a whole one up
+        to 30), and a press whose window ends meanwhile would be released that much later
+        (the hold). The frame is drawn once the arbiter has let them go, a window (≤ 5 ms)
+        later at most."""
         return len(self.arbiter) == 0
 
     def _hint_wake(self, now: int) -> int | None:
