@@ -271,9 +271,10 @@ class StationLink(SupervisedPort):
     def _serve(self) -> None:
         ser = self._serial
         assert ser is not None
+        fd = _posix_fd(ser)               # once per opening: the reader's wait is a hot path
         try:
             while not self._stop.is_set() and not self._lost:
-                data, now = self._read(ser)
+                data, now = self._read(ser, fd)
                 self._ping_if_due(time.monotonic_ns())
                 if self._hello.is_set():
                     if self.auto_ping and self.last_seen_ns is not None and \
@@ -301,16 +302,16 @@ class StationLink(SupervisedPort):
             log.exception("station %s reader crashed", self.port)
             self._report_lost(f"reader crashed: {exc!r}")
 
-    def _read(self, ser: serial.SerialBase) -> tuple[bytes, int]:
+    def _read(self, ser: serial.SerialBase, fd: int | None) -> tuple[bytes, int]:
         """Wait for bytes until the read timeout or the next ping; the bytes and when they
         came (on the link's clock), taken before anything else: on a POSIX port right as
         ``select`` returns. Every call that lets go of the interpreter lock can wait behind
         the table's other threads, and pyserial's ``read`` makes three before the stamp
-        (docs/crazy-kick.md, "Where the rest of the delay comes from")."""
+        (docs/crazy-kick.md, "Where the rest of the delay comes from"). ``fd``: the port's
+        descriptor (``_posix_fd``), or None to read through pyserial."""
         wait = self.READ_TIMEOUT_S
         if self.auto_ping and self._hello.is_set():
             wait = min(wait, max(0.0, (self._ping_due_ns - time.monotonic_ns()) / 1e9))
-        fd = _posix_fd(ser)
         if fd is None:                                # another kind of pyserial port
             data = ser.read(ser.in_waiting or 1)
             now = self.clock()

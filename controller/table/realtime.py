@@ -23,7 +23,6 @@ import time
 from typing import Any, Callable
 
 from controller.games import texts
-from controller.games.texts import LANGUAGES
 from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
@@ -111,7 +110,7 @@ class RealtimeRunner(TableRunner):
         sys.setswitchinterval(min(switch, REALTIME_SWITCH_S))
         # the rules' texts are read before the first race, not in the middle of one: a refusal
         # names its sentence, and reading a catalogue holds the interpreter for tens of ms
-        for lang in LANGUAGES:
+        for lang in texts.LANGUAGES:
             texts.table(lang)
         try:
             return self._run(until_finished, deadline, timeout)
