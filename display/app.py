@@ -10,6 +10,7 @@ seat's hand (virtual cards), ``z``–``m`` the 1st–7th card lying open on the 
 
 from __future__ import annotations
 
+import collections
 import os
 import time
 from typing import Any
@@ -52,6 +53,7 @@ class Screen:
             self.canvas = pygame.Surface(LOGICAL_SIZE)
         self.min_interval = 1.0 / max_fps
         self.frames = 0
+        self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each frame took
         self._last_draw = 0.0
         self._pending: Any = None
         self._views: dict[str, Any] = {}
@@ -110,11 +112,22 @@ class Screen:
             self.render(snapshot)
             self.present()
 
+    def redraw(self) -> None:
+        """What ``wants_redraw`` asked for: the held-back frame, or the last one again (an
+        animation's next frame)."""
+        if self._pending is not None:
+            self.flush()
+        elif self._seen is not None:
+            self._last_draw = time.monotonic()
+            self.render(self._seen)
+            self.present()
+
     def render(self, snapshot: Any) -> Any:
         """The frame for ``snapshot``. A view that draws in regions (``draw.Regions``) repaints
         only those whose part of the snapshot changed, when the canvas still holds its last
         frame; otherwise, and for every other view, the whole canvas is drawn afresh."""
         from display.draw import FELT, FELT_DARK
+        started = time.monotonic_ns()
         canvas = self.canvas
         view = self._view(snapshot.game)
         regions = getattr(view, "regions", None)
@@ -134,6 +147,7 @@ class Screen:
             self._overlaid = True
         self.frames += 1
         self.last_snapshot = snapshot
+        self.frame_ns.append(time.monotonic_ns() - started)
         return canvas
 
     def _private_hand(self, canvas: Any, snapshot: Any) -> None:
@@ -199,4 +213,6 @@ class Screen:
         self.pg.image.save(self.canvas, path)
 
     def close(self) -> None:
+        if self.sounds is not None:
+            self.sounds.close()
         self.pg.display.quit()

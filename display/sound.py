@@ -89,7 +89,8 @@ def cues_between(before: Any, after: Any, view: Any = None) -> list[str]:
         return []
     cues = []
     message = getattr(after, "message", None)
-    if message is not None and message.refusal and message is not getattr(before, "message", None):
+    # by value: a snapshot that came through a pipe is a copy, never the same object
+    if message is not None and message.refusal and message != getattr(before, "message", None):
         cues.append("refused")
     if hasattr(view, "cues"):
         cues.extend(view.cues(before.view, after.view))
@@ -131,3 +132,11 @@ class Sounds:
             return False
         sound.play()
         return True
+
+    def close(self) -> None:
+        """Let go of the sound card: the next screen (a game's, in a process of its own)
+        opens it again, and a card opened without mixing takes one user at a time."""
+        if self._sounds:
+            import pygame
+            self._sounds = {}
+            pygame.mixer.quit()

@@ -3,6 +3,7 @@ end), played through the mixer at the menu's volume, and silent where nobody lis
 
 from __future__ import annotations
 
+import pickle
 import random
 from types import SimpleNamespace
 
@@ -57,6 +58,9 @@ def test_a_refusal_sounds_once_and_a_resumed_game_is_silent_at_first():
     assert refused.message.refusal
     assert cues_between(first, refused, view_for("partout", "en")) == ["refused"]
     assert cues_between(refused, refused, view_for("partout", "en")) == []   # the same message, no new sound
+    # nor when the screen's process gets it as a copy, through its pipe
+    copy = pickle.loads(pickle.dumps(refused))
+    assert cues_between(refused, copy, view_for("partout", "en")) == []
 
 
 def test_a_crazy_kick_goal_is_whistled_and_the_match_ends_on_the_final_whistle():

@@ -68,7 +68,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         if saved is None:                 # a game that repeats an earlier one finds it among the demos
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=True))
         rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
-        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         watching = screen.interactive
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching else None

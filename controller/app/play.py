@@ -53,14 +53,28 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
     return panel
 
 
-def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False) -> Any:
+def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False,
+                own_process: bool = False) -> Any:
+    """The shared screen: a window (the TV), or, with none to show, a headless one whose frames
+    are only for screenshots. ``own_process``: a game's window is drawn in a process of its
+    own (``display/screen_process.py``), so that no frame holds the table's loop or the
+    stations' readers back. A screen that cannot be opened stops the command with the reason."""
     import os
     from display.app import Screen, has_screen
     show_window = not headless and has_screen()
     # the table owns the display (the console, no desktop): the whole screen, always
     fullscreen = fullscreen or os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
-    screen = Screen(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10,
-                    volume=box_volume() if show_window else 0)
+    options = dict(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10,
+                   volume=box_volume() if show_window else 0)
+    try:
+        if own_process and show_window:
+            from display.screen_process import ScreenProcess
+            screen = ScreenProcess(**options)
+        else:
+            screen = Screen(**options)
+    except RuntimeError as exc:                # pygame.error is one; so is ScreenUnavailable
+        raise SystemExit(f"spieltisch: the screen cannot be opened: {exc}. "
+                         "Run with --headless to play without one.") from exc
     stack.callback(screen.close)
     return screen
 
@@ -165,7 +179,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store, colours=colours)
-        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
             from controller.bots.driver import RealtimeBotDriver

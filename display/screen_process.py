@@ -1,0 +1,274 @@
+"""The table's screen, drawn in a process of its own.
+
+    table's loop ── snapshot ──► pipe ──► screen process: Screen.show, its sounds, the keyboard
+                 ◄── keys, "seen" ─────┘
+
+Why a process: the table's loop used to draw each frame itself, and a frame takes 1-5 ms
+on a PC (a whole one up to 30, and three to four times that on a Pi). While it was
+drawn, the loop could release no held press, and the stations' reader threads, which
+share the interpreter's lock with the loop, stamped arrivals late. In a process of its
+own the screen shares no lock with the table: the loop hands over each new snapshot
+(pickled, about 4 KB and 0.2 ms) and goes on (docs/architecture.md, "The screen").
+
+A :class:`ScreenProcess` answers as :class:`display.app.Screen` does, so the runners and
+the app's screens take either. Flow control: at most ``MAX_UNSEEN`` snapshots wait in the
+pipe; beyond that only the newest waits here, so a screen that stalls never stalls the
+table, and it is sent once the screen has caught up. A screen process that dies is
+started again, at most once every ``RESTART_S``, and shown the newest snapshot.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import multiprocessing
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class ScreenUnavailable(RuntimeError):
+    """The screen's process could not open the screen (no display, no video driver)."""
+
+
+class ScreenProcess:
+    MAX_UNSEEN = 8           # snapshots in the pipe not yet taken by the screen (≈ 32 KB)
+    START_TIMEOUT_S = 60.0   # pygame's import on a Pi's SD card takes seconds; a first boot longer
+    REPLY_TIMEOUT_S = 10.0   # a screenshot saved
+    RESTART_S = 5.0          # a screen process that died is started again at most this often
+
+    def __init__(self, **options: Any) -> None:
+        """``options`` are :class:`display.app.Screen`'s; raises :class:`ScreenUnavailable`
+        when the screen cannot be opened."""
+        self.options = options
+        self.lang = options.get("lang", "en")
+        self.headless = bool(options.get("headless", False))
+        self.interactive = not self.headless
+        self.sounds = None                     # they play in the screen's process
+        self.frames = 0                        # frames the screen has drawn
+        self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each took
+        self.restarts = 0
+        self._conn: Any = None
+        self._process: Any = None
+        self._started_at = 0.0
+        self._unseen = 0
+        self._waiting: Any = None              # the newest snapshot, when the pipe is full
+        self._last: Any = None                 # the newest snapshot given: a restarted screen shows it
+        self._inputs: list[tuple] = []
+        self._replies: list[tuple] = []
+        self._start(wait=True)
+
+    # -- as display.app.Screen ----------------------------------------------------------------------
+    def show(self, snapshot: Any) -> None:
+        self._last = snapshot
+        self._take_replies()
+        if self._conn is not None and self._unseen < self.MAX_UNSEEN:
+            self._waiting = None
+            self._unseen += 1
+            self._send(("show", snapshot))
+        else:
+            self._waiting = snapshot
+
+    def wants_redraw(self) -> bool:
+        """A snapshot waits for room in the pipe and now has it (the screen's own held-back
+        frames and animations are its process's business)."""
+        self._take_replies()
+        return self._waiting is not None and self._conn is not None and self._unseen < self.MAX_UNSEEN
+
+    def poll(self) -> list[tuple]:
+        self._take_replies()
+        inputs, self._inputs = self._inputs, []
+        return inputs
+
+    def flush(self) -> None:
+        if self._waiting is not None:
+            self._send(("show", self._waiting))
+            self._waiting = None
+        self._send(("flush",))
+
+    def render(self, snapshot: Any) -> None:
+        """Draw ``snapshot`` now, for a screenshot (``save``)."""
+        self._last = snapshot
+        self._send(("render", snapshot))
+
+    def save(self, path: str) -> None:
+        """The screen's last frame as an image file; raises OSError when it cannot be written."""
+        self._send(("save", str(path)))
+        reply = self._reply("saved")
+        if reply[1] is not None:
+            raise OSError(reply[1])
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self.options["lang"] = lang
+        self._send(("lang", lang))
+
+    def close(self) -> None:
+        process, conn, self._process, self._conn = self._process, self._conn, None, None
+        if conn is not None:
+            try:
+                conn.send(("close",))
+            except (OSError, ValueError):
+                pass
+        if process is not None:
+            process.join(timeout=5.0)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=1.0)
+        if conn is not None:
+            conn.close()
+
+    # -- the pipe -----------------------------------------------------------------------------------
+    def _start(self, wait: bool) -> None:
+        context = multiprocessing.get_context("spawn")      # the table's threads do not survive a fork
+        parent, child = context.Pipe()
+        process = context.Process(target=serve, args=(child, dict(self.options)), name="spieltisch screen",
+                                  daemon=True)
+        process.start()
+        child.close()
+        self._conn, self._process, self._started_at = parent, process, time.monotonic()
+        self._unseen = 0
+        if not wait:
+            return
+        reply = self._reply("ready", "failed", timeout=self.START_TIMEOUT_S)
+        if reply[0] == "failed":
+            self.close()
+            raise ScreenUnavailable(reply[1])
+
+    def _send(self, message: tuple) -> None:
+        if self._conn is None:
+            self._restart_if_due()
+            if self._conn is None:
+                return
+        try:
+            self._conn.send(message)
+        except (OSError, ValueError):
+            self._lost()
+
+    def _take_replies(self) -> None:
+        if self._conn is None:
+            self._restart_if_due()
+        try:
+            while self._conn is not None and self._conn.poll():
+                self._note(self._conn.recv())
+        except (EOFError, OSError):
+            self._lost()
+
+    def _note(self, message: tuple) -> None:
+        kind = message[0]
+        if kind == "seen":
+            _, seen, frames_ns = message
+            self._unseen = max(0, self._unseen - seen)
+            self.frames += len(frames_ns)
+            self.frame_ns.extend(frames_ns)
+        elif kind == "input":
+            self._inputs.append(message[1])
+        elif kind == "failed":                               # a restarted screen that could not open
+            log.error("the screen cannot be opened again: %s", message[1])
+        elif kind != "ready":
+            self._replies.append(message)
+
+    def _reply(self, *kinds: str, timeout: float | None = None) -> tuple:
+        """Wait for the screen's answer of one of ``kinds``."""
+        give_up = time.monotonic() + (timeout or self.REPLY_TIMEOUT_S)
+        while True:
+            for message in self._replies:
+                if message[0] in kinds:
+                    self._replies.remove(message)
+                    return message
+            conn = self._conn
+            left = give_up - time.monotonic()
+            if conn is None or left <= 0:
+                raise ScreenUnavailable("the screen did not answer")
+            try:
+                if not conn.poll(left):
+                    continue
+                message = conn.recv()
+            except (EOFError, OSError):
+                self._lost()
+                raise ScreenUnavailable("the screen's process ended") from None
+            if message[0] in kinds:
+                return message
+            self._note(message)
+
+    def _lost(self) -> None:
+        """The screen's process is gone (it crashed, or was killed): the table goes on, and
+        the screen is started again soon."""
+        process, conn, self._process, self._conn = self._process, self._conn, None, None
+        code = process.exitcode if process is not None else None
+        log.error("the screen's process ended (exit code %s); it is started again", code)
+        if conn is not None:
+            conn.close()
+        self._restart_if_due()
+
+    def _restart_if_due(self) -> None:
+        if self._conn is not None or time.monotonic() - self._started_at < self.RESTART_S:
+            return
+        self.restarts += 1
+        self._start(wait=False)
+        if self._last is not None:
+            self._waiting = None
+            self._unseen = 1
+            self._send(("show", self._last))
+
+
+# -- the screen's process --------------------------------------------------------------------------
+POLL_S = 1 / 60              # the screen's loop looks at its keys and held-back frames this often
+
+
+def serve(conn: Any, options: dict[str, Any]) -> None:
+    """The screen process's whole life: open the screen, then draw what comes."""
+    try:
+        from display.app import Screen
+        screen = Screen(**options)
+    except Exception as exc:                   # noqa: BLE001 - said to the table, which says it to the owner
+        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+        return
+    try:
+        conn.send(("ready",))
+        draw(conn, screen)
+    except (EOFError, OSError):                # the table is gone
+        pass
+    finally:
+        screen.close()
+
+
+def draw(conn: Any, screen: Any) -> None:
+    """Take everything the table sent, draw, answer how many snapshots were taken and how
+    long each frame took, pass on the keyboard; until told to close."""
+    while True:
+        seen = 0
+        frames_before = screen.frames
+        if conn.poll(POLL_S):
+            while conn.poll():
+                message = conn.recv()
+                kind = message[0]
+                if kind == "close":
+                    return
+                if kind == "show":
+                    screen.show(message[1])
+                    seen += 1
+                elif kind == "render":
+                    screen.render(message[1])
+                elif kind == "flush":
+                    screen.flush()
+                elif kind == "lang":
+                    screen.set_lang(message[1])
+                elif kind == "save":
+                    conn.send(("saved", _saved(screen, message[1])))
+        if screen.wants_redraw():
+            screen.redraw()
+        drawn = screen.frames - frames_before
+        if seen or drawn:
+            conn.send(("seen", seen, list(screen.frame_ns)[len(screen.frame_ns) - drawn:] if drawn else []))
+        for ui in screen.poll():
+            conn.send(("input", ui))
+
+
+def _saved(screen: Any, path: str) -> str | None:
+    try:
+        screen.save(path)
+    except Exception as exc:                   # noqa: BLE001 - pygame.error and OSError: said to the caller
+        return f"{path}: {exc}"
+    return None

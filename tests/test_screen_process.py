@@ -1,0 +1,226 @@
+"""The table's screen in a process of its own (display/screen_process.py): it draws what the
+screen draws, a screen that falls behind never holds the table up, keys come back, a
+screen that dies comes back, and one that cannot open says why."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+
+import pygame
+import pytest
+
+from controller.games.crazykick import RULES
+from controller.table import Table
+from display.app import Screen
+from display.screen_process import ScreenProcess, ScreenUnavailable, draw
+from hardware.events import ButtonEvent
+
+
+def crazy_kick_snapshots(count: int, players: int = 8) -> tuple[Table, list]:
+    """A Crazy Kick table of ``players`` after ``count`` presses at random, and each snapshot."""
+    import random
+    ids = [f"s{i}" for i in range(players)]
+    table = Table(RULES, config={"players": players}, seed=1, stations=ids)
+    rng = random.Random(1)
+    snapshots = []
+    for n in range(count):
+        table.handle(ButtonEvent(rng.choice(ids), n, rng.randrange(6), True, 0, n, n))
+        snapshots.append(table.snapshot())
+    return table, snapshots
+
+
+def pixels(path) -> bytes:
+    return pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
+
+
+def wait_until(condition, timeout: float = 10.0) -> bool:
+    give_up = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > give_up:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_the_screens_process_draws_exactly_what_the_screen_draws(tmp_path):
+    table, snapshots = crazy_kick_snapshots(40)
+    screen = ScreenProcess(headless=True, lang="de")
+    try:
+        for snapshot in snapshots:
+            screen.show(snapshot)
+        screen.flush()
+        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 2)
+        assert len(screen.frame_ns) == screen.frames and all(ns > 0 for ns in screen.frame_ns)
+        screen.render(table.snapshot())
+        screen.save(tmp_path / "process.png")
+    finally:
+        screen.close()
+    here = Screen(headless=True, lang="de")
+    here.render(table.snapshot())
+    here.save(str(tmp_path / "here.png"))
+    assert pixels(tmp_path / "process.png") == pixels(tmp_path / "here.png")
+
+
+def test_a_screenshot_that_cannot_be_written_says_where_and_the_screen_goes_on(tmp_path):
+    _, snapshots = crazy_kick_snapshots(2, players=4)
+    screen = ScreenProcess(headless=True)
+    try:
+        screen.render(snapshots[-1])
+        with pytest.raises(OSError, match="no-such-folder"):
+            screen.save(tmp_path / "no-such-folder" / "shot.png")
+        screen.save(tmp_path / "shot.png")
+        assert (tmp_path / "shot.png").stat().st_size > 0
+    finally:
+        screen.close()
+
+
+class PipeScreen(ScreenProcess):
+    """A ScreenProcess whose other end is the test's, not a process: the test answers as the
+    screen would, or does not."""
+
+    def _start(self, wait: bool) -> None:
+        self._conn, self.other = multiprocessing.Pipe()
+        self._process, self._started_at, self._unseen = None, time.monotonic(), 0
+
+
+def sent(other) -> list[tuple]:
+    out = []
+    while other.poll():
+        out.append(other.recv())
+    return out
+
+
+def test_a_screen_that_falls_behind_gets_only_the_newest_snapshot_once_it_catches_up():
+    _, snapshots = crazy_kick_snapshots(20, players=4)
+    screen = PipeScreen(headless=True)
+    for snapshot in snapshots:
+        screen.show(snapshot)                   # never blocks: the screen takes nothing yet
+    first = sent(screen.other)
+    assert [m[1].revision for m in first] == [s.revision for s in snapshots[:ScreenProcess.MAX_UNSEEN]]
+    assert not screen.wants_redraw()            # the pipe is full: the newest waits here
+    screen.other.send(("seen", ScreenProcess.MAX_UNSEEN, [2_000_000, 3_000_000]))
+    assert screen.wants_redraw()                # room again: the runner shows its newest
+    screen.show(snapshots[-1])
+    assert [m[1].revision for m in sent(screen.other)] == [snapshots[-1].revision]
+    assert not screen.wants_redraw()
+    assert screen.frames == 2 and list(screen.frame_ns) == [2_000_000, 3_000_000]
+
+
+def test_the_keyboard_at_the_screen_reaches_the_table_and_quit_too():
+    screen = PipeScreen(headless=False)
+    assert screen.interactive
+    screen.other.send(("input", ("button", 2)))
+    screen.other.send(("input", ("quit",)))
+    assert wait_until(lambda: screen._conn.poll())
+    assert screen.poll() == [("button", 2), ("quit",)]
+    assert screen.poll() == []
+
+
+class FakeScreen:
+    """What the screen's loop drives: it notes what it was told."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple] = []
+        self.frames = 0
+        self.frame_ns: list[int] = []
+        self.keys = [("button", 0)]
+
+    def show(self, snapshot):
+        self.told.append(("show", snapshot))
+        self.frames += 1
+        self.frame_ns.append(1000 + snapshot)
+
+    def render(self, snapshot):
+        self.told.append(("render", snapshot))
+
+    def flush(self):
+        self.told.append(("flush",))
+
+    def set_lang(self, lang):
+        self.told.append(("lang", lang))
+
+    def save(self, path):
+        if "bad" in path:
+            raise OSError("cannot write")
+        self.told.append(("save", path))
+
+    def wants_redraw(self):
+        return False
+
+    def poll(self):
+        keys, self.keys = self.keys, []
+        return keys
+
+
+def test_the_screens_loop_draws_answers_and_passes_the_keys_on_until_closed():
+    table_end, screen_end = multiprocessing.Pipe()
+    fake = FakeScreen()
+    loop = threading.Thread(target=draw, args=(screen_end, fake), daemon=True)
+    loop.start()
+    for message in (("show", 1), ("show", 2), ("lang", "fr"), ("render", 3), ("save", "a.png"), ("save", "bad.png"),
+                    ("flush",)):
+        table_end.send(message)
+    got = []
+    assert wait_until(lambda: (got.extend(sent(table_end)), sum(m[1] for m in got if m[0] == "seen") == 2)[1])
+    assert ("input", ("button", 0)) in got
+    assert [m for m in got if m[0] == "saved"] == [("saved", None), ("saved", "bad.png: cannot write")]
+    assert [ns for m in got if m[0] == "seen" for ns in m[2]] == [1001, 1002]     # how long each frame took
+    table_end.send(("close",))
+    loop.join(timeout=5)
+    assert not loop.is_alive()
+    assert fake.told == [("show", 1), ("show", 2), ("lang", "fr"), ("render", 3), ("save", "a.png"), ("flush",)]
+
+
+def test_a_screen_process_that_dies_is_started_again_and_shows_the_newest(caplog):
+    _, snapshots = crazy_kick_snapshots(3, players=4)
+    screen = ScreenProcess(headless=True)
+    try:
+        screen.show(snapshots[0])
+        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1)
+        screen._process.kill()
+        screen._process.join(timeout=5)
+        screen.RESTART_S = 0.0
+        with caplog.at_level(logging.ERROR, logger="display.screen_process"):
+            assert wait_until(lambda: (screen.show(snapshots[-1]), screen.restarts)[1] >= 1)
+        assert "the screen's process ended" in caplog.text
+        drawn = screen.frames
+        assert wait_until(lambda: (screen.poll(), screen.frames)[1] > drawn, timeout=30)
+    finally:
+        screen.close()
+
+
+def test_a_screen_that_cannot_open_says_why(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")         # the child opens a window on an X display
+    monkeypatch.setenv("DISPLAY", ":97")                 # that is not there
+    with pytest.raises(ScreenUnavailable, match="error"):
+        ScreenProcess(headless=False)
+
+
+def test_a_game_that_cannot_open_its_screen_stops_with_one_clear_line(monkeypatch):
+    import contextlib
+    from controller.app.play import make_screen
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
+    monkeypatch.setenv("DISPLAY", ":97")
+    with contextlib.ExitStack() as stack, pytest.raises(SystemExit) as stopped:
+        make_screen(stack, lang="en", headless=False, own_process=True)
+    assert str(stopped.value).startswith("spieltisch: the screen cannot be opened:")
+    assert "--headless" in str(stopped.value)
+
+
+def test_the_screen_draws_a_held_back_frame_when_it_is_due_and_an_animation_again():
+    """What the screen's loop calls when ``wants_redraw``: the frame the frame rate held
+    back, once it is due; with none held back, the last snapshot again."""
+    _, snapshots = crazy_kick_snapshots(2, players=4)
+    screen = Screen(headless=True, max_fps=20)
+    screen.show(snapshots[0])
+    screen.show(snapshots[1])                   # within 50 ms of the first: held back
+    assert screen.frames == 1 and not screen.wants_redraw()
+    assert wait_until(screen.wants_redraw, timeout=2)
+    screen.redraw()
+    assert screen.frames == 2 and screen.last_snapshot is snapshots[1] and not screen.wants_redraw()
+    screen.redraw()                             # an animation's next frame: the same snapshot again
+    assert screen.frames == 3 and screen.last_snapshot is snapshots[1]
+    assert len(screen.frame_ns) == 3
