@@ -38,9 +38,13 @@ class ScreenProcess:
     REPLY_TIMEOUT_S = 10.0   # a screenshot saved
     RESTART_S = 5.0          # a screen process that died is started again at most this often
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, preload: tuple[str, ...] = (), **options: Any) -> None:
         """``options`` are :class:`display.app.Screen`'s; raises :class:`ScreenUnavailable`
-        when the screen cannot be opened."""
+        when the screen cannot be opened. ``preload``: the modules the snapshots' classes
+        live in, imported before the screen says it is ready; else the first snapshot waits
+        while unpickling imports them (0.4 s on this machine, and a Crazy Kick race's first
+        frames with it)."""
+        self.preload = tuple(preload)
         self.options = options
         self.lang = options.get("lang", "en")
         self.headless = bool(options.get("headless", False))
@@ -49,6 +53,7 @@ class ScreenProcess:
         self.frames = 0                        # frames the screen has drawn
         self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each took
         self.restarts = 0
+        self._closed = False
         self._conn: Any = None
         self._process: Any = None
         self._started_at = 0.0
@@ -105,6 +110,8 @@ class ScreenProcess:
         self._send(("lang", lang))
 
     def close(self) -> None:
+        self._closed = True                    # from now on nothing starts it again
+        self._take_replies()                   # the frames drawn so far, counted
         process, conn, self._process, self._conn = self._process, self._conn, None, None
         if conn is not None:
             try:
@@ -123,8 +130,8 @@ class ScreenProcess:
     def _start(self, wait: bool) -> None:
         context = multiprocessing.get_context("spawn")      # the table's threads do not survive a fork
         parent, child = context.Pipe()
-        process = context.Process(target=serve, args=(child, dict(self.options)), name="spieltisch screen",
-                                  daemon=True)
+        process = context.Process(target=serve, args=(child, dict(self.options), self.preload),
+                                  name="spieltisch screen", daemon=True)
         process.start()
         child.close()
         self._conn, self._process, self._started_at = parent, process, time.monotonic()
@@ -203,7 +210,7 @@ class ScreenProcess:
         self._restart_if_due()
 
     def _restart_if_due(self) -> None:
-        if self._conn is not None or time.monotonic() - self._started_at < self.RESTART_S:
+        if self._closed or self._conn is not None or time.monotonic() - self._started_at < self.RESTART_S:
             return
         self.restarts += 1
         self._start(wait=False)
@@ -217,10 +224,21 @@ class ScreenProcess:
 POLL_S = 1 / 60              # the screen's loop looks at its keys and held-back frames this often
 
 
-def serve(conn: Any, options: dict[str, Any]) -> None:
+def serve(conn: Any, options: dict[str, Any], preload: tuple[str, ...] = ()) -> None:
     """The screen process's whole life: open the screen, then draw what comes."""
+    import os
+    import signal
+    # Ctrl-C at the terminal reaches every process of the table: the table's process stops
+    # the game and closes the screen; here it would only print a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SDL turns SIGTERM into a window-close event, which would leave this process running
+    # when the table's process ends without closing it (its exit terminates it)
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
     try:
+        import importlib
         from display.app import Screen
+        for module in preload:
+            importlib.import_module(module)
         screen = Screen(**options)
     except Exception as exc:                   # noqa: BLE001 - said to the table, which says it to the owner
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))

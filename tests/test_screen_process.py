@@ -224,3 +224,80 @@ def test_the_screen_draws_a_held_back_frame_when_it_is_due_and_an_animation_agai
     screen.redraw()                             # an animation's next frame: the same snapshot again
     assert screen.frames == 3 and screen.last_snapshot is snapshots[1]
     assert len(screen.frame_ns) == 3
+
+
+def test_what_the_snapshots_need_is_imported_before_the_screen_is_ready():
+    """The first snapshot used to wait 0.4 s while unpickling imported the table's classes;
+    a module that cannot be imported is said at once, as a screen that cannot open."""
+    with pytest.raises(ScreenUnavailable, match="no_such_module"):
+        ScreenProcess(headless=True, preload=("controller.table.no_such_module",))
+    screen = ScreenProcess(headless=True, preload=("controller.table.table",))
+    screen.close()
+
+
+def test_a_closed_screen_is_not_started_again():
+    screen = ScreenProcess(headless=True)
+    screen.RESTART_S = 0.0
+    screen._process.kill()
+    screen._process.join(timeout=5)
+    screen.close()
+    _, snapshots = crazy_kick_snapshots(1, players=4)
+    screen.show(snapshots[0])
+    assert screen.poll() == [] and screen.restarts == 0 and screen._process is None
+
+
+TABLE_PROCESS = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from display.screen_process import ScreenProcess
+if __name__ == "__main__":
+    screen = ScreenProcess(headless=True)
+    print(screen._process.pid, flush=True)
+    if sys.argv[1] == "leave":
+        sys.exit(0)                                # without closing its screen
+    try:
+        time.sleep(30)
+    except KeyboardInterrupt:
+        screen.close()
+        print("closed", flush=True)
+"""
+
+
+def run_table_process(tmp_path, how: str):
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = tmp_path / "table.py"
+    script.write_text(TABLE_PROCESS.format(root=str(Path(__file__).resolve().parent.parent)))
+    return subprocess.Popen([sys.executable, str(script), how], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def gone(pid: int) -> bool:
+    import os
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as stat:                 # a zombie is gone too
+        return stat.read().split(") ")[1].startswith("Z")
+
+
+def test_a_table_that_ends_without_closing_its_screen_takes_the_screen_with_it(tmp_path):
+    """SDL turned the SIGTERM that ends a daemon process into a window-close event, and
+    the table's process waited for its screen for ever."""
+    table = run_table_process(tmp_path, "leave")
+    out, _ = table.communicate(timeout=30)
+    assert table.returncode == 0
+    assert wait_until(lambda: gone(int(out.split()[0])))
+
+
+def test_ctrl_c_closes_the_screen_without_a_traceback(tmp_path):
+    import os
+    import signal
+    table = run_table_process(tmp_path, "stay")
+    child = int(table.stdout.readline())
+    os.killpg(table.pid, signal.SIGINT)               # the terminal's Ctrl-C: the whole group
+    out, err = table.communicate(timeout=30)
+    assert "closed" in out and "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert wait_until(lambda: gone(child))

@@ -53,6 +53,10 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
     return panel
 
 
+# what a game's snapshots are made of: the screen's process imports it before its first frame
+SNAPSHOT_MODULES = ("controller.table.table",)
+
+
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False,
                 own_process: bool = False) -> Any:
     """The shared screen: a window (the TV), or, with none to show, a headless one whose frames
@@ -69,7 +73,7 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
     try:
         if own_process and show_window:
             from display.screen_process import ScreenProcess
-            screen = ScreenProcess(**options)
+            screen = ScreenProcess(preload=SNAPSHOT_MODULES, **options)
         else:
             screen = Screen(**options)
     except RuntimeError as exc:                # pygame.error is one; so is ScreenUnavailable

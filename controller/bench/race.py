@@ -154,6 +154,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     from controller.games.crazykick import RULES
     from controller.table import Table
     from controller.table.realtime import RealtimeRunner
+    from controller.app.play import SNAPSHOT_MODULES
     from display.screen_process import ScreenProcess
     from hardware.events import ButtonEvent
     from hardware.link import StationLink
@@ -187,7 +188,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             links[station_id] = StationLink(port, events).open()
         table = Table(RULES, config={"players": stations}, seed=seed, stations=[i for i, _ in ports])
         # the table's screen as a TV has it, in its own process, headless (all of the drawing but the flip)
-        screen = ScreenProcess(headless=True, max_fps=60)
+        screen = ScreenProcess(headless=True, max_fps=60, preload=SNAPSHOT_MODULES)
         screen.interactive = True                    # as with the TV: its keys looked at 60 times a second
         runner = RecordingRunner(table, events, links, screen=screen)
         thread = threading.Thread(target=runner.run, kwargs={"until_finished": False}, daemon=True)

@@ -33,6 +33,9 @@ from collections import defaultdict, deque
 from typing import Any, NamedTuple
 
 
+SLOW_SHARE = 0.05           # a station is named slow when more of its presses than this came too late
+
+
 class Held(NamedTuple):
     pressed_ns: int
     order: int                 # arrival order, the last tie-break
@@ -97,11 +100,20 @@ class Arbiter:
         heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item))
 
     def too_slow(self, samples: int = 20) -> dict[str, int]:
-        """Stations whose 99th-percentile delay (over at least ``samples`` presses) does
-        not fit in the longest window: their presses can lose races they won. Station →
-        that delay (ns). A USB-serial adapter at its default 16 ms latency timer is one."""
-        return {station: p99 for station, p99 in self._p99.items()
-                if len(self._delays[station]) >= samples and p99 + self.tie_ns > self.max_window_ns}
+        """Stations more than one of whose presses in twenty (``SLOW_SHARE``, over at least
+        ``samples``) arrived too late for the longest window: those presses can lose races
+        they won. Station → its 95th-percentile delay (ns). A USB-serial adapter at its
+        default 16 ms latency timer is one. Not named for a few late frames: a busy host's
+        hiccup delays one press now and then whatever the station, and naming a station
+        for it would send its owner after the wrong thing (docs/crazy-kick.md)."""
+        fits = self.max_window_ns - self.tie_ns
+        slow = {}
+        for station, ordered in self._sorted.items():
+            count = len(ordered)
+            late = count - bisect.bisect_right(ordered, fits)
+            if count >= samples and late > count * SLOW_SHARE:
+                slow[station] = ordered[int(count * (1 - SLOW_SHARE))]
+        return slow
 
     def next_deadline(self) -> int | None:
         """When the earliest held press becomes due (host ns), or None."""
