@@ -87,7 +87,9 @@ class ScreenProcess:
         return inputs
 
     def flush(self) -> None:
+        """The newest snapshot drawn now, whatever the frame rate held back (a game's end)."""
         if self._waiting is not None:
+            self._unseen += 1
             self._send(("show", self._waiting))
             self._waiting = None
         self._send(("flush",))
