@@ -5,12 +5,12 @@ as USB keeps it; each station's own clock, offset at random and 200 ppm fast or 
 most; the hard IRQ's stamp 0-50 µs after the edge), opened by the real ``StationLink``\\ s
 with their own sync pings, and the real ``RealtimeRunner`` with a Crazy Kick table of
 eight, drawing each change on the table's screen in a process of its own, as the table
-does for its TV (headless: all of the drawing but the TV's flip). After 10 s of clock sync, bursts of eight presses (one per station, in a
-random order) at true gaps of 1, 0.5 and 0.25 ms. A pair of neighbours in a burst is judged
-right when the earlier press reaches the table first; the same pairs in plain arrival
-order are printed beside it. The hold is measured from a frame's arrival to the table
-handling it, on the host's monotonic clock; the sync error is the press time the table
-used minus the true one.
+does for its TV (headless: all of the drawing but the TV's flip). After 10 s of clock
+sync, bursts of eight presses (one per station, in a random order) at true gaps of 1, 0.5
+and 0.25 ms. A pair of neighbours in a burst is judged right when the earlier press
+reaches the table first; the same pairs in plain arrival order are printed beside it. The
+hold is measured from a frame's arrival to the table handling it, on the host's monotonic
+clock; the sync error is the press time the table used minus the true one.
 
 The simulated stations run in a process of their own, as stations are devices of their
 own; they still share the host's two cores with the table (on the Pi they do not), so

@@ -374,7 +374,8 @@ class Table:
     def warn_slow_link(self, station: str, delay_ns: int) -> None:
         """A station's frames come too late for its races to be judged fairly: say so
         on the screen, with what to do (docs/stations.md)."""
-        log.warning("station %s: press to arrival %.1f ms (95th percentile; more than one press in twenty too late to judge)", station, delay_ns / 1e6)
+        log.warning("station %s: press to arrival %.1f ms (95th percentile; more than one press in twenty "
+                    "too late to judge)", station, delay_ns / 1e6)
         message = Message("slow_link", {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
                           self.revision + 1)
         self._notices[station] = message              # it lasts: a seat's refusal must not hide it
