@@ -430,3 +430,12 @@ def test_ctrl_c_stops_the_table_even_when_the_interrupt_itself_was_lost():
             runner.run(until_finished=True, timeout=5)
     finally:
         INTERRUPTED.clear()
+
+
+def test_a_demo_whose_window_cannot_open_says_so_in_one_line(tmp_path):
+    """A screen that is there by the environment (DISPLAY) but cannot be opened: the game's
+    screen, in a process of its own, says why, and the command stops with one line."""
+    env = dict(os.environ, SDL_VIDEODRIVER="x11", DISPLAY=":97", SPIELTISCH_DATA=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "demo", "crazy-kick"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    one_clear_line(proc, 1, "the screen cannot be opened", "--headless")
