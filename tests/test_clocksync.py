@@ -113,18 +113,50 @@ def test_an_instant_answer_is_used_and_a_backwards_one_is_not():
     assert not sync.ready and sync.exchanges == 0
 
 
-def test_a_slot_is_half_a_second_and_the_window_thirty_slots():
+def test_a_slot_is_a_tenth_of_a_second_and_the_window_150_slots():
     sync = ClockSync()
     exchange(sync, 10 * S, offset_ns=0)
-    exchange(sync, 10 * S + 499 * MS, offset_ns=0, rtt_ns=100 * US)   # same slot: replaces
+    exchange(sync, 10 * S + 99 * MS, offset_ns=0, rtt_ns=100 * US)    # same slot: replaces
     assert len(sync.points) == 1 and sync.round_trip_ns == 100 * US
-    exchange(sync, 10 * S + 500 * MS, offset_ns=0)                   # the next slot
+    exchange(sync, 10 * S + 100 * MS, offset_ns=0)                   # the next slot
     assert len(sync.points) == 2
     sync = ClockSync()
-    for k in range(31):                                  # one exchange in the middle of each of 31 slots
-        exchange(sync, 10 * S + k * 500 * MS + 250 * MS, offset_ns=0)
-    assert len(sync.points) == 30
-    assert sync.points[0].sent_ns == 10 * S + 500 * MS + 250 * MS
+    for k in range(151):                                 # one exchange in the middle of each of 151 slots
+        exchange(sync, 10 * S + k * 100 * MS + 50 * MS, offset_ns=0)
+    assert len(sync.points) == 150
+    assert sync.points[0].sent_ns == 10 * S + 100 * MS + 50 * MS
+
+
+def batch_line(points) -> tuple[float, float, float]:
+    """The weighted least-squares line through ``points`` the plain way, for comparison."""
+    weights = [(p.rtt_ns + 20_000.0) ** -2 for p in points]
+    total = sum(weights)
+    x_mean = sum(w * p.station_us for w, p in zip(weights, points)) / total
+    y_mean = sum(w * p.host_ns for w, p in zip(weights, points)) / total
+    sxx = sum(w * (p.station_us - x_mean) ** 2 for w, p in zip(weights, points))
+    sxy = sum(w * (p.station_us - x_mean) * (p.host_ns - y_mean) for w, p in zip(weights, points))
+    return sxy / sxx, x_mean, y_mean
+
+
+def test_the_line_kept_from_running_sums_is_the_plain_fit_after_half_an_hour_of_pings():
+    """The fit's sums follow every point in, replaced and out; after half an hour of pings
+    (the origin of the sums moved 120 times) the line is the one a plain fit of the window
+    gives, and maps a stamp to within a microsecond of it."""
+    import random
+    rng = random.Random(3)
+    sync = ClockSync()
+    offset, ppm = 123 * S, 150.0
+    t = 10 * S
+    for _ in range(30 * 60 * 50):                        # 50 pings a second
+        exchange(sync, t, offset_ns=offset, rtt_ns=rng.randrange(100 * US, 4 * MS), ppm=ppm)
+        t += 20 * MS
+    slope, x_mean, y_mean = batch_line(sync.points)
+    assert len(sync.points) == 150
+    assert sync._line[0] == pytest.approx(slope, rel=1e-9)
+    stamp = sync.points[-1].station_us + 5_000
+    plain = y_mean + (stamp - x_mean) * slope
+    assert abs(sync.to_host_ns(stamp % STATION_TICKS_MODULO) - plain) < 1_000
+    assert sync.drift_ppm == pytest.approx(ppm, abs=5)
 
 
 def test_an_exchange_no_faster_than_the_slots_best_does_not_replace_it():
@@ -191,3 +223,20 @@ def test_a_slow_link_still_fits_the_drift():
     for k in range(3):
         exchange(sync, 10 * S + k * 500 * MS, offset_ns=0, rtt_ns=4 * MS, ppm=150)
     assert sync.drift_ppm == pytest.approx(150, abs=5)
+
+
+def test_the_sums_are_counted_afresh_every_two_windows_not_at_every_point(monkeypatch):
+    """A fit costs the same however many points the window holds: the sums are counted
+    afresh only when their origin (the oldest point when it was set) is two windows old,
+    about every 15 s, not at each exchange."""
+    sync = ClockSync()
+    recounts = []
+    original = ClockSync._recount
+    monkeypatch.setattr(ClockSync, "_recount", lambda self: (recounts.append(self.points[-1].sent_ns), original(self)))
+    t = 10 * S
+    for k in range(5 * 60 * 50):                         # five minutes of pings, 50 a second
+        exchange(sync, t, offset_ns=0, rtt_ns=(100 + k % 7 * 300) * US)
+        t += 20 * MS
+    gaps = [b - a for a, b in zip(recounts, recounts[1:])]
+    assert len(recounts) == 19 and 30 * S <= gaps[0] <= 30 * S + 200 * MS      # the first: at the first point
+    assert all(15 * S <= gap <= 15 * S + 300 * MS for gap in gaps[1:])
