@@ -32,6 +32,13 @@ from typing import NamedTuple
 from hardware.protocol import STATION_TICKS_MODULO, ticks_diff
 
 
+# a point's weight in the fit is 1/(rtt + 20 µs)^3. With 0.1 s slots the cube, not the
+# square, keeps a few seconds of slow exchanges (a busy host) from pulling the line: in the
+# model it is as good as 0.5 s slots with the square on a quiet link and better under every
+# kind of noise tried (docs/crazy-kick.md, "Clock sync")
+RTT_WEIGHT_POWER = 3
+
+
 class SyncPoint(NamedTuple):
     station_us: int         # unwrapped station time
     host_ns: float          # midpoint of the round trip
@@ -45,11 +52,11 @@ class ClockSync:
     # points, so their magnitudes stay small (set with the first point, by ``_recount``)
     _sums: list[float]
     _origin: tuple[float, float]
+    weight_power = RTT_WEIGHT_POWER
 
     def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150) -> None:
-        # one trusted point per slot (the fastest exchange), over the last 15 s: at 50 pings
-        # a second, 100 ms slots against 500 ms took the model's error p99 over twelve seeds
-        # from 0.20 (at worst 0.35) to 0.17 (at worst 0.21) ms (docs/crazy-kick.md)
+        # one trusted point per slot (the fastest exchange), over the last 15 s: five times
+        # the points of 0.5 s slots average the wire's jitter out (docs/crazy-kick.md)
         self.slot_ns = slot_ns
         self.window_slots = window_slots       # how many slots the fit looks back
         self.points: deque[SyncPoint] = deque()
@@ -102,7 +109,7 @@ class ClockSync:
     def _count(self, point: SyncPoint, sign: int) -> None:
         """Put a point into the fit's sums (sign +1) or take it out (-1)."""
         # weight the fast exchanges: a point's error is bounded by half its round trip
-        w = sign * (point.rtt_ns + 20_000.0) ** -2
+        w = sign * (point.rtt_ns + 20_000.0) ** -self.weight_power
         x, y = point.station_us - self._origin[0], point.host_ns - self._origin[1]
         sums = self._sums
         sums[0] += w

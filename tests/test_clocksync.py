@@ -129,7 +129,7 @@ def test_a_slot_is_a_tenth_of_a_second_and_the_window_150_slots():
 
 def batch_line(points) -> tuple[float, float, float]:
     """The weighted least-squares line through ``points`` the plain way, for comparison."""
-    weights = [(p.rtt_ns + 20_000.0) ** -2 for p in points]
+    weights = [(p.rtt_ns + 20_000.0) ** -3 for p in points]
     total = sum(weights)
     x_mean = sum(w * p.station_us for w, p in zip(weights, points)) / total
     y_mean = sum(w * p.host_ns for w, p in zip(weights, points)) / total
@@ -166,13 +166,13 @@ def test_an_exchange_no_faster_than_the_slots_best_does_not_replace_it():
     assert sync.points[0].sent_ns == 10 * S
 
 
-def test_fast_exchanges_weigh_more_by_the_square_of_their_round_trip_plus_20_us():
+def test_fast_exchanges_weigh_more_by_the_cube_of_their_round_trip_plus_20_us():
     """Two points 1 s apart (too few for a slope): the fit passes through their weighted
-    mean. Round trips 0 and 180 µs weigh 1/(20 µs)² and 1/(200 µs)², 100 : 1; the slow
-    one's station clock reads 101 µs off, so the fit is 1 µs off at the fast one's time."""
+    mean. Round trips 0 and 180 µs weigh 1/(20 µs)³ and 1/(200 µs)³, 1000 : 1; the slow
+    one's station clock reads 1001 µs off, so the fit is 1 µs off at the fast one's time."""
     sync = ClockSync()
     sync.add(sent_ns=10 * S, station_ticks=10_000_000, received_ns=10 * S)
-    sync.add(sent_ns=11 * S, station_ticks=11_000_000 + 90 - 101, received_ns=11 * S + 180 * US)
+    sync.add(sent_ns=11 * S, station_ticks=11_000_000 + 90 - 1001, received_ns=11 * S + 180 * US)
     assert sync.to_host_ns(10_000_000) == 10 * S + 1 * US
 
 
