@@ -54,6 +54,7 @@ class ScreenProcess:
         self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each took
         self.restarts = 0
         self._closed = False
+        self._crash: str | None = None         # what the screen's process said went wrong, if it did
         self._conn: Any = None
         self._process: Any = None
         self._started_at = 0.0
@@ -175,6 +176,8 @@ class ScreenProcess:
             self._inputs.append(message[1])
         elif kind == "failed":                               # a restarted screen that could not open
             log.error("the screen cannot be opened again: %s", message[1])
+        elif kind == "crashed":
+            self._crash = message[1]
         elif kind != "ready":
             self._replies.append(message)
 
@@ -205,8 +208,11 @@ class ScreenProcess:
         """The screen's process is gone (it crashed, or was killed): the table goes on, and
         the screen is started again soon."""
         process, conn, self._process, self._conn = self._process, self._conn, None, None
-        code = process.exitcode if process is not None else None
-        log.error("the screen's process ended (exit code %s); it is started again", code)
+        if process is not None:
+            process.join(timeout=0.2)              # its exit code, when it has one
+        why = self._crash or f"exit code {process.exitcode if process is not None else None}"
+        self._crash = None
+        log.error("the screen's process ended (%s); it is started again", why)
         if conn is not None:
             conn.close()
         self._restart_if_due()
@@ -250,8 +256,21 @@ def serve(conn: Any, options: dict[str, Any], preload: tuple[str, ...] = ()) -> 
         draw(conn, screen)
     except (EOFError, OSError):                # the table is gone
         pass
+    except Exception as exc:                   # noqa: BLE001 - a bug in drawing: one line to the table, no traceback
+        try:
+            conn.send(("crashed", _one_line(exc)))
+        except (OSError, ValueError):
+            pass
     finally:
         screen.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    """What went wrong and where, for the table's log: a developer finds the line from it."""
+    import traceback
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {where.filename}:{where.lineno}" if where is not None else ""
+    return f"{type(exc).__name__}: {exc}{at}"
 
 
 def draw(conn: Any, screen: Any) -> None:

@@ -301,3 +301,24 @@ def test_ctrl_c_closes_the_screen_without_a_traceback(tmp_path):
     out, err = table.communicate(timeout=30)
     assert "closed" in out and "Traceback" not in err and "KeyboardInterrupt" not in err
     assert wait_until(lambda: gone(child))
+
+
+def test_a_bug_in_drawing_is_one_line_in_the_log_and_the_screen_comes_back(caplog, capfd):
+    """A view that fails on a snapshot ends the screen's process: the table's log says what
+    and where in one line, no traceback reaches the terminal, and the screen is started
+    again and draws the next good snapshot."""
+    from types import SimpleNamespace
+    _, snapshots = crazy_kick_snapshots(2, players=4)
+    screen = ScreenProcess(headless=True, preload=("controller.table.table",))
+    try:
+        screen.RESTART_S = 0.0
+        with caplog.at_level(logging.ERROR, logger="display.screen_process"):
+            screen.show(SimpleNamespace(game="crazy-kick", revision=1, view={}, seats=(), message=None))
+            assert wait_until(lambda: (screen.poll(), screen.restarts)[1] >= 1)
+        ended = [line for line in caplog.messages if "the screen's process ended" in line]
+        assert len(ended) == 1 and "KeyError" in ended[0] and "crazykick_view.py:" in ended[0]
+        screen.show(snapshots[-1])
+        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1, timeout=30)
+    finally:
+        screen.close()
+    assert "Traceback" not in capfd.readouterr().err
