@@ -273,6 +273,17 @@ def run_table_process(tmp_path, how: str):
                             text=True, start_new_session=True)
 
 
+def stop_group(table) -> None:
+    """Whatever is left of the table's process group, gone (a failing test leaves none behind)."""
+    import os
+    import signal
+    try:
+        os.killpg(table.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    table.wait(timeout=10)
+
+
 def gone(pid: int) -> bool:
     import os
     try:
@@ -287,9 +298,12 @@ def test_a_table_that_ends_without_closing_its_screen_takes_the_screen_with_it(t
     """SDL turned the SIGTERM that ends a daemon process into a window-close event, and
     the table's process waited for its screen for ever."""
     table = run_table_process(tmp_path, "leave")
-    out, _ = table.communicate(timeout=30)
-    assert table.returncode == 0
-    assert wait_until(lambda: gone(int(out.split()[0])))
+    try:
+        out, _ = table.communicate(timeout=30)
+        assert table.returncode == 0
+        assert wait_until(lambda: gone(int(out.split()[0])))
+    finally:
+        stop_group(table)
 
 
 def test_ctrl_c_closes_the_screen_without_a_traceback(tmp_path):
@@ -298,9 +312,12 @@ def test_ctrl_c_closes_the_screen_without_a_traceback(tmp_path):
     table = run_table_process(tmp_path, "stay")
     child = int(table.stdout.readline())
     os.killpg(table.pid, signal.SIGINT)               # the terminal's Ctrl-C: the whole group
-    out, err = table.communicate(timeout=30)
-    assert "closed" in out and "Traceback" not in err and "KeyboardInterrupt" not in err
-    assert wait_until(lambda: gone(child))
+    try:
+        out, err = table.communicate(timeout=30)
+        assert "closed" in out and "Traceback" not in err and "KeyboardInterrupt" not in err
+        assert wait_until(lambda: gone(child))
+    finally:
+        stop_group(table)
 
 
 def test_a_bug_in_drawing_is_one_line_in_the_log_and_the_screen_comes_back(caplog, capfd):
