@@ -107,6 +107,18 @@ class ScreenProcess:
         if reply[1] is not None:
             raise OSError(reply[1])
 
+    def settle(self, timeout: float = 2.0) -> bool:
+        """Wait until the screen has taken every snapshot sent and said how long it drew
+        them (a bench's last frames); False when it has not within ``timeout`` s."""
+        give_up = time.monotonic() + timeout
+        while True:
+            self._take_replies()
+            if self._unseen == 0 or self._conn is None:
+                return self._unseen == 0
+            if time.monotonic() > give_up:
+                return False
+            time.sleep(0.005)
+
     def set_lang(self, lang: str) -> None:
         self.lang = lang
         self.options["lang"] = lang

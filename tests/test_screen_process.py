@@ -107,6 +107,9 @@ def test_a_screen_that_falls_behind_gets_only_the_newest_snapshot_once_it_catche
     assert [m[1].revision for m in sent(screen.other)] == [snapshots[-1].revision]
     assert not screen.wants_redraw()
     assert screen.frames == 2 and list(screen.frame_ns) == [2_000_000, 3_000_000]
+    assert not screen.settle(timeout=0.05)      # one snapshot not yet seen
+    screen.other.send(("seen", 1, []))
+    assert screen.settle(timeout=5)
 
 
 def test_the_keyboard_at_the_screen_reaches_the_table_and_quit_too():
@@ -164,7 +167,11 @@ def test_the_screens_loop_draws_answers_and_passes_the_keys_on_until_closed():
                     ("flush",)):
         table_end.send(message)
     got = []
-    assert wait_until(lambda: (got.extend(sent(table_end)), sum(m[1] for m in got if m[0] == "seen") == 2)[1])
+
+    def answered() -> bool:                     # the loop may take the messages over several turns
+        got.extend(sent(table_end))
+        return sum(m[1] for m in got if m[0] == "seen") == 2 and sum(m[0] == "saved" for m in got) == 2
+    assert wait_until(answered)
     assert ("input", ("button", 0)) in got
     assert [m for m in got if m[0] == "saved"] == [("saved", None), ("saved", "bad.png: cannot write")]
     assert [ns for m in got if m[0] == "seen" for ns in m[2]] == [1001, 1002]     # how long each frame took

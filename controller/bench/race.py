@@ -204,6 +204,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
         for link in links.values():
             link.close()
         if screen is not None:
+            screen.settle()                          # its last frames, counted
             screen.close()
         quiet.setLevel(level)
         if side.stdin is not None:
