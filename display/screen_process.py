@@ -312,7 +312,8 @@ def draw(conn: Any, screen: Any) -> None:
             screen.redraw()
         drawn = screen.frames - frames_before
         if seen or drawn:
-            conn.send(("seen", seen, list(screen.frame_ns)[len(screen.frame_ns) - drawn:] if drawn else []))
+            # the newest durations only (the deque's end, no copy of all of it per frame)
+            conn.send(("seen", seen, [screen.frame_ns[k] for k in range(-drawn, 0)]))
         for ui in screen.poll():
             conn.send(("input", ui))
 

@@ -12,6 +12,7 @@ import time
 import pygame
 import pytest
 
+from conftest import wait_until
 from controller.games.crazykick import RULES
 from controller.table import Table
 from display.app import Screen
@@ -36,15 +37,6 @@ def pixels(path) -> bytes:
     return pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
 
 
-def wait_until(condition, timeout: float = 10.0) -> bool:
-    give_up = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > give_up:
-            return False
-        time.sleep(0.02)
-    return True
-
-
 def test_the_screens_process_draws_exactly_what_the_screen_draws(tmp_path):
     table, snapshots = crazy_kick_snapshots(40)
     screen = ScreenProcess(headless=True, lang="de")
@@ -52,7 +44,7 @@ def test_the_screens_process_draws_exactly_what_the_screen_draws(tmp_path):
         for snapshot in snapshots:
             screen.show(snapshot)
         screen.flush()
-        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 2)
+        wait_until(lambda: (screen.poll(), screen.frames)[1] >= 2, timeout=10)
         assert len(screen.frame_ns) == screen.frames and all(ns > 0 for ns in screen.frame_ns)
         screen.render(table.snapshot())
         screen.save(tmp_path / "process.png")
@@ -117,7 +109,7 @@ def test_the_keyboard_at_the_screen_reaches_the_table_and_quit_too():
     assert screen.interactive
     screen.other.send(("input", ("button", 2)))
     screen.other.send(("input", ("quit",)))
-    assert wait_until(lambda: screen._conn.poll())
+    wait_until(lambda: screen._conn.poll(), timeout=10)
     assert screen.poll() == [("button", 2), ("quit",)]
     assert screen.poll() == []
 
@@ -171,7 +163,7 @@ def test_the_screens_loop_draws_answers_and_passes_the_keys_on_until_closed():
     def answered() -> bool:                     # the loop may take the messages over several turns
         got.extend(sent(table_end))
         return sum(m[1] for m in got if m[0] == "seen") == 2 and sum(m[0] == "saved" for m in got) == 2
-    assert wait_until(answered)
+    wait_until(answered, timeout=10)
     assert ("input", ("button", 0)) in got
     assert [m for m in got if m[0] == "saved"] == [("saved", None), ("saved", "bad.png: cannot write")]
     assert [ns for m in got if m[0] == "seen" for ns in m[2]] == [1001, 1002]     # how long each frame took
@@ -186,15 +178,15 @@ def test_a_screen_process_that_dies_is_started_again_and_shows_the_newest(caplog
     screen = ScreenProcess(headless=True)
     try:
         screen.show(snapshots[0])
-        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1)
+        wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1, timeout=10)
         screen._process.kill()
         screen._process.join(timeout=5)
         screen.RESTART_S = 0.0
         with caplog.at_level(logging.ERROR, logger="display.screen_process"):
-            assert wait_until(lambda: (screen.show(snapshots[-1]), screen.restarts)[1] >= 1)
+            wait_until(lambda: (screen.show(snapshots[-1]), screen.restarts)[1] >= 1, timeout=10)
         assert "the screen's process ended" in caplog.text
         drawn = screen.frames
-        assert wait_until(lambda: (screen.poll(), screen.frames)[1] > drawn, timeout=30)
+        wait_until(lambda: (screen.poll(), screen.frames)[1] > drawn, timeout=30)
     finally:
         screen.close()
 
@@ -225,7 +217,7 @@ def test_the_screen_draws_a_held_back_frame_when_it_is_due_and_an_animation_agai
     screen.show(snapshots[0])
     screen.show(snapshots[1])                   # within 50 ms of the first: held back
     assert screen.frames == 1 and not screen.wants_redraw()
-    assert wait_until(screen.wants_redraw, timeout=2)
+    wait_until(screen.wants_redraw, timeout=2)
     screen.redraw()
     assert screen.frames == 2 and screen.last_snapshot is snapshots[1] and not screen.wants_redraw()
     screen.redraw()                             # an animation's next frame: the same snapshot again
@@ -309,7 +301,7 @@ def test_a_table_that_ends_without_closing_its_screen_takes_the_screen_with_it(t
     try:
         out, _ = table.communicate(timeout=30)
         assert table.returncode == 0
-        assert wait_until(lambda: gone(int(out.split()[0])))
+        wait_until(lambda: gone(int(out.split()[0])), timeout=10)
     finally:
         stop_group(table)
 
@@ -323,7 +315,7 @@ def test_ctrl_c_closes_the_screen_without_a_traceback(tmp_path):
     try:
         out, err = table.communicate(timeout=30)
         assert "closed" in out and "Traceback" not in err and "KeyboardInterrupt" not in err, err
-        assert wait_until(lambda: gone(child))
+        wait_until(lambda: gone(child), timeout=10)
     finally:
         stop_group(table)
 
@@ -339,11 +331,11 @@ def test_a_bug_in_drawing_is_one_line_in_the_log_and_the_screen_comes_back(caplo
         screen.RESTART_S = 0.0
         with caplog.at_level(logging.ERROR, logger="display.screen_process"):
             screen.show(SimpleNamespace(game="crazy-kick", revision=1, view={}, seats=(), message=None))
-            assert wait_until(lambda: (screen.poll(), screen.restarts)[1] >= 1)
+            wait_until(lambda: (screen.poll(), screen.restarts)[1] >= 1, timeout=10)
         ended = [line for line in caplog.messages if "the screen's process ended" in line]
         assert len(ended) == 1 and "KeyError" in ended[0] and "crazykick_view.py:" in ended[0]
         screen.show(snapshots[-1])
-        assert wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1, timeout=30)
+        wait_until(lambda: (screen.poll(), screen.frames)[1] >= 1, timeout=30)
     finally:
         screen.close()
     assert "Traceback" not in capfd.readouterr().err

@@ -18,12 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from controller.bench.fairness import LINK_DELAY_NS, PING_NS  # noqa: E402  (the sync model's own link)
 from controller.bench.measure import percentile  # noqa: E402
 from hardware import clocksync  # noqa: E402
 from hardware.sim import StationClock  # noqa: E402
-
-PING_NS = 20_000_000
-LINK_NS = 4_000_000
 STALLS = {                      # name: (chance a ping starts a stall, its length ns, its extra delay ms)
     "quiet (0-4 ms each way)": (0.0, 0, 0),
     "short stalls (5 % of pings start 0.2 s of up to 5 ms more)": (0.05, 200_000_000, 5),
@@ -58,7 +56,7 @@ def errors_ms(make, seed: int, stall: tuple[float, int, float], stations: int = 
         while t < pressing_from + 5_000_000_000:
             if t > stalled_until and rng.random() < chance:
                 stalled_until, extra = t + length, rng.uniform(0, extra_ms * 1e6)
-            down, up = rng.uniform(0, LINK_NS), rng.uniform(0, LINK_NS)
+            down, up = rng.uniform(0, LINK_DELAY_NS), rng.uniform(0, LINK_DELAY_NS)
             if t < stalled_until:
                 up += extra * rng.random()
             sync.add(t, clock.ticks(int(t + down)), int(t + down + up))
