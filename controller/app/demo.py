@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from controller.app.play import make_screen, open_links
+from controller.app.play import make_screen, open_links, simulated_stations
 from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
@@ -45,8 +45,6 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
              reaction: Any = None) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
     the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``."""
-    from hardware.sim import SimulatedStation
-
     rules = find_game(game)
     folder = Path(data_dir or default_data_dir())
     events: queue.Queue = queue.Queue()
@@ -72,15 +70,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         watching = screen.interactive
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching else None
-        sims = []
-        for i in range(players):
-            # USB's 0-4 ms each way, so the arbiter has presses to put in order: on the real
-            # clock the bytes wait; on simulated time the runner's wire delays the presses
-            sim = SimulatedStation(f"sim-{i + 1}", clock=simulated or time.monotonic_ns, seed=i,
-                                   link_delay_ms=DEMO_LINK_DELAY_MS if rules.realtime and not simulated else None)
-            sim.start()
-            stack.callback(sim.close)
-            sims.append(sim)
+        sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated)
         links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
         stations = [s.station_id for s in sims]
         names = NAMES[:players]
@@ -122,6 +112,17 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         result = table.result()
         result["game_id"] = table.game_id
         return result
+
+
+def demo_stations(players: int, stack: contextlib.ExitStack, *, realtime: bool,
+                  simulated: SimulatedTime | None) -> list[Any]:
+    """The demo's simulated stations. A real-time game on the real clock (a demo someone
+    watches) has them in a process of their own, with USB's 0-4 ms each way, so the
+    arbiter has presses to put in order; on simulated time the runner's wire delays the
+    presses instead (``simulated_stations``)."""
+    on_the_real_clock = realtime and simulated is None
+    return simulated_stations([f"sim-{i + 1}" for i in range(players)], stack, own_process=on_the_real_clock,
+                              link_delay_ms=DEMO_LINK_DELAY_MS if on_the_real_clock else None, clock=simulated)
 
 
 def _keyboard(table: Table, station: Any, game: str):

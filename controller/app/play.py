@@ -102,16 +102,38 @@ def box_volume() -> int:
         return DEFAULT_VOLUME
 
 
-def seat_bots(count: int, events: "queue.Queue", stack: contextlib.ExitStack) -> list[Any]:
-    """``count`` simulated stations for the bots at the empty seats (the same ids each time,
-    so that a resumed game finds its bots again)."""
+def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_process: bool,
+                       link_delay_ms: tuple[float, float] | None = None, clock: Any = None) -> list[Any]:
+    """Simulated stations for bots (or a keyboard player), started; closed with ``stack``.
+    ``own_process``: a real-time game on the real clock has them in a process of their own
+    (``hardware/sim_process.py``), as stations are devices of their own: in the table's
+    process their threads wait for the table's Python, their frames come late, and the
+    table names them slow. ``link_delay_ms``: USB's delay each way; ``clock``: a simulated
+    one (only in the table's process)."""
+    if own_process:
+        from controller.table.realtime import REALTIME_SWITCH_S
+        from hardware.sim_process import StationsProcess
+        process = StationsProcess([{"station_id": station, "seed": i,
+                                    "link_delay_ms": list(link_delay_ms) if link_delay_ms else None}
+                                   for i, station in enumerate(ids)], switch_interval_s=REALTIME_SWITCH_S)
+        stack.callback(process.close)
+        return process.stations
     from hardware.sim import SimulatedStation
     sims = []
-    for k in range(count):
-        sim = SimulatedStation(f"bot-{k + 1}").start()
+    for i, station in enumerate(ids):
+        sim = SimulatedStation(station, clock=clock or time.monotonic_ns, seed=i, link_delay_ms=link_delay_ms)
         stack.callback(sim.close)
-        sims.append(sim)
+        sims.append(sim.start())
     return sims
+
+
+def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool) -> list[Any]:
+    """``count`` simulated stations for the bots at the empty seats (the same ids each time,
+    so that a resumed game finds its bots again); a real-time game's race the people's
+    stations, in a process of their own."""
+    if count == 0:
+        return []
+    return simulated_stations([f"bot-{k + 1}" for k in range(count)], stack, own_process=realtime)
 
 
 QUIT = object()              # next_input: Esc, or the time given is up
@@ -170,7 +192,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             raise IllegalAction("resume_differs", game=rules.title, n=int(saved.config.get("players", 0)),
                                 when=time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)))
         links = open_links(ports, events, stack, bots=not flood_limit)
-        bot_stations = seat_bots(bots, events, stack)          # the last seats, at simulated stations
+        bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
         names = (names + [""] * people)[:people] + [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
