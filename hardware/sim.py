@@ -41,6 +41,12 @@ from hardware.protocol import (
 FIRMWARE = "sim-1.0"
 
 
+def is_simulated(firmware: str | None) -> bool:
+    """A station that says this firmware in its HELLO is one of ours, simulated on the host:
+    its frames are only as late as the host makes them."""
+    return bool(firmware) and firmware.startswith("sim-")
+
+
 class StationClock:
     """A station's ``ticks_us`` as a function of host time: its own offset and a crystal
     that runs ``drift_ppm`` fast or slow, wrapping at 2^30 like MicroPython's.

@@ -367,6 +367,25 @@ def test_a_station_too_slow_to_judge_is_named_on_the_screen_once(caplog):
     assert sum(1 for line in caplog.messages if "press to arrival" in line) == 1     # said once
 
 
+def test_a_simulated_station_too_slow_to_judge_blames_the_busy_computer_not_a_usb_adapter(caplog):
+    """A demo's or a bot's station is late only because the computer is: the line says so
+    rather than send the owner after a USB adapter's latency that is not there."""
+    from hardware.sim import FIRMWARE
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    links = {s: FakeLink() for s in table.stations}
+    links["s2"].firmware, links["s3"].firmware = FIRMWARE, "1.1"
+    runner = RealtimeRunner(table, queue.Queue(), links)
+    for k in range(25):
+        at = (k + 1) * 100_000_000
+        for station in ("s2", "s3"):
+            runner.accept(ButtonEvent(station, k + 1, 3, True, 0, at + 9_000_000, at))
+        runner.clock = lambda: at + 40_000_000
+        runner.release()
+    assert sorted((n.key, n.params["seat"]) for n in table.snapshot().notices) == [
+        ("slow_link", 2), ("slow_link_simulated", 1)]
+    assert sum(1 for line in caplog.messages if "this computer is too busy" in line) == 1
+
+
 def test_four_piles_are_laid_with_four_presses_and_an_emptied_pile_is_filled_first():
     """The lone player of a three-player game lays four piles with four presses of the flip
     button (was seven: flip, choose, flip, …), and after playing a pile empty the next flip

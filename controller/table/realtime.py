@@ -26,6 +26,7 @@ from controller.games import texts
 from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
+from hardware.sim import is_simulated
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,8 @@ class RealtimeRunner(TableRunner):
         for station, delay_ns in self.arbiter.too_slow().items():
             if station not in self._warned_slow:
                 self._warned_slow.add(station)
-                self.table.warn_slow_link(station, delay_ns)
+                link = self.links.get(station)
+                self.table.warn_slow_link(station, delay_ns, simulated=is_simulated(getattr(link, "firmware", None)))
 
     def _release_batch(self, due: list[Any]) -> None:
         """The presses the arbiter released together, in one durable commit; their feedback

@@ -371,12 +371,15 @@ class Table:
         if self.message is None or (self.message.key == key and self.message.params != params):
             self._note(Message(key, params, None, False, self.revision + 1))
 
-    def warn_slow_link(self, station: str, delay_ns: int) -> None:
+    def warn_slow_link(self, station: str, delay_ns: int, *, simulated: bool = False) -> None:
         """A station's frames come too late for its races to be judged fairly: say so
-        on the screen, with what to do (docs/stations.md)."""
+        on the screen, with what to do (docs/stations.md). ``simulated``: a station
+        simulated on this computer (a demo's, a bot's), whose frames are late because the
+        computer is busy; no USB adapter to set."""
         log.warning("station %s: press to arrival %.1f ms (95th percentile; more than one press in twenty "
-                    "too late to judge)", station, delay_ns / 1e6)
-        message = Message("slow_link", {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
+                    "too late to judge)%s", station, delay_ns / 1e6,
+                    "; a simulated station: this computer is too busy" if simulated else "")
+        message = Message("slow_link_simulated" if simulated else "slow_link", {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
                           self.revision + 1)
         self._notices[station] = message              # it lasts: a seat's refusal must not hide it
         self._note(message)
