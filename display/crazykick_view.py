@@ -208,7 +208,8 @@ class CrazyKickView:
             self._pile_card(surface, view, pile, card_rect)
         line = rect.bottom - 38
         if refused:
-            body = texts.render(self.lang, seat.refusal.key, seat.refusal.params, self.names)
+            # one line at 28 px: the sentence's short form where it has one (msgctxt "seat")
+            body = texts.render_at_seat(self.lang, seat.refusal.key, seat.refusal.params, self.names)
             draw.text(surface, body, (rect.left + 12, line), 28, RED, True, max_width=rect.width - 24)
         elif seat.prompt is not None:
             key, params = seat.prompt

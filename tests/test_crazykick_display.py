@@ -96,3 +96,84 @@ def test_the_tables_news_is_one_line_a_sofa_can_read_and_covers_no_seat(screen):
         assert not any(MESSAGE_REGION.colliderect(rect) for rect in seat_rects(players)), players
     from display.crazykick_view import CENTRE_REGION
     assert not MESSAGE_REGION.colliderect(CENTRE_REGION)
+
+
+# every refusal a Crazy Kick seat can show: the rules' and the buttons' (not the settings',
+# refused before a match), and the table's own
+_BEFORE_A_MATCH = {"ck_unknown_edition", "ck_player_count", "ck_virtual_only", "ck_goals_out_of_range"}
+_TABLES = {"paused": {"seat": 1}, "cannot_save": {"reason": "disk full"}, "station_flooding": {"seat": 1, "n": 120},
+           "undo_realtime": {}, "game_over": {}, "ck_goal_pause": {}}
+
+
+def seat_refusals() -> dict[str, dict]:
+    """Key → the longest parameters it takes: found in the code, so a new refusal is checked too."""
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    found = dict(_TABLES)
+    for source in ("controller/games/crazykick.py", "controller/inputs/crazykick.py"):
+        for node in ast.walk(ast.parse((root / source).read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args \
+                    and isinstance(node.args[0], ast.Constant) and node.args[0].value not in _BEFORE_A_MATCH:
+                found[node.args[0].value] = {keyword.arg: 9 for keyword in node.keywords}
+    for key, params in found.items():                 # the longest names the decks and the seats have
+        for name in params:
+            if name in ("name", "top"):
+                params[name] = "Schweinsteiger"
+            elif name in ("seat", "winner"):
+                params[name] = 1
+            elif name == "cards":
+                params[name] = 25
+    return found
+
+
+def seat_prompts() -> set[str]:
+    import re
+    from pathlib import Path
+    source = (Path(__file__).resolve().parent.parent / "controller/inputs/crazykick.py").read_text()
+    return set(re.findall(r'"(ck_prompt_[a-z_]+)"', source))
+
+
+def test_every_refusal_at_a_seat_is_read_from_the_sofa_in_every_language():
+    """A seat's panel has one line for its refusal: at 28 px or more, in every language,
+    with the longest names. Sentences too long for it have a short form (msgctxt "seat"):
+    before, most were shrunk to 14-20 px to fit."""
+    from controller.games import texts
+    from display import draw
+    refusals = seat_refusals()
+    assert {"ck_too_late", "ck_does_not_fit", "ck_button_unused", "paused"} <= set(refusals)
+    names = ["Jean-Philippe", "Marie-Christine", "Maximilian", "Anna", "Ben", "Clara", "David", "Eva"]
+    width = min(rect.width for players in range(2, 9) for rect in seat_rects(players)) - 24
+    small = []
+    for lang in texts.LANGUAGES:
+        for key, params in refusals.items():
+            words = texts.render_at_seat(lang, key, params, names)
+            if draw.fitted_size(words, 28, True, width) < 28:
+                small.append((lang, key, words))
+        for key in seat_prompts():                       # what a seat is asked to do, on the same line
+            words = texts.render(lang, key, {"missing": 7}, names)
+            if draw.fitted_size(words, 28, True, width) < 28:
+                small.append((lang, key, words))
+    assert not small, "\n".join(map(str, small))
+
+
+def test_a_refused_seat_shows_the_short_form_and_what_it_says_is_drawn_at_28_px(screen, monkeypatch):
+    from display import draw
+    deck = load_deck("schmidt")
+    tim = card(deck, "Tim", passes=["Stefan"])
+    luca = next(c for c in deck if c.player == "Luca" and not c.goal and "Tim" not in c.tackles)
+    table = table_with(arrange(RULES.new_game({"players": 4}, 1), {1: [[luca.id]]}, centre=[tim.id]))
+    table._input(1, lambda: Play(1, 0))               # Luca does not fit on Tim
+    drawn = []
+    original = draw.text
+
+    def noted(surface, words, at, size, *args, **kw):
+        shown = original(surface, words, at, size, *args, **kw)
+        max_width = kw.get("max_width", args[4] if len(args) > 4 else None)
+        drawn.append((words, draw.fitted_size(words, size, True, max_width)))
+        return shown
+    monkeypatch.setattr(draw, "text", noted)
+    screen.set_lang("de")
+    screen.render(table.snapshot())
+    assert ("Passt nicht", 28) in drawn
+    assert not any(words.startswith("Luca passt nicht") for words, _ in drawn)

@@ -5,6 +5,8 @@ PO editor, or by hand); code refers to a sentence by its key, which is the entry
 ``msgid``. English (``en.po``) is the source; each other catalogue shows the English
 sentence to its translator (``#.``). Names live under a context: ``msgctxt "colour"``,
 ``"card"``, ``"mission"`` and ``"card_mark"`` (the letter printed on a special card).
+Under ``msgctxt "seat"`` a sentence has a short form for a seat's narrow panel, which
+must be read from the sofa at 28 px (Crazy Kick's seats: ``render_at_seat``).
 
 Parameters named like a seat (``player``, ``expected``, ``seat``) are shown as the
 seat's name, ``card``, ``give`` and ``take`` as the card's name, ``colour`` and ``team`` as the colour's name, so the
@@ -29,7 +31,8 @@ DEFAULT_LANGUAGE = "en"
 _SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner", "owner"})
 _CARD_PARAMS = frozenset({"card", "give", "take"})
 # a context of the catalogues → where its names are in ``table``
-CONTEXTS = {"colour": "_colours", "card": "_cards", "mission": "_missions", "card_mark": "_card_marks"}
+CONTEXTS = {"colour": "_colours", "card": "_cards", "mission": "_missions", "card_mark": "_card_marks",
+            "seat": "_seat"}
 
 
 @lru_cache(maxsize=None)
@@ -64,6 +67,18 @@ def render(lang: str, key: str, params: Mapping[str, Any] | None = None,
     template = table(lang).get(key) or table(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key
+    return _fill(lang, template, params, seat_names)
+
+
+def render_at_seat(lang: str, key: str, params: Mapping[str, Any] | None = None,
+                   seat_names: Sequence[str] | None = None) -> str:
+    """The sentence's short form for a seat's panel (``msgctxt "seat"``), or the sentence
+    itself when it has none (it is short enough)."""
+    template = table(lang)["_seat"].get(key)
+    return render(lang, key, params, seat_names) if template is None else _fill(lang, template, params, seat_names)
+
+
+def _fill(lang: str, template: Any, params: Mapping[str, Any] | None, seat_names: Sequence[str] | None) -> str:
     if isinstance(template, tuple):
         template = template[min(plural_index(lang, (params or {}).get("n", 0)), len(template) - 1)]
     shown = {name: _show(lang, name, value, seat_names) for name, value in (params or {}).items()}
