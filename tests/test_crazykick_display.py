@@ -158,6 +158,7 @@ def test_every_refusal_at_a_seat_is_read_from_the_sofa_in_every_language():
 
 
 def test_a_refused_seat_shows_the_short_form_and_what_it_says_is_drawn_at_28_px(screen, monkeypatch):
+    import inspect
     from display import draw
     deck = load_deck("schmidt")
     tim = card(deck, "Tim", passes=["Stefan"])
@@ -167,11 +168,13 @@ def test_a_refused_seat_shows_the_short_form_and_what_it_says_is_drawn_at_28_px(
     drawn = []
     original = draw.text
 
-    def noted(surface, words, at, size, *args, **kw):
-        shown = original(surface, words, at, size, *args, **kw)
-        max_width = kw.get("max_width", args[4] if len(args) > 4 else None)
-        drawn.append((words, draw.fitted_size(words, size, True, max_width)))
-        return shown
+    def noted(*args, **kw):
+        call = inspect.signature(original).bind(*args, **kw)
+        call.apply_defaults()
+        given = call.arguments
+        drawn.append((given["words"], draw.fitted_size(given["words"], given["size"], given["bold"],
+                                                       given["max_width"])))
+        return original(*args, **kw)
     monkeypatch.setattr(draw, "text", noted)
     screen.set_lang("de")
     screen.render(table.snapshot())
