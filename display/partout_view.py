@@ -165,12 +165,16 @@ class PartoutView:
         draw.seat_colour(surface, seat.colour, shown)
         if view["dealer"] == i:
             draw.text(surface, self.t("dealer_badge"), (rect.right - 12, rect.top + 14), 28, GOLD, True, "topright")
-        if not seat.connected and seat.station:
-            draw.text(surface, self.t("station_offline"), (rect.right - 12, rect.top + 44), 26, RED, True, "topright")
         bid = view["bids"][i]
         line = self.t("bid_tricks", bid="–" if bid is None else bid, tricks=view["tricks_won"][i],
                       cards=view["cards_left"][i])
-        draw.text(surface, line, (rect.left + 30, rect.top + 56), 30, MUTED, max_width=rect.width - 40)
+        if not seat.connected and seat.station:
+            # in the status line's place while the game waits for it (nothing changes meanwhile):
+            # beside the dealer's badge it overlapped that line, at 26 px
+            draw.text(surface, self.t("station_offline"), (rect.left + 30, rect.top + 56), 30, RED, True,
+                      max_width=rect.width - 40)
+        else:
+            draw.text(surface, line, (rect.left + 30, rect.top + 56), 30, MUTED, max_width=rect.width - 40)
         if seat.prompt is not None:
             key, params = seat.prompt
             draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 14, rect.top + 90),
