@@ -1,7 +1,9 @@
 """Simulated stations in a process of their own, as real stations are devices of their own.
 
-    table's process                          stations' process (python -m hardware.sim_process)
-    RemoteStation.press ── a line ──► pipe ──► SimulatedStation.press ── frame, 0-4 ms ──► pty ──► StationLink
+    table's process                      stations' process (python -m hardware.sim_process)
+    RemoteStation.press ── a line ──► SimulatedStation.press ── frame, 0-4 ms ──► pty
+                                                                                   │
+    StationLink (the table's reader) ◄─────────────────────────────────────────────┘
 
 Why: a station in the table's process is a Python thread that shares the interpreter's
 lock with the table's loop and the links' readers. In a windowed Crazy Kick demo its

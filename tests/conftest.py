@@ -4,6 +4,7 @@ import os
 import queue
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,25 @@ def wait_until(predicate, timeout: float = 5.0, what: str = "the condition") -> 
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout} s for {what}")
         time.sleep(0.002)
+
+
+def record_texts(monkeypatch) -> list[tuple[str, int, Any]]:
+    """Every text the views draw from now on: (words, the size they are drawn at after
+    fitting their width, the rectangle drawn, in its region's coordinates)."""
+    import inspect
+    from display import draw
+    drawn: list[tuple[str, int, Any]] = []
+    original = draw.text
+
+    def noted(*args, **kw):
+        given = inspect.signature(original).bind(*args, **kw)
+        given.apply_defaults()
+        a = given.arguments
+        at = original(*args, **kw)
+        drawn.append((a["words"], draw.fitted_size(a["words"], a["size"], a["bold"], a["max_width"]), at))
+        return at
+    monkeypatch.setattr(draw, "text", noted)
+    return drawn
 
 
 class Harness:

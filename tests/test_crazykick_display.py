@@ -158,25 +158,14 @@ def test_every_refusal_at_a_seat_is_read_from_the_sofa_in_every_language():
 
 
 def test_a_refused_seat_shows_the_short_form_and_what_it_says_is_drawn_at_28_px(screen, monkeypatch):
-    import inspect
-    from display import draw
+    from tests.conftest import record_texts
     deck = load_deck("schmidt")
     tim = card(deck, "Tim", passes=["Stefan"])
     luca = next(c for c in deck if c.player == "Luca" and not c.goal and "Tim" not in c.tackles)
     table = table_with(arrange(RULES.new_game({"players": 4}, 1), {1: [[luca.id]]}, centre=[tim.id]))
     table._input(1, lambda: Play(1, 0))               # Luca does not fit on Tim
-    drawn = []
-    original = draw.text
-
-    def noted(*args, **kw):
-        call = inspect.signature(original).bind(*args, **kw)
-        call.apply_defaults()
-        given = call.arguments
-        drawn.append((given["words"], draw.fitted_size(given["words"], given["size"], given["bold"],
-                                                       given["max_width"])))
-        return original(*args, **kw)
-    monkeypatch.setattr(draw, "text", noted)
+    drawn = record_texts(monkeypatch)
     screen.set_lang("de")
     screen.render(table.snapshot())
-    assert ("Passt nicht", 28) in drawn
-    assert not any(words.startswith("Luca passt nicht") for words, _ in drawn)
+    assert ("Passt nicht", 28) in [(words, size) for words, size, _ in drawn]
+    assert not any(words.startswith("Luca passt nicht") for words, _, _ in drawn)

@@ -229,11 +229,10 @@ def test_the_four_suits_differ_by_shape_for_a_colour_blind_eye(screen, eye):
 
 def test_an_unplugged_seat_says_so_in_its_status_line_at_28_px_not_over_it(screen, monkeypatch):
     """It was drawn at 26 px beside the dealer's badge, over the seat's status line."""
-    import inspect
     import time
     from controller.games import find_game, texts
     from controller.table import Table
-    from display import draw
+    from tests.conftest import record_texts
     from hardware.events import StationHello, StationLost
     table = Table(find_game("partout"), config={"players": 4, "mode": "virtual"}, seed=1,
                   stations=["a", "b", "c", "d"], names=["Anna", "Ben", "Clara", "David"])
@@ -241,17 +240,7 @@ def test_an_unplugged_seat_says_so_in_its_status_line_at_28_px_not_over_it(scree
         table.handle(StationHello(s, "/dev/x", 1, "t", {}, time.monotonic_ns()))
     dealer = table.snapshot().view["dealer"]
     table.handle(StationLost("abcd"[dealer], "/dev/x", "unplugged", time.monotonic_ns()))
-    drawn = []
-    original = draw.text
-
-    def noted(*args, **kw):
-        given = inspect.signature(original).bind(*args, **kw)
-        given.apply_defaults()
-        at = original(*args, **kw)
-        drawn.append((given.arguments["words"], draw.fitted_size(given.arguments["words"], given.arguments["size"],
-                                                                 given.arguments["bold"], given.arguments["max_width"]), at))
-        return at
-    monkeypatch.setattr(draw, "text", noted)
+    drawn = record_texts(monkeypatch)
     screen.render(table.snapshot())
     offline = [(size, at) for words, size, at in drawn if words == texts.text("en", "station_offline")]
     badge = [at for words, _, at in drawn if words == texts.text("en", "dealer_badge")]

@@ -129,8 +129,8 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
 
 def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool) -> list[Any]:
     """``count`` simulated stations for the bots at the empty seats (the same ids each time,
-    so that a resumed game finds its bots again); a real-time game's race the people's
-    stations, in a process of their own."""
+    so that a resumed game finds its bots again). A real-time game's bots race the people,
+    so theirs are in a process of their own."""
     if count == 0:
         return []
     return simulated_stations([f"bot-{k + 1}" for k in range(count)], stack, own_process=realtime)

@@ -379,7 +379,8 @@ class Table:
         log.warning("station %s: press to arrival %.1f ms (95th percentile; more than one press in twenty "
                     "too late to judge)%s", station, delay_ns / 1e6,
                     "; a simulated station: this computer is too busy" if simulated else "")
-        message = Message("slow_link_simulated" if simulated else "slow_link", {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
+        message = Message("slow_link_simulated" if simulated else "slow_link",
+                          {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
                           self.revision + 1)
         self._notices[station] = message              # it lasts: a seat's refusal must not hide it
         self._note(message)
