@@ -4,6 +4,7 @@ floods, and clock sync over a link with delay, jitter, offset and drift."""
 
 from __future__ import annotations
 
+import collections
 import json
 import queue
 import threading
@@ -207,11 +208,20 @@ def test_a_station_that_flooded_plays_again_within_a_second_and_its_seat_is_told
         got, pressed_at = [], None
         deadline = time.monotonic() + 5
         while pressed_at is None and time.monotonic() < deadline:
-            event = events.get(timeout=5)
+            try:
+                event = events.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
             got.append(event)
             if isinstance(event, ButtonEvent) and event.seq == seq:
                 pressed_at = time.monotonic()
-        assert pressed_at is not None and pressed_at - ended < 1.0
+        # failed once in a whole run (2026-11-23), nothing at all on the queue for 5 s: say
+        # what the link went through, should it happen again
+        seen = collections.Counter(type(e).__name__ for e in got)
+        assert pressed_at is not None and pressed_at - ended < 1.0, (
+            f"the press came {'never' if pressed_at is None else f'{pressed_at - ended:.2f} s after the flood'}; "
+            f"events {dict(seen)}, dropped {link.flood_dropped}, connected {link.connected}, "
+            f"reconnects {link.reconnects}, bad frames {link.decoder.bad_frames}")
         assert link.flood_dropped > 0
         told = [e for e in got if isinstance(e, StationFlooding)]
         assert told and told[0].station == "stuck" and told[0].dropped >= 1
