@@ -43,6 +43,27 @@ def wait_until(predicate, timeout: float = 5.0, what: str = "the condition") -> 
         time.sleep(0.002)
 
 
+def stop_group(table) -> None:
+    """Whatever is left of the table's process group, gone (a failing test leaves none behind)."""
+    import os
+    import signal
+    try:
+        os.killpg(table.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    table.wait(timeout=10)
+
+
+def gone(pid: int) -> bool:
+    import os
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as stat:                 # a zombie is gone too
+        return stat.read().split(") ")[1].startswith("Z")
+
+
 def record_texts(monkeypatch) -> list[tuple[str, int, Any]]:
     """Every text the views draw from now on: (words, the size they are drawn at after
     fitting their width, the rectangle drawn, in its region's coordinates)."""

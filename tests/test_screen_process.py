@@ -12,7 +12,7 @@ import time
 import pygame
 import pytest
 
-from conftest import wait_until
+from conftest import gone, stop_group, wait_until
 from controller.games.crazykick import RULES
 from controller.table import Table
 from display.app import Screen
@@ -271,27 +271,6 @@ def run_table_process(tmp_path, how: str):
     script.write_text(TABLE_PROCESS.format(root=str(Path(__file__).resolve().parent.parent)))
     return subprocess.Popen([sys.executable, str(script), how], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
-
-
-def stop_group(table) -> None:
-    """Whatever is left of the table's process group, gone (a failing test leaves none behind)."""
-    import os
-    import signal
-    try:
-        os.killpg(table.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    table.wait(timeout=10)
-
-
-def gone(pid: int) -> bool:
-    import os
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    with open(f"/proc/{pid}/stat") as stat:                 # a zombie is gone too
-        return stat.read().split(") ")[1].startswith("Z")
 
 
 def test_a_table_that_ends_without_closing_its_screen_takes_the_screen_with_it(tmp_path):

@@ -18,8 +18,7 @@ from hardware.events import ButtonEvent, TagEvent, TagGone
 from hardware.link import StationLink
 from hardware.protocol import STATION_TICKS_MODULO
 from hardware.sim_process import StationsProcess, StationsProcessError
-from tests.conftest import next_event, wait_until
-from tests.test_screen_process import gone, stop_group
+from tests.conftest import gone, next_event, stop_group, wait_until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
