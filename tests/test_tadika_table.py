@@ -190,6 +190,26 @@ def test_a_wish_card_is_given_for_the_middles_wish_by_tapping_the_middle_first(m
     assert "wish-1" in h.state.middle and "wish-2" in h.state.hands[seat] and h.state.to_act == seat
 
 
+def test_after_a_double_swap_the_middles_wish_card_is_refused_at_the_tap_and_its_key_is_gone(make_table):
+    h = make_table(players=2, mode="virtual", seed=1, game="tadika")
+    seat = h.state.to_act
+    state = h.state
+    hand = ("blue5",) + tuple(c for c in state.hands[seat] if c not in ("blue5", "blue15", "wish-1"))[:6]
+    others = tuple(c for c in state.hands[1 - seat] if c not in ("blue5", "blue15", "wish-1"))
+    middle = ("wish-1", "blue15") + tuple(c for c in state.middle if c not in hand + ("wish-1", "blue15"))[:5]
+    h.table.state = state._replace(hands=tuple(hand if p == seat else others for p in range(2)), middle=middle)
+    h.tap(seat, "blue5")
+    h.tap(seat, "blue15")                                # colour and the 5-times table: still on turn
+    assert h.state.to_act == seat and "blue15" in h.state.hands[seat]
+    assert h.table.snapshot().seats[seat].soft_keys[5] is None         # no "take wish" any more
+    before, actions = h.state, len(h.table.actions)
+    h.tap(seat, "wish-1")
+    message = h.table.snapshot().message
+    assert message.refusal and message.key == "tadika_wish_before_move" and message.seat == seat
+    assert flashed_red_with_a_low_beep(h, seat)
+    assert h.state == before and len(h.table.actions) == actions
+
+
 def test_lay_middle_is_an_action_of_the_log():
     assert RULES.action_from_json(RULES.action_to_json(LayMiddle(0, ("blue5",) * 7))) == LayMiddle(0, ("blue5",) * 7)
 

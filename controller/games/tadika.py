@@ -351,6 +351,7 @@ class TadikaState(NamedTuple):
     discard: tuple[str, ...]                   # set aside: played wish cards, replaced middles
     passes: int                                # passes in a row
     wish_used: bool                            # the middle's wish card was used this turn
+    moved: bool                                # the player on turn swapped: "vor seinem Zug" is over
     just_moved: int | None                     # whose swap just ended their turn: they may still claim
     last_change: tuple[str | None, ...]        # per seat, this round: "swap", "swap_all", "swap_all_row", "wish"
     turns: tuple[int, ...]                     # per seat, turns begun this round
@@ -393,7 +394,7 @@ class Tadika(GameRules):
         forbidden = bool(config.get("forbidden", False))
         first_dealer = random.Random(f"tadika:{seed}:dealer").randrange(players)
         blank = TadikaState(players, mode, int(seed), target, forbidden, first_dealer, 0, first_dealer,
-                            "lay_middle", first_dealer, (), ((),) * players, (), 0, (), 0, False, None,
+                            "lay_middle", first_dealer, (), ((),) * players, (), 0, (), 0, False, False, None,
                             (None,) * players, (0,) * players, "deal", (0,) * players, ())
         return _start_round(blank, 0)
 
@@ -423,13 +424,13 @@ class Tadika(GameRules):
         hand = state.hands[player]
         actions.append(SwapAll(player, hand))
         barred = barred_rows(state.middle)
-        wish_open = not state.wish_used
+        wish_may = wish_open(state)
         for give in hand:
             if give in WISH_CARDS:
                 actions.append(PlayWish(player, give))
             for take in state.middle:
                 if take in WISH_CARDS:
-                    if wish_open:
+                    if wish_may:
                         actions.append(Swap(player, give, take))
                 elif _MATCHES[(give, take, barred)]:
                     actions.append(Swap(player, give, take))
@@ -465,6 +466,8 @@ class Tadika(GameRules):
             return _next_turn(state._replace(passes=state.passes + 1), player)
         if kind is Renew:
             if not may_renew(state):
+                if any(c in WISH_CARDS for c in state.middle):
+                    check_wish_open(state)
                 raise IllegalAction("tadika_cannot_renew")
             return _renew(state._replace(wish_used=True, passes=0, just_moved=None), player, "renew",
                           draw_for_hand=False)
@@ -499,7 +502,7 @@ class Tadika(GameRules):
             "passes": state.passes,
             "passed": _passed_seats(state),
             "may_renew": state.phase == "turn" and may_renew(state),
-            "wish_in_middle": any(c in WISH_CARDS for c in state.middle) and not state.wish_used,
+            "wish_in_middle": any(c in WISH_CARDS for c in state.middle) and wish_open(state),
             "just_moved": state.just_moved,
             "scores": list(state.scores),
             "history": [_win_json(w) for w in state.history],
@@ -536,10 +539,25 @@ class Tadika(GameRules):
 # --- the moves, one function each ------------------------------------------------------------------
 
 def may_renew(state: TadikaState) -> bool:
-    """The player on turn may renew the middle: a wish card lies in it (once a turn), or
-    everybody passed since this player's last move."""
-    wish = not state.wish_used and any(c in WISH_CARDS for c in state.middle)
+    """The player on turn may renew the middle before moving: a wish card lies in it (once
+    a turn), or everybody passed since this player's last move."""
+    wish = wish_open(state) and any(c in WISH_CARDS for c in state.middle)
     return wish or state.passes >= state.players
+
+
+def wish_open(state: TadikaState) -> bool:
+    """The middle's wish card may still be used ("vor seinem Zug"): not yet this turn, and
+    the player has not swapped since the turn began (or since playing a wish card from the
+    hand, after which the player is "noch mal am Zug")."""
+    return not state.wish_used and not state.moved
+
+
+def check_wish_open(state: TadikaState) -> None:
+    """Refuses the middle's wish card when its moment has passed, saying why."""
+    if state.wish_used:
+        raise IllegalAction("tadika_wish_used")
+    if state.moved:
+        raise IllegalAction("tadika_wish_before_move")
 
 
 def check_in_deck(state: TadikaState, card: str) -> Card:
@@ -621,8 +639,8 @@ def _start_round(state: TadikaState, round_index: int) -> TadikaState:
     n = state.players
     dealer = (state.first_dealer + round_index) % n
     cards = list(deck(state.forbidden))
-    state = state._replace(round=round_index, dealer=dealer, passes=0, wish_used=False, just_moved=None,
-                           last_change=(None,) * n, turns=(0,) * n, discard=())
+    state = state._replace(round=round_index, dealer=dealer, passes=0, wish_used=False, moved=False,
+                           just_moved=None, last_change=(None,) * n, turns=(0,) * n, discard=())
     if state.mode != "virtual":
         return state._replace(phase="lay_middle", to_act=dealer, laying="deal", middle=(), hands=((),) * n,
                               stock=(), stock_left=len(cards) - HAND_SIZE * n - MIDDLE_SIZE)
@@ -639,7 +657,8 @@ def _start_round(state: TadikaState, round_index: int) -> TadikaState:
 
 
 def _begin_turn(state: TadikaState, seat: int) -> TadikaState:
-    return state._replace(to_act=seat, wish_used=False, turns=_set(state.turns, seat, state.turns[seat] + 1))
+    return state._replace(to_act=seat, wish_used=False, moved=False,
+                          turns=_set(state.turns, seat, state.turns[seat] + 1))
 
 
 def _next_turn(state: TadikaState, player: int, just_moved: int | None = None) -> TadikaState:
@@ -669,8 +688,7 @@ def _swap(state: TadikaState, action: Swap) -> TadikaState:
         raise IllegalAction("tadika_tapped_twice", card=give)
     check_hand_card(state, player, give)
     if take in WISH_CARDS:
-        if state.wish_used:
-            raise IllegalAction("tadika_wish_used")
+        check_wish_open(state)
         stays, state = True, state._replace(wish_used=True)
     else:
         barred = barred_rows(state.middle)
@@ -685,7 +703,7 @@ def _swap(state: TadikaState, action: Swap) -> TadikaState:
     state = state._replace(hands=_set(state.hands, player, hand), middle=middle, passes=0,
                            last_change=_set(state.last_change, player, "swap"))
     if stays:
-        return state._replace(just_moved=None)
+        return state._replace(just_moved=None, moved=True)
     return _next_turn(state, player, just_moved=player)
 
 
@@ -732,7 +750,8 @@ def _play_wish(state: TadikaState, action: PlayWish) -> TadikaState:
         raise IllegalAction("tadika_not_a_wish", card=card.name)
     hand = tuple(c for c in state.hands[player] if c != card.name)
     state = state._replace(hands=_set(state.hands, player, hand), discard=state.discard + (card.name,),
-                           passes=0, last_change=_set(state.last_change, player, "wish"), just_moved=None)
+                           passes=0, last_change=_set(state.last_change, player, "wish"), just_moved=None,
+                           moved=False)
     return _renew(state, player, "wish", draw_for_hand=True)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from controller.games.core import IllegalAction
 from controller.games.tadika import (
     HAND_SIZE, MIDDLE_SIZE, WISH_CARDS, Card, Claim, LayMiddle, Pass, PlayWish, Renew, Swap, SwapAll, Tadika,
-    TadikaState, check_hand_card, check_new_middle_card, may_renew,
+    TadikaState, check_hand_card, check_new_middle_card, check_wish_open, may_renew, wish_open,
 )
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
@@ -119,8 +119,8 @@ class TadikaInput(InputAdapter):
         if name in state.middle:
             if held is not None and held not in state.middle:
                 return Swap(seat, held, name)
-            if name in WISH_CARDS and state.wish_used:
-                raise IllegalAction("tadika_wish_used")
+            if name in WISH_CARDS:
+                check_wish_open(state)
             self._taps[seat] = Taps("swap", (name,))
             return None
         check_hand_card(state, seat, name)
@@ -157,7 +157,7 @@ class TadikaInput(InputAdapter):
         if state.phase != "turn" or seat != state.to_act:
             return (None, None, claim, back, None, None)
         renew = SoftKey("tadika_key_renew") if may_renew(state) else None
-        wish = SoftKey("tadika_key_take_wish") if not state.wish_used and \
+        wish = SoftKey("tadika_key_take_wish") if wish_open(state) and \
             any(c in WISH_CARDS for c in state.middle) else None
         return (SoftKey("tadika_key_pass"), SoftKey("tadika_key_swap_all"), claim, back, renew, wish)
 
