@@ -87,3 +87,21 @@ def test_every_phase_draws_in_every_language(make_table, lang, players):
         assert tuple(canvas.get_at((MAIN.centerx, bank.bottom + 10)))[:3] == GOLD   # the banner's frame
     finally:
         screen.close()
+
+
+def test_equal_points_are_a_shared_win_on_the_screen_and_in_the_results(make_table, monkeypatch):
+    from controller.app.results import show
+    from controller.games.texts import text
+    from tests.conftest import record_texts
+    h = make_table(players=4, mode="virtual", seed=3, game="teamplay")
+    tied = h.state._replace(phase="over", to_act=None,            # 2 : 2 points, 2 missions against 1
+                            fulfilled=(("pair/1", "pair/2"), ("low-three/1",), (), ()))
+    h.table.state = tied
+    result = h.table.result()
+    assert result["scores"] == [2, 2] and result["winner"] == [0, 1]
+    drawn = record_texts(monkeypatch)
+    Screen(headless=True, lang="de").render(h.table.snapshot())
+    assert any("teilen sich den Sieg mit je 2 Punkten" in words for words, _, _ in drawn), [w for w, _, _ in drawn]
+    assert "teilen sich den Sieg" in text("de", "teamplay_winners_tie", names="A", n=2)
+    h.store.finish(h.table.game_id, result)
+    assert "a tie: " in show(h.store, demo=False, game="teamplay", fmt="table")

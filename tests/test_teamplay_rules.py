@@ -298,13 +298,18 @@ def team_of_seat(state, player):
     return next(t for t, team in enumerate(teams_for(state.players)) if player in team)
 
 
-def test_ties_go_to_more_missions_then_are_shared():
+def test_equal_points_share_the_win_whatever_the_missions():
+    # "Das Team mit den meisten Punkten gewinnt." The book names no tie-break.
     state = started(4)._replace(phase="over", to_act=None)
     state = state._replace(fulfilled=(("pair/1", "pair/2"), ("sum-12/1",), (), ("pair/3",)))
     outcome = RULES.outcome(state)                   # 2 : 2 points, 2 : 2 missions
     assert outcome.scores == (2, 2) and outcome.winners == (0, 1)
     state = state._replace(fulfilled=(("pair/1", "pair/2"), ("low-three/1",), (), ()))
-    assert RULES.outcome(state).winners == (0,)      # 2 : 2 points, 2 missions against 1
+    assert RULES.outcome(state).scores == (2, 2)     # 2 : 2 points, 2 missions against 1
+    assert RULES.outcome(state).winners == (0, 1)
+    assert RULES.public_view(state)["winners"] == [0, 1]
+    state = state._replace(fulfilled=(("pair/1", "pair/2"), ("low-three/1", "pair/3"), (), ()))
+    assert RULES.outcome(state).winners == (1,)      # 2 : 3 points: the most points win
 
 
 def test_the_pile_is_shuffled_again_from_the_discards():

@@ -500,9 +500,11 @@ class Teamplay(GameRules):
     def outcome(self, state: TeamplayState) -> Outcome | None:
         if state.phase != "over":
             return None
-        points, count = team_points(state), team_missions(state)
-        best = max(zip(points, count))
-        return Outcome(tuple(points), tuple(t for t, pc in enumerate(zip(points, count)) if pc == best))
+        # "Das Team mit den meisten Punkten gewinnt.": equal points share the win (the book
+        # names no tie-break; docs/teamplay.md, decision 10)
+        points = team_points(state)
+        best = max(points)
+        return Outcome(tuple(points), tuple(t for t, p in enumerate(points) if p == best))
 
     def legal_actions(self, state: TeamplayState, player: int) -> list[Action]:
         """Every action of ``player`` now (with physical cards, only those without cards)."""
