@@ -102,6 +102,140 @@ def test_the_table_reads_records_plain_texts_and_uids(tmp_path):
     store.close()
 
 
+def test_the_registry_decides_for_an_enrolled_sticker_whatever_it_carries(tmp_path):
+    """Issue 29: an enrolled UID always wins. A phone's plain text on the enrolled king, and
+    a signed record that disagrees with the registry (the deck enrolled again without
+    --write, or another table's enrollment), both lose to the registry."""
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    resolver = CardResolver("partout", store)
+    store.register_card("04A1", "partout", "king")
+    assert resolver.resolve("04A1", "partout:red5") == "king"
+    assert resolver.resolve("04A1", keys.record("partout", "queen", "04A1")) == "king"
+    assert resolver.resolve("04A1", "st1:nosuchgame:x") == "king"          # its text is not even read
+    store.close()
+
+
+def test_plain_text_never_names_a_card_another_sticker_is_enrolled_as(tmp_path):
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    resolver = CardResolver("partout", store)
+    store.register_card("04A1", "partout", "king")
+    with pytest.raises(IllegalAction) as caught:
+        resolver.resolve("04B2", "partout:king")
+    assert caught.value.key == "tag_text_enrolled_elsewhere" and caught.value.params == {"card": "king"}
+    assert resolver.resolve("04B2", "partout:red5") == "red5"              # a card not enrolled: plain text names it
+    # a signed record names its card on an unenrolled sticker: it cannot be made without the key
+    assert resolver.resolve("04B3", keys.record("partout", "king", "04B3")) == "king"
+    store.close()
+
+
+def test_a_record_no_table_wrote_is_refused_with_a_reason():
+    for text in ("st1:nosuchgame:x", "st1:partout:not-a-token", "st1:partout:ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", "st1:"):
+        with pytest.raises(IllegalAction) as caught:
+            parse_text(text, "04A1", None)
+        assert caught.value.key == "tag_record_unreadable", text
+
+
+# -- a sticker's text is anyone's input: fuzzed ------------------------------------------------------
+
+def _firmware_pn532():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "firmware" / "pn532.py"
+    spec = importlib.util.spec_from_file_location("_fw_pn532_for_cards", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _sticker_texts():
+    from hypothesis import strategies as st
+    from controller.games import GAMES
+    words = st.one_of(st.text(max_size=24), st.sampled_from(sorted(GAMES) + ["", "st1", "PARTOUT", " partout "]))
+    tokens = st.one_of(st.text(max_size=20), st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=16, max_size=16))
+    return st.one_of(
+        st.none(), st.text(),
+        st.builds(lambda g, t: f"st1:{g}:{t}", words, tokens),
+        st.builds(lambda g, c: f"{g}:{c}", words, st.one_of(st.text(max_size=12), st.sampled_from(["king", "red5"]))))
+
+
+def test_no_sticker_text_escapes_as_anything_but_a_refusal(tmp_path):
+    """Issue 29: whatever a phone writes on a sticker, the table, the enrollment and the
+    self-test get a card, nothing, or a refusal with its reason; never another exception."""
+    from hypothesis import HealthCheck, given, settings
+    from controller.app.enroll import Enrollment
+    from controller.app.selftest import SelfTest
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    keys.import_from(_other_tables_key(tmp_path))             # this table's key and another's
+    store.register_card("04000000000001", "partout", "king")
+    tables = [CardResolver(game, store, keys) for game in ("partout", "teamplay", "crazy-kick")]
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(text=_sticker_texts(), uid=st_uids())
+    def check(text, uid):
+        for resolver in tables:
+            try:
+                assert isinstance(resolver.resolve(uid, text), str)
+            except IllegalAction:
+                pass
+        try:
+            said = parse_text(text, uid, keys)
+            assert said is None or said[0] in ("partout", "teamplay", "tadika", "team-up", "crazy-kick")
+        except IllegalAction:
+            pass
+        Enrollment("partout", store.all_cards(), keys=keys).tap(uid, text)
+        SelfTest("builder", "1.1.0").tag(uid, text, keys, store.all_cards())
+    check()
+    store.close()
+
+
+def _other_tables_key(folder):
+    CardKeys.load(folder / "elsewhere").export(folder / "theirs.json")
+    return folder / "theirs.json"
+
+
+def st_uids():
+    from hypothesis import strategies as st
+    return st.one_of(st.sampled_from(["04000000000001", "04A1B2C3D4E5F6"]),
+                     st.binary(min_size=4, max_size=10).map(lambda b: b.hex().upper()))
+
+
+def test_no_sticker_memory_escapes_as_anything_but_a_refusal(tmp_path):
+    """Any bytes a sticker's memory holds (a phone writes any text record, any NDEF, or
+    garbage): the station's and the host reader's NDEF decoders give a text or nothing, and
+    the table a card or a refusal."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hardware.pn532 import ndef_text as host_ndef_text
+    firmware = _firmware_pn532()
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    keys.own
+    resolver = CardResolver("partout", store, keys)
+
+    def record(payload: bytes) -> bytes:                  # a text record around any payload
+        body = bytes([0xD1, 0x01, len(payload) & 0xFF]) + b"T" + payload
+        return bytes([0x03, len(body) & 0xFF]) + body + b"\xfe"
+
+    written = _sticker_texts().filter(bool).map(lambda t: record(b"\x02en" + t.encode("utf-8", "replace")[:200]))
+    memories = st.one_of(st.binary(max_size=300), st.binary(max_size=200).map(record),
+                         st.binary(max_size=40).map(lambda b: record(b"\x02en" + b)), written)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(memory=memories)
+    def check(memory):
+        texts = {host_ndef_text(memory), firmware.ndef_text(memory)}
+        assert all(t is None or isinstance(t, str) for t in texts)
+        for text in texts:
+            try:
+                resolver.resolve("04A1B2C3D4E5F6", text)
+            except IllegalAction:
+                pass
+    check()
+    store.close()
+
+
 def test_card_tokens_do_not_repeat_across_cards_and_tags():
     key = bytes(range(16))
     tokens = {card_token(key, "teamplay", card, uid_for(i)) for i, card in enumerate(find_game("teamplay").card_names())}
