@@ -310,6 +310,11 @@ class SimulatedStation(PtyDevice):
                 received = self._ticks()            # as firmware 1.1: when it came, when it left
                 self._write(encode_frame("PONG", fields[0], received, self._ticks()))
                 return                        # clock sync, 50 a second: not kept in ``commands``
+        except (ValueError, IndexError):      # as the firmware: a malformed command is answered
+            try:
+                self._write(encode_frame("ERR", "command", encode_text(kind)))
+            except RuntimeError:
+                return
         except RuntimeError:                  # unplugged meanwhile
             return
         with self._changed:

@@ -11,6 +11,7 @@ from controller.games import texts
 from controller.inputs.base import BACK, MINUS, OK, PLUS
 from controller.table import BUZZ_REFUSED, LED_REFUSED, LED_YOUR_TURN
 from controller.table.cards import CardKeys
+from hardware.protocol import encode_frame
 
 
 def name_trumps_and_bid(h, number=3, colour_steps=1, bids=(1, 1, 1, 1)):
@@ -155,6 +156,19 @@ class TestRefusals:
         assert_refused(h, seat, "tag_text_enrolled_elsewhere", before)
         assert texts.render("en", "tag_text_enrolled_elsewhere", h.table.message.params) == \
             "This sticker’s text says it is the King, but the table knows the King by another sticker."
+
+    def test_a_tag_frame_with_a_bad_escape_is_answered_at_its_seat(self, make_table):
+        """Issue 29: the frame was dropped and the person tapping heard nothing. Now the tap
+        counts by its UID alone: a sticker this table does not know is refused with its
+        UID, and the station is told (ERR frame TAG)."""
+        h = make_table()
+        name_trumps_and_bid(h)
+        seat, before = h.state.to_act, snap(h)
+        sim = h.sims[seat]
+        sim.send_raw(encode_frame("TAG", sim.last_seq + 1, "04CAFE00000004", 5, "partout:king%ZZ"))
+        h.send(h.table.handle(h.events.get(timeout=3)))
+        assert_refused(h, seat, "unknown_tag", before)
+        assert sim.wait_for(lambda s: ("ERR", ("frame", "TAG")) in s.commands)
 
     def test_card_already_played_this_round(self, make_table):
         h = make_table()
