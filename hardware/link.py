@@ -232,10 +232,12 @@ class StationLink(SupervisedPort):
     def buzz(self, hz: int, ms: int) -> bool:
         return self.send("BUZZ", int(hz), int(ms))
 
-    def write_tag(self, uid: str, text: str) -> bool:
+    def write_tag(self, uid: str, text: str, password: bytes, opening: bytes | None = None) -> bool:
         """Ask the station to write ``text`` as the NDEF record of the card ``uid`` on its
-        reader and read it back; the answer comes as a TagWritten event."""
-        return self.send("WRITE", uid.upper(), encode_text(text))
+        reader, write-protect it with ``password`` (PWD and PACK, 6 bytes; ``opening`` opens
+        it if it is protected already) and read both back; the answer comes as a
+        TagWritten event."""
+        return self.send("WRITE", uid.upper(), encode_text(text), password.hex(), (opening or password).hex())
 
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""

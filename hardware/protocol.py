@@ -24,7 +24,10 @@ Host → station::
     LED <rrggbb> <flash-ms>   steady colour (flash-ms 0) or a flash that returns to it
     BUZZ <hz> <ms>
     PING <n>
-    WRITE <uid-hex> <text>    write an NDEF text record on the card on the reader → WROTE
+    WRITE <uid-hex> <text> <key> [<opening>]
+                              write an NDEF text record on the card on the reader and
+                              write-protect it with <key> (NTAG21x PWD and PACK, 12 hex
+                              digits; <opening> opens it if another key protects it) → WROTE
     ERR frame <kind>          the answer to a frame the host cannot take (below)
 
 Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,

@@ -277,6 +277,104 @@ def test_enroll_a_whole_deck_at_a_station_with_the_screen(tmp_path, write):
             assert parse_text(station.written[uid_for(i)], uid_for(i), keys) == ("team-up", card)
 
 
+def phone_writes(tag, page: int, data: bytes) -> bytes:
+    """A phone's NFC app ("NFC Tools"): it lists the sticker and writes a page, without PWD_AUTH."""
+    from hardware import ntag
+    tag.activate()
+    return tag.command(bytes([ntag.WRITE, page]) + data)
+
+
+def test_enroll_write_protects_each_sticker_a_phone_cannot_rewrite_it_and_the_table_can(tmp_path):
+    """Issue 29: `enroll --write` write-protects what it wrote (NTAG21x password protection,
+    the password made from the card key and the sticker's UID). A phone reads the record,
+    and cannot write it, the password or the protection; enrolled again with --write, the
+    table opens each sticker with its password and writes it again."""
+    from controller.app.enroll import enroll
+    from hardware import ntag
+    from hardware.pn532 import ndef_text
+    deck = find_game("team-up").card_names()
+    with SimulatedStation("learner") as station:
+        for time_ in ("first", "again"):             # enrolled, then enrolled again (--again)
+            thread = threading.Thread(target=tap_deck, args=(station, deck), kwargs={"write": True}, daemon=True)
+            station.written.clear()
+            thread.start()
+            result = enroll("team-up", station.port, write=True, again=True, headless=True, data_dir=tmp_path,
+                            timeout=60)
+            thread.join(5)
+            assert result["finished"] and len(station.written) == len(deck)
+            keys = CardKeys.load(tmp_path)
+            for i, card in enumerate(deck):
+                tag = station.tags[uid_for(i)]
+                assert ndef_text(tag.user_memory()) == keys.record("team-up", card, uid_for(i)) and tag.protected
+                assert tag.page(tag.cfg + 2) == keys.tag_password(uid_for(i))[:4]
+                assert tag.authenticated == (time_ == "again")     # the second time it had to be opened
+        for i, card in enumerate(deck):
+            tag = station.tags[uid_for(i)]
+            assert phone_writes(tag, 4, b"\x03\x00\xfe\x00") == ntag.NAK              # the record
+            assert phone_writes(tag, tag.cfg, b"\x04\x00\x00\xff") == ntag.NAK        # AUTH0 back to "none"
+            assert phone_writes(tag, tag.cfg + 2, b"\xff\xff\xff\xff") == ntag.NAK    # the password
+            tag.activate()
+            assert tag.command(bytes([ntag.READ, 4])) == tag.user_memory()[:16]       # reading: anyone
+            assert ndef_text(tag.user_memory()) == keys.record("team-up", card, uid_for(i))
+
+
+def test_the_table_rewrites_a_protected_sticker_and_a_foreign_password_is_refused(tmp_path):
+    """At the station, through the link: a protected sticker written again with this
+    table's password takes the new record; with another password it is refused (WROTE fail
+    auth) and keeps what it carries; another table's password in this table's hands (an
+    imported key) opens it, and this table's protects it from then on."""
+    from hardware.events import TagWritten
+    from hardware.link import StationLink
+    from hardware.pn532 import ndef_text
+    import queue
+    mine, theirs = bytes.fromhex("a1b2c3d4e5f6"), bytes.fromhex("0102030405aa")
+    events: queue.Queue = queue.Queue()
+    with SimulatedStation("learner") as station, StationLink(station.port, events) as link:
+        def write(text, password, opening=None):
+            link.write_tag("04A1", text, password, opening)
+            while True:
+                event = events.get(timeout=5)
+                if isinstance(event, TagWritten):
+                    return event.ok, event.reason
+        assert write("st1:partout:aaaaaaaaaaaaaaaa", mine) == (True, "")
+        assert write("st1:partout:bbbbbbbbbbbbbbbb", mine) == (True, "")
+        tag = station.tags["04A1"]
+        assert ndef_text(tag.user_memory()) == "st1:partout:bbbbbbbbbbbbbbbb"
+        assert write("st1:partout:cccccccccccccccc", theirs) == (False, "auth")
+        assert ndef_text(tag.user_memory()) == "st1:partout:bbbbbbbbbbbbbbbb"
+        assert write("st1:partout:dddddddddddddddd", theirs, opening=mine) == (True, "")
+        assert tag.page(tag.cfg + 2) == theirs[:4] and ndef_text(tag.user_memory()) == "st1:partout:dddddddddddddddd"
+
+
+def test_a_sticker_the_table_cannot_protect_is_said_so_at_enrollment():
+    session = Enrollment("partout", {}, write=True)
+    first = session.card
+    uid, card = session.tap("04AA", None)
+    session.bound_now(uid, card)
+    session.written(uid, False, "auth")
+    assert session.note.key == "enroll_write_locked" and session.note.refusal and session.index == 0
+    session.bound_now(uid, card)
+    session.written(uid, False, "kind")
+    assert session.note.key == "enroll_write_kind" and session.card == first
+    session.bound_now(uid, card)
+    session.written(uid, False, "write")                # the card moved: tap it again
+    assert session.note.key == "enroll_write_failed" and session.note.params["reason"] == "write"
+
+
+def test_enroll_write_refuses_a_station_whose_firmware_would_leave_the_record_open(tmp_path, monkeypatch):
+    """Firmware before 1.2 writes the record and says ok without protecting it: `enroll
+    --write` refuses such a station with what to do, before a single card."""
+    from controller.app.enroll import enroll, protects_what_it_writes
+    assert protects_what_it_writes("1.2.0") and protects_what_it_writes("1.10") and protects_what_it_writes("sim-1.0")
+    assert not protects_what_it_writes("1.1.0") and not protects_what_it_writes(None)
+    assert not protects_what_it_writes("pn532-1.6")
+    monkeypatch.setattr("hardware.sim.FIRMWARE", "1.1.0")
+    with SimulatedStation("old") as station:
+        with pytest.raises(IllegalAction) as caught:
+            enroll("partout", station.port, write=True, headless=True, data_dir=tmp_path, timeout=5)
+    assert caught.value.key == "enroll_firmware_old" and caught.value.params == {"firmware": "1.1.0"}
+
+
 def test_enroll_goes_on_where_it_stopped(tmp_path):
     from controller.app.enroll import enroll
     deck = find_game("partout").card_names()

@@ -79,6 +79,10 @@ class CardKeys:
     def card_of(self, game: str, token: str, uid: str) -> str | None:
         """The card of ``game`` whose token on the tag ``uid`` is ``token`` under any key
         here; None for a game this table does not have or a token no key made."""
+        found = self._find(game, token, uid)
+        return found[0] if found else None
+
+    def _find(self, game: str, token: str, uid: str) -> tuple[str, bytes] | None:
         from controller.games import GAMES
         if game not in GAMES or not token.isascii():       # compare_digest refuses other text
             return None
@@ -86,8 +90,24 @@ class CardKeys:
         for key in self.keys:
             for card in deck:
                 if hmac.compare_digest(card_token(key, game, card, uid), token):
-                    return card
+                    return card, key
         return None
+
+    def tag_password(self, uid: str, key: bytes | None = None) -> bytes:
+        """The password (PWD, 4 bytes) and its acknowledgement (PACK, 2) that write-protect
+        the tag ``uid`` (NTAG21x), from ``key`` (this table's own when not given): each
+        sticker its own, any table holding the key can open it, a phone cannot."""
+        return hmac.new(key or self.own, f"ntag-pwd:{uid.upper()}".encode(), hashlib.sha256).digest()[:6]
+
+    def opening_password(self, text: str | None, uid: str) -> bytes:
+        """The password that opens the tag ``uid`` as it is now: that of the key its record
+        was written with (another table's, imported), else this table's own."""
+        if is_record(text):
+            _, game, token = (text.strip().split(":", 2) + ["", ""])[:3]
+            found = self._find(game.strip().lower(), token.strip().lower(), uid)
+            if found is not None:
+                return self.tag_password(uid, found[1])
+        return self.tag_password(uid)
 
     def export(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps({"keys": [self.own.hex()]}))
