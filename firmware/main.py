@@ -149,12 +149,12 @@ class Firmware:
         request = self.station.write_request
         if request is not None and self.reader.state in ("poll", "setup", "backoff"):
             self.station.write_request = None
-            uid, text = request
+            uid, text, key, auth = request
             if not self.reader.ready:
                 self.station.written(uid, False, "reader")
             elif self.presence.uid != uid:
                 self.station.written(uid, False, "absent")
-            elif text is None or not self.reader.write_text(uid, text):
+            elif text is None or not self.reader.write_text(uid, text, key, auth):
                 self.station.written(uid, False, "text")
         result = self.reader.step(now_ms)
         if result is None:

@@ -17,9 +17,19 @@ GET_FIRMWARE_VERSION = 0x02
 SAM_CONFIGURATION = 0x14
 RF_CONFIGURATION = 0x32
 IN_DATA_EXCHANGE = 0x40
+IN_COMMUNICATE_THRU = 0x42           # a raw command to the card: the ones InDataExchange does not know
 IN_LIST_PASSIVE_TARGET = 0x4A
 NTAG_READ = 0x30
 NTAG_WRITE = 0xA2
+NTAG_GET_VERSION = 0x60
+NTAG_PWD_AUTH = 0x1B
+
+# NTAG213/215/216 (NXP datasheet): GET_VERSION's storage size byte -> the page of CFG0
+# (MIRROR, RFUI, MIRROR_PAGE, AUTH0); CFG1 (ACCESS, RFUI x3), PWD and PACK follow it, the
+# dynamic lock bytes come right before it, user memory runs from page 4 up to them.
+NTAG_CONFIG_PAGE = {0x0F: 0x29, 0x11: 0x83, 0x13: 0xE3}
+PROTECT_FROM = 4                     # AUTH0: writing needs the password from the first user page on
+ACCESS_PROT = 0x80                   # ACCESS bit 7: set, reading needs it too (the table keeps it clear)
 
 
 def build_frame(data):
@@ -194,6 +204,10 @@ def _first_text_record(message):
 
 FAILED = object()                    # an exchange's end without an answer
 
+# the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
+WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "write", "protect": "protect",
+           "check": "verify"}
+
 
 class Exchange:
     """One command to the chip, never waiting: ``poll(now_ms)`` reads what is there and
@@ -239,7 +253,17 @@ class Reader:
     ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
     or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
     a page could not be read three times), or ("wrote", uid, ok, reason) after
-    ``write_text``."""
+    ``write_text``.
+
+    A write also write-protects the card with the password the host gives (NTAG213/215/216
+    password protection, not the permanent lock bits): GET_VERSION says which NTAG it is
+    and so where its configuration is; its configuration is read; a card already protected
+    is opened with PWD_AUTH; the text is written page by page, then PWD, PACK, ACCESS (PROT
+    clear: anyone may read) and AUTH0 last; the text and the configuration are read back.
+    The reasons a write fails: "version" (no NTAG21x answer), "kind" (another chip),
+    "text" (too long for this card), "auth" (the password did not open it), "write" (a
+    page refused: the card moved, or its lock bits are set), "protect" (a configuration
+    page refused), "verify" (what was read back differs)."""
 
     def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128):
         self.transport = transport
@@ -262,6 +286,10 @@ class Reader:
         self.page_tries = 0
         self.verify = None               # the text a write expects to read back
         self.write_data = b""
+        self.key = b""                   # PWD (4 bytes) and PACK (2) to protect the card with
+        self.auth = b""                  # … and those that open it, if it is protected already
+        self.cfg = 0                     # the card's CFG0 page
+        self.protect_pages = []          # (page, 4 bytes) written after the text
 
     @property
     def ready(self):
@@ -275,18 +303,22 @@ class Reader:
         self.state = "read"
         self.verify = None
         self.next_at = None              # at once: not at the next poll
-    def write_text(self, uid, text):
-        """Write ``text`` as the NDEF record of the card ``uid`` now on the reader, page by
-        page, then read it back; ``step`` ends it with ("wrote", uid, ok, reason)."""
+    def write_text(self, uid, text, key, auth=None):
+        """Write ``text`` as the NDEF record of the card ``uid`` now on the reader and
+        protect it with ``key`` (PWD and PACK, 6 bytes; ``auth`` opens it if it is
+        protected already, ``key`` when not given), then read both back; ``step`` ends it
+        with ("wrote", uid, ok, reason)."""
         data = ndef_text_tlv(text)
-        if data is None:
+        if data is None or len(key) != 6 or (auth is not None and len(auth) != 6):
             return False
         self.uid = uid
         self.write_data = data
+        self.key = bytes(key)
+        self.auth = bytes(auth if auth is not None else key)
         self.page = 4
         self.page_tries = 0
         self.verify = text
-        self.state = "write"
+        self.state = "version"
         self.next_at = None
         return True
 
@@ -327,6 +359,15 @@ class Reader:
         elif self.state == "write":
             at = (self.page - 4) * 4
             command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
+        elif self.state == "version":
+            command = bytes([IN_COMMUNICATE_THRU, NTAG_GET_VERSION])
+        elif self.state in ("config", "check"):
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.cfg])
+        elif self.state == "auth":
+            command = bytes([IN_COMMUNICATE_THRU, NTAG_PWD_AUTH]) + self.auth[:4]
+        elif self.state == "protect":
+            page, data = self.protect_pages[self.page]
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, page]) + data
         else:
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
         self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
@@ -343,16 +384,11 @@ class Reader:
             if self.setup_step == 4:
                 self.state = "poll"
             return None
-        if self.state == "write":
+        if self.state in WRITING:
             if len(answer) < 2 or answer[1] != 0:
                 return self._page_failed(now_ms)
             self.page_tries = 0
-            self.page += 1
-            if (self.page - 4) * 4 >= len(self.write_data):      # all written: read it back
-                self.memory = bytearray()
-                self.page = 4
-                self.state = "read"
-            return None
+            return self._writing(answer, now_ms)
         if self.state == "read":
             if len(answer) < 2 or answer[1] != 0:
                 return self._page_failed(now_ms)
@@ -366,18 +402,60 @@ class Reader:
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
         return ("uid", target_uid(answer))
 
+    def _writing(self, answer, now_ms):
+        """One step of a write answered (status 00): the next one."""
+        if self.state == "version":
+            if len(answer) < 10 or answer[3:6] != b"\x04\x04\x02" or answer[8] not in NTAG_CONFIG_PAGE:
+                return self._written(False, "kind", now_ms)      # not an NTAG213/215/216
+            self.cfg = NTAG_CONFIG_PAGE[answer[8]]
+            if len(self.write_data) > (self.cfg - 1 - 4) * 4:
+                return self._written(False, "text", now_ms)      # it would run into the lock bytes
+            self.state = "config"
+        elif self.state == "config":
+            if len(answer) < 18:
+                return self._page_failed(now_ms)
+            cfg0, cfg1 = answer[2:6], answer[6:10]
+            # PWD, PACK, ACCESS with PROT clear (its other bits kept), AUTH0 last: a card that
+            # applies AUTH0 at once must not refuse the pages written after it
+            self.protect_pages = [(self.cfg + 2, self.key[:4]), (self.cfg + 3, self.key[4:6] + b"\x00\x00"),
+                                  (self.cfg + 1, bytes([cfg1[0] & ~ACCESS_PROT & 0xFF]) + cfg1[1:4]),
+                                  (self.cfg, cfg0[0:3] + bytes([PROTECT_FROM]))]
+            self.state = "auth" if cfg0[3] <= self.cfg + 3 else "write"
+        elif self.state == "auth":
+            if answer[2:4] != self.auth[4:6]:
+                return self._written(False, "auth", now_ms)      # PACK: not the card the key was made for
+            self.state = "write"
+        elif self.state == "write":
+            self.page += 1
+            if (self.page - 4) * 4 >= len(self.write_data):
+                self.page, self.state = 0, "protect"
+        elif self.state == "protect":
+            self.page += 1
+            if self.page >= len(self.protect_pages):        # all written: read the text back
+                self.memory = bytearray()
+                self.page = 4
+                self.state = "read"
+        else:                                               # "check": the configuration read back
+            if len(answer) < 10 or answer[5] != PROTECT_FROM or answer[6] & ACCESS_PROT:
+                return self._written(False, "verify", now_ms)
+            return self._written(True, "", now_ms)
+        return None
+
     def _page_failed(self, now_ms):
         self.page_tries += 1
+        if self.state == "auth":         # a refused password: the card is silent until listed again
+            return self._written(False, "auth", now_ms)
         if self.page_tries <= 2:
             return None                  # the same page again, while the card stays
-        if self.state == "write":
-            return self._written(False, "write", now_ms)
+        if self.state in WRITING:
+            return self._written(False, WRITING[self.state], now_ms)
         return self._text_done(None, now_ms, failed=True)
 
     def _text_done(self, text, now_ms, failed=False):
-        if self.verify is not None:      # the read-back of a write
+        if self.verify is not None:      # the read-back of a write: the text, then the protection
             if text == self.verify and not failed:
-                return self._written(True, "", now_ms)
+                self.state, self.page_tries = "check", 0
+                return None
             return self._written(False, "verify", now_ms)
         uid, self.uid = self.uid, None
         self.state = "poll"
@@ -392,7 +470,7 @@ class Reader:
 
     def _failed(self, now_ms):
         self.failures += 1
-        if self.state in ("read", "write"):
+        if self.state == "read" or self.state in WRITING:
             return self._page_failed(now_ms)
         self.streak += 1
         if self.state == "poll" and self.streak < 3:

@@ -2,10 +2,12 @@
 # frames out through a bounded queue with sequence numbers. main.py wires it to the
 # Pico's pins and USB; the tests wire it to fakes.
 
+import binascii
+
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.2.0"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
@@ -43,6 +45,13 @@ class TagPresence:
         return None
 
 
+def _key(text):
+    """A card's password and its acknowledgement (PWD, PACK): 12 hex digits -> 6 bytes."""
+    if len(text) != 12:
+        raise ValueError(text)
+    return binascii.unhexlify(text)          # ValueError for anything but hex digits
+
+
 def _bounded(text, low, high):
     value = int(text)
     if not low <= value <= high:
@@ -64,7 +73,7 @@ class Station:
         self.dropped = 0
         self.bad_commands = 0
         self.texts_cut = 0            # tags sent without their text: it made the frame too long
-        self.write_request = None     # (uid, text) the host asked to write on a card
+        self.write_request = None     # (uid, text, key, auth) the host asked to write on a card
 
     # -- host -> station -----------------------------------------------------------------
     def command(self, kind, fields, received_at=None):
@@ -88,7 +97,9 @@ class Station:
             elif kind == "WRITE":
                 uid = fields[0].upper()
                 int(uid, 16)
-                self.write_request = (uid, decode_text(fields[1]))
+                key = _key(fields[2])
+                auth = _key(fields[3]) if len(fields) > 3 else key
+                self.write_request = (uid, decode_text(fields[1]), key, auth)
             elif kind == "BUZZ":
                 hz = int(fields[0])
                 if hz != 0:

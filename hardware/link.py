@@ -136,6 +136,7 @@ class StationLink(SupervisedPort):
         self.capabilities: dict[str, str] = {}
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
+        self.bad_texts = 0            # tag texts that could not be decoded (the UID went on alone)
         self.stats: dict[str, str] = {}     # the station's last STAT (loop time, reader, drops, memory)
         self.errors: list[tuple[str, str]] = []   # its ERR frames (a refused command, a crash), newest last
         self.flood_dropped = 0        # events dropped because the station flooded
@@ -231,10 +232,12 @@ class StationLink(SupervisedPort):
     def buzz(self, hz: int, ms: int) -> bool:
         return self.send("BUZZ", int(hz), int(ms))
 
-    def write_tag(self, uid: str, text: str) -> bool:
+    def write_tag(self, uid: str, text: str, password: bytes, opening: bytes | None = None) -> bool:
         """Ask the station to write ``text`` as the NDEF record of the card ``uid`` on its
-        reader and read it back; the answer comes as a TagWritten event."""
-        return self.send("WRITE", uid.upper(), encode_text(text))
+        reader, write-protect it with ``password`` (PWD and PACK, 6 bytes; ``opening`` opens
+        it if it is protected already) and read both back; the answer comes as a
+        TagWritten event."""
+        return self.send("WRITE", uid.upper(), encode_text(text), password.hex(), (opening or password).hex())
 
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
@@ -333,6 +336,7 @@ class StationLink(SupervisedPort):
             event = self._to_event(frame, now)
         except (FrameError, ValueError, IndexError):
             self.decoder.bad_frames += 1
+            self._answer_bad_frame(frame.kind, now)
             return
         if event is None:
             return
@@ -381,7 +385,16 @@ class StationLink(SupervisedPort):
             seq = self._check_seq(int(f[0]))
             uid = f[1].upper()
             int(uid, 16)
-            return TagEvent(self.station_id, seq, uid, decode_text(f[3]) if len(f) > 3 else None, int(f[2]), now)
+            ticks = int(f[2])
+            try:
+                text = decode_text(f[3]) if len(f) > 3 else None
+            except FrameError:
+                # a text the station encoded wrong: the tap still counts, by its UID alone
+                # (as a text the station could not read), and the station is told
+                self.bad_texts += 1
+                self._answer_bad_frame(kind, now)
+                text = None
+            return TagEvent(self.station_id, seq, uid, text, ticks, now)
         if kind == "GONE":
             seq = self._check_seq(int(f[0]))
             uid = f[1].upper()
@@ -409,6 +422,17 @@ class StationLink(SupervisedPort):
             log.warning("station %s reports %s: %s", self.station_id, what, detail)
             return None
         return None                    # unknown kinds: a newer firmware's, ignored
+
+    def _answer_bad_frame(self, kind: str, now: int) -> None:
+        """A frame whose checksum holds but whose fields the host cannot take (a button out
+        of range, a UID that is not hex, a text with a bad escape) is answered as the
+        station answers a bad command: ``ERR frame <kind>``. Lines with a bad checksum are
+        not: their kind is as unreliable as the rest. Answers are charged to the station's
+        event budget, so a station sending nothing else is answered no faster than heard."""
+        log.warning("station %s sent a %s frame the host cannot take", self.station_id or self.port, kind)
+        if self.station_id is None or (self.flood_limit and not self._events_bucket.try_take(1, now)):
+            return
+        self.send("ERR", "frame", encode_text(kind[:40]))
 
     def _check_seq(self, seq: int) -> int:
         if self._last_seq is not None:

@@ -15,6 +15,7 @@ Station → host::
     GONE <seq> <uid-hex> <station-µs>                         the card was taken off the reader
     PONG <n> <received-µs> <sent-µs>    when the PING came, when this left (NTP style)
     STAT <key=value> ...                 loop_us reader reader_failures dropped bad_commands texts_cut free
+    WROTE <uid-hex> ok | fail <why>      the answer to WRITE
     ERR <what> <detail>                  a refused command (command LED), a crash (crash <reason>)
 
 Host → station::
@@ -23,10 +24,20 @@ Host → station::
     LED <rrggbb> <flash-ms>   steady colour (flash-ms 0) or a flash that returns to it
     BUZZ <hz> <ms>
     PING <n>
+    WRITE <uid-hex> <text> <key> [<opening>]
+                              write an NDEF text record on the card on the reader and
+                              write-protect it with <key> (NTAG21x PWD and PACK, 12 hex
+                              digits; <opening> opens it if another key protects it) → WROTE
+    ERR frame <kind>          the answer to a frame the host cannot take (below)
 
 Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,
 tones ≤ 10 s); out of bounds or malformed, it answers ``ERR command <kind>`` and does
-nothing.
+nothing. The host answers the same way: a frame whose checksum holds but whose fields it
+cannot take (a button out of range, a UID that is not hex, a text with a bad ``%`` escape)
+gets ``ERR frame <kind>``, and a TAG whose text alone is bad still counts by its UID (as a
+text the station could not read: the card registry decides). A line whose checksum fails
+is not answered: its kind is as unreliable as the rest of it. Both sides ignore kinds they
+do not know (the other side may be newer).
 
 ``seq`` counts a station's events modulo 65536 so the host sees lost frames.
 

@@ -34,6 +34,9 @@ import tty
 from pathlib import Path
 from typing import Callable
 
+from hardware import ntag
+from hardware.ntag import Ntag, ndef_text_memory
+from hardware.pn532 import ndef_text
 from hardware.protocol import (
     PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, decode_text, encode_frame, encode_text,
 )
@@ -202,6 +205,7 @@ class SimulatedStation(PtyDevice):
         self.buttons = buttons
         self.reader = reader
         self.written: dict[str, str | None] = {}    # UID → the record a WRITE put on that card
+        self.tags: dict[str, Ntag] = {}             # UID → the sticker a WRITE wrote (an NTAG213)
         self.clock = clock                                       # the host's clock (or a simulated one)
         self.station_clock = station_clock or StationClock()     # the Pico's crystal
         self.commands: list[tuple[str, tuple[str, ...]]] = []   # what the host sent, in order
@@ -236,10 +240,11 @@ class SimulatedStation(PtyDevice):
         return seq
 
     def tap(self, uid: str, text: str | None = None) -> int:
-        """Hold a tag on the reader: its UID and, if it carries one, its NDEF text (the
-        record a WRITE put on it, when no text is given)."""
-        if text is None:
-            text = self.written.get(uid.upper())
+        """Hold a tag on the reader: its UID and, if it carries one, its NDEF text (what is
+        on the sticker a WRITE wrote, when no text is given)."""
+        tag = self.tags.get(uid.upper())
+        if text is None and tag is not None:
+            text = ndef_text(tag.user_memory())
         return self._event("TAG", uid.upper(), self._ticks(), encode_text(text))
 
     def take_away(self, uid: str) -> int:
@@ -291,6 +296,14 @@ class SimulatedStation(PtyDevice):
         for kind, fields in self._decoder.feed(data):
             self._on_command(kind, fields)
 
+    def _write_sticker(self, uid: str, text: str | None, password: bytes, opening: bytes) -> str | None:
+        tag = self.tags.get(uid)
+        if tag is None:
+            tag = Ntag(uid)                         # a blank NTAG213, as it comes
+        failed = _write_sticker(tag, text, password, opening)
+        self.tags[uid] = tag
+        return failed
+
     def _on_command(self, kind: str, fields: tuple[str, ...]) -> None:
         if self.frozen:
             return
@@ -303,13 +316,28 @@ class SimulatedStation(PtyDevice):
                                          "reader_failures=0", "dropped=0", "bad_commands=0", "texts_cut=0",
                                          "free=151232"))
             elif kind == "WRITE":
-                # as firmware 1.1 with a card on its reader: written, read back, answered
-                self.written[fields[0].upper()] = decode_text(fields[1])
-                self._write(encode_frame("WROTE", fields[0].upper(), "ok"))
+                # as firmware 1.2 with the card on its reader: written, protected, answered
+                uid, text = fields[0].upper(), decode_text(fields[1])
+                int(uid, 16)
+                password = bytes.fromhex(fields[2])
+                opening = bytes.fromhex(fields[3]) if len(fields) > 3 else password
+                if len(password) != 6 or len(opening) != 6:
+                    raise ValueError("a password is 6 bytes")
+                failed = self._write_sticker(uid, text, password, opening)
+                if failed is None:
+                    self.written[uid] = text
+                    self._write(encode_frame("WROTE", uid, "ok"))
+                else:
+                    self._write(encode_frame("WROTE", uid, "fail", failed))
             elif kind == "PING":
                 received = self._ticks()            # as firmware 1.1: when it came, when it left
                 self._write(encode_frame("PONG", fields[0], received, self._ticks()))
                 return                        # clock sync, 50 a second: not kept in ``commands``
+        except (ValueError, IndexError):      # as the firmware: a malformed command is answered
+            try:
+                self._write(encode_frame("ERR", "command", encode_text(kind)))
+            except RuntimeError:
+                return
         except RuntimeError:                  # unplugged meanwhile
             return
         with self._changed:
@@ -317,6 +345,29 @@ class SimulatedStation(PtyDevice):
             if kind == "LED" and fields and fields[1:2] == ("0",):
                 self.led = fields[0]
             self._changed.notify_all()
+
+
+def _write_sticker(tag: Ntag, text: str | None, password: bytes, opening: bytes) -> str | None:
+    """What firmware 1.2 does to the sticker on its reader (``firmware/pn532.py``,
+    ``Reader.write_text``), through the sticker's own commands: open it if it is protected,
+    write the record, then PWD, PACK, ACCESS (PROT clear) and AUTH0 last. The reason it
+    failed, or None."""
+    memory = ndef_text_memory(text) if text is not None else b""
+    if text is None or len(memory) > tag.user_bytes:
+        return "text"
+    cfg = tag.cfg
+    tag.activate()                                  # listed by the station's last poll
+    if tag.page(cfg)[3] <= cfg + 3 and tag.command(bytes([ntag.PWD_AUTH]) + opening[:4]) != opening[4:6]:
+        return "auth"
+    for at in range(0, len(memory), 4):
+        if tag.command(bytes([ntag.WRITE, 4 + at // 4]) + memory[at:at + 4]) != ntag.ACK:
+            return "write"
+    cfg0, cfg1 = tag.page(cfg), tag.page(cfg + 1)
+    for page, data in ((cfg + 2, password[:4]), (cfg + 3, password[4:] + bytes(2)),
+                       (cfg + 1, bytes([cfg1[0] & 0x7F]) + cfg1[1:]), (cfg, cfg0[:3] + b"\x04")):
+        if tag.command(bytes([ntag.WRITE, page]) + data) != ntag.ACK:
+            return "protect"
+    return None
 
 
 class _DelayLine:

@@ -2,11 +2,14 @@
 
 It speaks the chip's bytes: it sleeps until the ``55 55`` wake-up, ACKs every command
 frame and answers GetFirmwareVersion, SAMConfiguration, RFConfiguration,
-InListPassiveTarget (the card on it, or none) and InDataExchange with the NTAG READ of
-four pages (the card's NDEF text). Anything else gets the chip's error frame.
+InListPassiveTarget (the card on it, or none), and InDataExchange / InCommunicateThru to
+the card: an NTAG213/215/216 as the datasheet has it (``hardware/ntag.py``: READ, WRITE,
+GET_VERSION, PWD_AUTH, its password protection and lock bits). So it is also the reader of
+a phone: a WRITE to a protected page without PWD_AUTH gets the chip's error status.
+Anything else gets the chip's error frame.
 
 >>> chip = SimulatedPN532("A10K3ZQ1").start()
->>> chip.place("04A1B2C3D4E5F6", "partout:red5")     # a card on the reader
+>>> tag = chip.place("04A1B2C3D4E5F6", "partout:red5")     # a sticker on the reader
 >>> chip.remove()
 >>> chip.close()
 """
@@ -15,29 +18,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hardware.ntag import Ntag, ndef_text_memory, pn532_exchange
 from hardware.pn532 import (
-    ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, NTAG_READ, RF_CONFIGURATION,
-    SAM_CONFIGURATION, ReplyParser,
+    ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, RF_CONFIGURATION, SAM_CONFIGURATION,
+    ReplyParser,
 )
 from hardware.sim import PtyDevice
 
 ERROR_FRAME = bytes.fromhex("0000ff01ff7f8100")
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])      # PN532, version 1.6, ISO 14443 A/B and 18092
+IN_COMMUNICATE_THRU = 0x42
 
 
 def response_frame(data: bytes) -> bytes:
     body = b"\xd5" + data
     return b"\x00\x00\xff" + bytes([len(body), -len(body) & 0xFF]) + body + bytes([-sum(body) & 0xFF, 0])
-
-
-def ntag_memory(text: str | None, pages: int = 36) -> bytes:
-    """NTAG213 user memory from page 4 holding one NDEF text record (English)."""
-    memory = b""
-    if text is not None:
-        payload = b"\x02en" + text.encode("utf-8")
-        record = bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
-        memory = bytes([0x03, len(record)]) + record + b"\xfe"
-    return memory.ljust(pages * 4, b"\x00")
 
 
 class SimulatedPN532(PtyDevice):
@@ -47,15 +42,21 @@ class SimulatedPN532(PtyDevice):
                  link_delay_ms: tuple[float, float] | None = None) -> None:
         super().__init__(serial_number, by_id_dir=by_id_dir, link_delay_ms=link_delay_ms)
         self.awake = False
-        self.card: tuple[str, bytes] | None = None      # UID hex, NTAG memory
+        self.tag: Ntag | None = None                     # the card on the reader
         self.commands: list[int] = []                   # command codes heard, in order
         self._parser = ReplyParser(tfi=0xD4)
 
-    def place(self, uid: str, text: str | None = None) -> None:
-        self.card = (uid.upper(), ntag_memory(text))
+    def place(self, uid: str, text: str | None = None, kind: str = "NTAG213") -> Ntag:
+        """A fresh sticker carrying ``text`` (an NDEF text record) on the reader."""
+        return self.place_tag(Ntag(uid.upper(), kind, ndef_text_memory(text)))
+
+    def place_tag(self, tag: Ntag) -> Ntag:
+        """This very sticker on the reader (one another reader wrote, or protected)."""
+        self.tag = tag
+        return tag
 
     def remove(self) -> None:
-        self.card = None
+        self.tag = None
 
     def _rebooted(self) -> None:
         self.awake = False
@@ -84,14 +85,11 @@ class SimulatedPN532(PtyDevice):
         if code in (SAM_CONFIGURATION, RF_CONFIGURATION):
             return response_frame(bytes([code + 1]))
         if code == IN_LIST_PASSIVE_TARGET:
-            if self.card is None:
+            if self.tag is None:
                 return response_frame(bytes([code + 1, 0]))
-            uid = bytes.fromhex(self.card[0])
+            self.tag.activate()
+            uid = self.tag.uid
             return response_frame(bytes([code + 1, 1, 1, 0x00, 0x44, 0x00, len(uid)]) + uid)
-        if code == IN_DATA_EXCHANGE and len(command) == 4 and command[2] == NTAG_READ:
-            if self.card is None:
-                return response_frame(bytes([code + 1, 0x01]))     # timeout: the card went
-            start = (command[3] - 4) * 4
-            block = self.card[1][start:start + 16].ljust(16, b"\x00") if start >= 0 else bytes(16)
-            return response_frame(bytes([code + 1, 0x00]) + block)
+        if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
+            return response_frame(pn532_exchange(self.tag, command))
         return ERROR_FRAME

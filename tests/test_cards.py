@@ -102,6 +102,140 @@ def test_the_table_reads_records_plain_texts_and_uids(tmp_path):
     store.close()
 
 
+def test_the_registry_decides_for_an_enrolled_sticker_whatever_it_carries(tmp_path):
+    """Issue 29: an enrolled UID always wins. A phone's plain text on the enrolled king, and
+    a signed record that disagrees with the registry (the deck enrolled again without
+    --write, or another table's enrollment), both lose to the registry."""
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    resolver = CardResolver("partout", store)
+    store.register_card("04A1", "partout", "king")
+    assert resolver.resolve("04A1", "partout:red5") == "king"
+    assert resolver.resolve("04A1", keys.record("partout", "queen", "04A1")) == "king"
+    assert resolver.resolve("04A1", "st1:nosuchgame:x") == "king"          # its text is not even read
+    store.close()
+
+
+def test_plain_text_never_names_a_card_another_sticker_is_enrolled_as(tmp_path):
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    resolver = CardResolver("partout", store)
+    store.register_card("04A1", "partout", "king")
+    with pytest.raises(IllegalAction) as caught:
+        resolver.resolve("04B2", "partout:king")
+    assert caught.value.key == "tag_text_enrolled_elsewhere" and caught.value.params == {"card": "king"}
+    assert resolver.resolve("04B2", "partout:red5") == "red5"              # a card not enrolled: plain text names it
+    # a signed record names its card on an unenrolled sticker: it cannot be made without the key
+    assert resolver.resolve("04B3", keys.record("partout", "king", "04B3")) == "king"
+    store.close()
+
+
+def test_a_record_no_table_wrote_is_refused_with_a_reason():
+    for text in ("st1:nosuchgame:x", "st1:partout:not-a-token", "st1:partout:ÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ", "st1:"):
+        with pytest.raises(IllegalAction) as caught:
+            parse_text(text, "04A1", None)
+        assert caught.value.key == "tag_record_unreadable", text
+
+
+# -- a sticker's text is anyone's input: fuzzed ------------------------------------------------------
+
+def _firmware_pn532():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "firmware" / "pn532.py"
+    spec = importlib.util.spec_from_file_location("_fw_pn532_for_cards", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _sticker_texts():
+    from hypothesis import strategies as st
+    from controller.games import GAMES
+    words = st.one_of(st.text(max_size=24), st.sampled_from(sorted(GAMES) + ["", "st1", "PARTOUT", " partout "]))
+    tokens = st.one_of(st.text(max_size=20), st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=16, max_size=16))
+    return st.one_of(
+        st.none(), st.text(),
+        st.builds(lambda g, t: f"st1:{g}:{t}", words, tokens),
+        st.builds(lambda g, c: f"{g}:{c}", words, st.one_of(st.text(max_size=12), st.sampled_from(["king", "red5"]))))
+
+
+def test_no_sticker_text_escapes_as_anything_but_a_refusal(tmp_path):
+    """Issue 29: whatever a phone writes on a sticker, the table, the enrollment and the
+    self-test get a card, nothing, or a refusal with its reason; never another exception."""
+    from hypothesis import HealthCheck, given, settings
+    from controller.app.enroll import Enrollment
+    from controller.app.selftest import SelfTest
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    keys.import_from(_other_tables_key(tmp_path))             # this table's key and another's
+    store.register_card("04000000000001", "partout", "king")
+    tables = [CardResolver(game, store, keys) for game in ("partout", "teamplay", "crazy-kick")]
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(text=_sticker_texts(), uid=st_uids())
+    def check(text, uid):
+        for resolver in tables:
+            try:
+                assert isinstance(resolver.resolve(uid, text), str)
+            except IllegalAction:
+                pass
+        try:
+            said = parse_text(text, uid, keys)
+            assert said is None or said[0] in ("partout", "teamplay", "tadika", "team-up", "crazy-kick")
+        except IllegalAction:
+            pass
+        Enrollment("partout", store.all_cards(), keys=keys).tap(uid, text)
+        SelfTest("builder", "1.1.0").tag(uid, text, keys, store.all_cards())
+    check()
+    store.close()
+
+
+def _other_tables_key(folder):
+    CardKeys.load(folder / "elsewhere").export(folder / "theirs.json")
+    return folder / "theirs.json"
+
+
+def st_uids():
+    from hypothesis import strategies as st
+    return st.one_of(st.sampled_from(["04000000000001", "04A1B2C3D4E5F6"]),
+                     st.binary(min_size=4, max_size=10).map(lambda b: b.hex().upper()))
+
+
+def test_no_sticker_memory_escapes_as_anything_but_a_refusal(tmp_path):
+    """Any bytes a sticker's memory holds (a phone writes any text record, any NDEF, or
+    garbage): the station's and the host reader's NDEF decoders give a text or nothing, and
+    the table a card or a refusal."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hardware.pn532 import ndef_text as host_ndef_text
+    firmware = _firmware_pn532()
+    store = EventLog(tmp_path / "spieltisch.db")
+    keys = CardKeys.load(tmp_path)
+    keys.own
+    resolver = CardResolver("partout", store, keys)
+
+    def record(payload: bytes) -> bytes:                  # a text record around any payload
+        body = bytes([0xD1, 0x01, len(payload) & 0xFF]) + b"T" + payload
+        return bytes([0x03, len(body) & 0xFF]) + body + b"\xfe"
+
+    written = _sticker_texts().filter(bool).map(lambda t: record(b"\x02en" + t.encode("utf-8", "replace")[:200]))
+    memories = st.one_of(st.binary(max_size=300), st.binary(max_size=200).map(record),
+                         st.binary(max_size=40).map(lambda b: record(b"\x02en" + b)), written)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(memory=memories)
+    def check(memory):
+        texts = {host_ndef_text(memory), firmware.ndef_text(memory)}
+        assert all(t is None or isinstance(t, str) for t in texts)
+        for text in texts:
+            try:
+                resolver.resolve("04A1B2C3D4E5F6", text)
+            except IllegalAction:
+                pass
+    check()
+    store.close()
+
+
 def test_card_tokens_do_not_repeat_across_cards_and_tags():
     key = bytes(range(16))
     tokens = {card_token(key, "teamplay", card, uid_for(i)) for i, card in enumerate(find_game("teamplay").card_names())}
@@ -141,6 +275,104 @@ def test_enroll_a_whole_deck_at_a_station_with_the_screen(tmp_path, write):
         keys = CardKeys.load(tmp_path)
         for i, card in enumerate(deck):
             assert parse_text(station.written[uid_for(i)], uid_for(i), keys) == ("team-up", card)
+
+
+def phone_writes(tag, page: int, data: bytes) -> bytes:
+    """A phone's NFC app ("NFC Tools"): it lists the sticker and writes a page, without PWD_AUTH."""
+    from hardware import ntag
+    tag.activate()
+    return tag.command(bytes([ntag.WRITE, page]) + data)
+
+
+def test_enroll_write_protects_each_sticker_a_phone_cannot_rewrite_it_and_the_table_can(tmp_path):
+    """Issue 29: `enroll --write` write-protects what it wrote (NTAG21x password protection,
+    the password made from the card key and the sticker's UID). A phone reads the record,
+    and cannot write it, the password or the protection; enrolled again with --write, the
+    table opens each sticker with its password and writes it again."""
+    from controller.app.enroll import enroll
+    from hardware import ntag
+    from hardware.pn532 import ndef_text
+    deck = find_game("team-up").card_names()
+    with SimulatedStation("learner") as station:
+        for time_ in ("first", "again"):             # enrolled, then enrolled again (--again)
+            thread = threading.Thread(target=tap_deck, args=(station, deck), kwargs={"write": True}, daemon=True)
+            station.written.clear()
+            thread.start()
+            result = enroll("team-up", station.port, write=True, again=True, headless=True, data_dir=tmp_path,
+                            timeout=60)
+            thread.join(5)
+            assert result["finished"] and len(station.written) == len(deck)
+            keys = CardKeys.load(tmp_path)
+            for i, card in enumerate(deck):
+                tag = station.tags[uid_for(i)]
+                assert ndef_text(tag.user_memory()) == keys.record("team-up", card, uid_for(i)) and tag.protected
+                assert tag.page(tag.cfg + 2) == keys.tag_password(uid_for(i))[:4]
+                assert tag.authenticated == (time_ == "again")     # the second time it had to be opened
+        for i, card in enumerate(deck):
+            tag = station.tags[uid_for(i)]
+            assert phone_writes(tag, 4, b"\x03\x00\xfe\x00") == ntag.NAK              # the record
+            assert phone_writes(tag, tag.cfg, b"\x04\x00\x00\xff") == ntag.NAK        # AUTH0 back to "none"
+            assert phone_writes(tag, tag.cfg + 2, b"\xff\xff\xff\xff") == ntag.NAK    # the password
+            tag.activate()
+            assert tag.command(bytes([ntag.READ, 4])) == tag.user_memory()[:16]       # reading: anyone
+            assert ndef_text(tag.user_memory()) == keys.record("team-up", card, uid_for(i))
+
+
+def test_the_table_rewrites_a_protected_sticker_and_a_foreign_password_is_refused(tmp_path):
+    """At the station, through the link: a protected sticker written again with this
+    table's password takes the new record; with another password it is refused (WROTE fail
+    auth) and keeps what it carries; another table's password in this table's hands (an
+    imported key) opens it, and this table's protects it from then on."""
+    from hardware.events import TagWritten
+    from hardware.link import StationLink
+    from hardware.pn532 import ndef_text
+    import queue
+    mine, theirs = bytes.fromhex("a1b2c3d4e5f6"), bytes.fromhex("0102030405aa")
+    events: queue.Queue = queue.Queue()
+    with SimulatedStation("learner") as station, StationLink(station.port, events) as link:
+        def write(text, password, opening=None):
+            link.write_tag("04A1", text, password, opening)
+            while True:
+                event = events.get(timeout=5)
+                if isinstance(event, TagWritten):
+                    return event.ok, event.reason
+        assert write("st1:partout:aaaaaaaaaaaaaaaa", mine) == (True, "")
+        assert write("st1:partout:bbbbbbbbbbbbbbbb", mine) == (True, "")
+        tag = station.tags["04A1"]
+        assert ndef_text(tag.user_memory()) == "st1:partout:bbbbbbbbbbbbbbbb"
+        assert write("st1:partout:cccccccccccccccc", theirs) == (False, "auth")
+        assert ndef_text(tag.user_memory()) == "st1:partout:bbbbbbbbbbbbbbbb"
+        assert write("st1:partout:dddddddddddddddd", theirs, opening=mine) == (True, "")
+        assert tag.page(tag.cfg + 2) == theirs[:4] and ndef_text(tag.user_memory()) == "st1:partout:dddddddddddddddd"
+
+
+def test_a_sticker_the_table_cannot_protect_is_said_so_at_enrollment():
+    session = Enrollment("partout", {}, write=True)
+    first = session.card
+    uid, card = session.tap("04AA", None)
+    session.bound_now(uid, card)
+    session.written(uid, False, "auth")
+    assert session.note.key == "enroll_write_locked" and session.note.refusal and session.index == 0
+    session.bound_now(uid, card)
+    session.written(uid, False, "kind")
+    assert session.note.key == "enroll_write_kind" and session.card == first
+    session.bound_now(uid, card)
+    session.written(uid, False, "write")                # the card moved: tap it again
+    assert session.note.key == "enroll_write_failed" and session.note.params["reason"] == "write"
+
+
+def test_enroll_write_refuses_a_station_whose_firmware_would_leave_the_record_open(tmp_path, monkeypatch):
+    """Firmware before 1.2 writes the record and says ok without protecting it: `enroll
+    --write` refuses such a station with what to do, before a single card."""
+    from controller.app.enroll import enroll, protects_what_it_writes
+    assert protects_what_it_writes("1.2.0") and protects_what_it_writes("1.10") and protects_what_it_writes("sim-1.0")
+    assert not protects_what_it_writes("1.1.0") and not protects_what_it_writes(None)
+    assert not protects_what_it_writes("pn532-1.6")
+    monkeypatch.setattr("hardware.sim.FIRMWARE", "1.1.0")
+    with SimulatedStation("old") as station:
+        with pytest.raises(IllegalAction) as caught:
+            enroll("partout", station.port, write=True, headless=True, data_dir=tmp_path, timeout=5)
+    assert caught.value.key == "enroll_firmware_old" and caught.value.params == {"firmware": "1.1.0"}
 
 
 def test_enroll_goes_on_where_it_stopped(tmp_path):

@@ -69,6 +69,44 @@ def test_commands_reach_the_station(station):
     assert ("LED", ("ff0000", "300")) in sim.commands
 
 
+def test_a_tag_frame_with_a_bad_escape_is_answered_and_the_tap_counts_by_its_uid(station):
+    """Issue 29: a TAG frame whose text has an invalid % escape was dropped without an
+    answer: the tap vanished and the station never heard why. Now the station gets
+    ERR frame TAG, as the station answers a bad command, and the tap goes on with its UID
+    alone, as a text the station could not read (the registry decides)."""
+    sim, link, events = station
+    events.get(timeout=2)
+    sim.send_raw(encode_frame("TAG", 0, "04A1B2C3D4E5F6", 123, "partout%ZZ"))
+    tag = events.get(timeout=2)
+    assert isinstance(tag, TagEvent) and tag.uid == "04A1B2C3D4E5F6" and tag.text is None
+    assert sim.wait_for(lambda s: ("ERR", ("frame", "TAG")) in s.commands)
+    assert link.bad_texts == 1
+
+
+def test_frames_the_host_cannot_take_are_answered_but_line_noise_is_not(station):
+    sim, link, events = station
+    events.get(timeout=2)
+    sim.send_raw(encode_frame("BTN", 0, 9, "D", 1) + encode_frame("GONE", 1, "not-hex", 2) +
+                 b"BTN 2 0 D 1 *00000000\n")                       # a checksum that does not hold
+    sim.press(1, release=False)
+    assert isinstance(events.get(timeout=2), ButtonEvent)
+    assert sim.wait_for(lambda s: s.sent("ERR") == [("frame", "BTN"), ("frame", "GONE")])
+    assert link.decoder.bad_frames == 3
+
+
+def test_a_malformed_command_is_answered_by_the_simulated_station_as_by_the_firmware(station):
+    """A WRITE with a bad escape stopped the simulated station's thread; the firmware
+    answers it with ERR command WRITE, and so does the simulation now."""
+    sim, link, events = station
+    events.get(timeout=2)
+    link.send("WRITE", "04A1B2C3D4E5F6", "bad%ZZ")
+    link.led("00ff00", 0)
+    assert sim.wait_for(lambda s: ("LED", ("00ff00", "0")) in s.commands)     # it lives on
+    sim.press(1, release=False)                                                # behind the ERR on the wire
+    assert isinstance(events.get(timeout=2), ButtonEvent)
+    assert link.errors[-1] == ("command", "WRITE")
+
+
 def test_unplug_is_one_lost_event(station):
     sim, link, events = station
     events.get(timeout=2)

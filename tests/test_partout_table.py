@@ -3,10 +3,15 @@ the issue names changing nothing but the message and a red flash."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 
 from controller.games import texts
 from controller.inputs.base import BACK, MINUS, OK, PLUS
 from controller.table import BUZZ_REFUSED, LED_REFUSED, LED_YOUR_TURN
+from controller.table.cards import CardKeys
+from hardware.protocol import encode_frame
 
 
 def name_trumps_and_bid(h, number=3, colour_steps=1, bids=(1, 1, 1, 1)):
@@ -89,6 +94,17 @@ class TestSoftKeys:
         h.tap(seat, "king", text=False, uid="04aabbccddeeff")
         assert h.state.trick[-1] == (seat, "king", None)
 
+    def test_an_enrolled_sticker_plays_its_card_whatever_a_phone_wrote_on_it(self, make_table):
+        """Issue 29: a phone rewrote the enrolled king's sticker to "partout:red5" and the
+        table played red5. The registry's UID decides; the text is not read."""
+        h = make_table()
+        name_trumps_and_bid(h)
+        h.store.register_card("04AABBCCDDEEFF", "partout", "king")
+        seat = h.state.to_act
+        h.sims[seat].tap("04AABBCCDDEEFF", "partout:red5")
+        h.settle(seat)
+        assert h.state.trick[-1] == (seat, "king", None)
+
     def test_undo_takes_back_the_last_move_in_the_log_too(self, make_table):
         h = make_table()
         h.press(1, PLUS, OK)
@@ -114,6 +130,45 @@ class TestRefusals:
         h.sims[seat].tap("04CAFE00000001", "teamplay:7")
         h.settle(seat)
         assert_refused(h, seat, "tag_other_game", before)
+
+    @pytest.mark.parametrize("text", ["st1:nosuchgame:x", "st1:partout:" + "ä" * 16, "st1::", "st1:partout:"])
+    def test_a_sticker_record_no_table_wrote_is_refused_at_the_seat(self, make_table, text):
+        """Issue 29: any phone app can write "st1:<a game that does not exist>:x"; it raised
+        KeyError out of the table's input handling (a token of other letters: TypeError)
+        and the game stopped."""
+        h = make_table()
+        CardKeys.load(Path(h.store.path).parent).own           # this table has a card key
+        name_trumps_and_bid(h)
+        seat, before = h.state.to_act, snap(h)
+        h.sims[seat].tap("04CAFE00000002", text)
+        h.settle(seat)
+        assert_refused(h, seat, "tag_record_unreadable", before)
+
+    def test_plain_text_naming_a_card_enrolled_on_another_sticker_is_refused(self, make_table):
+        """Issue 29: unsigned text never overrides a card the table knows: a blank sticker a
+        phone labelled "partout:king" is not a second king."""
+        h = make_table()
+        name_trumps_and_bid(h)
+        h.store.register_card("04AABBCCDDEEFF", "partout", "king")
+        seat, before = h.state.to_act, snap(h)
+        h.sims[seat].tap("04CAFE00000003", "partout:king")
+        h.settle(seat)
+        assert_refused(h, seat, "tag_text_enrolled_elsewhere", before)
+        assert texts.render("en", "tag_text_enrolled_elsewhere", h.table.message.params) == \
+            "This sticker’s text says it is the King, but the table knows the King by another sticker."
+
+    def test_a_tag_frame_with_a_bad_escape_is_answered_at_its_seat(self, make_table):
+        """Issue 29: the frame was dropped and the person tapping heard nothing. Now the tap
+        counts by its UID alone: a sticker this table does not know is refused with its
+        UID, and the station is told (ERR frame TAG)."""
+        h = make_table()
+        name_trumps_and_bid(h)
+        seat, before = h.state.to_act, snap(h)
+        sim = h.sims[seat]
+        sim.send_raw(encode_frame("TAG", sim.last_seq + 1, "04CAFE00000004", 5, "partout:king%ZZ"))
+        h.send(h.table.handle(h.events.get(timeout=3)))
+        assert_refused(h, seat, "unknown_tag", before)
+        assert sim.wait_for(lambda s: ("ERR", ("frame", "TAG")) in s.commands)
 
     def test_card_already_played_this_round(self, make_table):
         h = make_table()

@@ -99,3 +99,80 @@ def test_a_million_random_bytes_never_raise_and_stay_bounded():
 def test_command_frames_carry_their_checksums():
     frame = build_frame(b"\x4a\x01\x00")
     assert frame[3] + frame[4] & 0xFF == 0 and sum(frame[5:-1]) & 0xFF == 0
+
+
+# -- issue 29: the simulated sticker is the datasheet's NTAG213/215/216 --------------------------------
+
+def test_the_simulated_sticker_answers_as_the_ntag_datasheet_says():
+    """GET_VERSION names the kind, and with it where the configuration lies (CFG0 at 29h,
+    83h, E3h); the CC says the size; READ gives four pages and rolls over past the last;
+    PWD and PACK never read back; an address past the last page is refused and leaves the
+    tag silent until it is listed again."""
+    from hardware import ntag
+    for kind, size, pages, cc in (("NTAG213", 0x0F, 45, 0x12), ("NTAG215", 0x11, 135, 0x3E),
+                                  ("NTAG216", 0x13, 231, 0x6D)):
+        tag = ntag.Ntag("04A1B2C3D4E5F6", kind)
+        assert tag.command(bytes([ntag.GET_VERSION])) is None            # not listed yet: silent
+        tag.activate()
+        assert tag.command(bytes([ntag.GET_VERSION])) == bytes([0, 4, 4, 2, 1, 0, size, 3])
+        assert tag.cfg == pages - 4 and tag.page(3) == bytes([0xE1, 0x10, cc, 0x00])
+        assert tag.user_bytes == {"NTAG213": 144, "NTAG215": 504, "NTAG216": 888}[kind]
+        assert tag.page(tag.cfg) == b"\x04\x00\x00\xff" and not tag.protected           # as it comes
+        assert tag.command(bytes([ntag.READ, tag.cfg])) == tag.page(tag.cfg) + tag.page(tag.cfg + 1) + bytes(8)
+        assert tag.command(bytes([ntag.READ, pages - 1]))[4:8] == tag.page(0)              # roll-over
+        assert tag.command(bytes([ntag.READ, pages])) == ntag.NAK
+        assert tag.command(bytes([ntag.READ, 4])) is None                                   # IDLE after the NAK
+
+
+def test_protection_takes_effect_when_the_sticker_is_listed_again():
+    """As genuine NTAG215s do: the session that writes AUTH0 may go on writing; from the
+    next activation on, a write from AUTH0 on needs PWD_AUTH, whose answer is PACK."""
+    from hardware import ntag
+    tag = ntag.Ntag("04A1B2C3D4E5F6")
+    tag.activate()
+    cfg = tag.cfg
+    for page, data in ((cfg + 2, b"\x11\x22\x33\x44"), (cfg + 3, b"\x55\x66\x00\x00"), (cfg, b"\x04\x00\x00\x04")):
+        assert tag.command(bytes([ntag.WRITE, page]) + data) == ntag.ACK
+    assert tag.command(bytes([ntag.WRITE, 5, 1, 2, 3, 4])) == ntag.ACK and tag.protected
+    tag.activate()
+    assert tag.command(bytes([ntag.WRITE, 5, 9, 9, 9, 9])) == ntag.NAK and tag.page(5) == b"\x01\x02\x03\x04"
+    tag.activate()
+    assert tag.command(bytes([ntag.PWD_AUTH, 0, 0, 0, 0])) == ntag.NAK
+    tag.activate()
+    assert tag.command(bytes([ntag.PWD_AUTH, 0x11, 0x22, 0x33, 0x44])) == b"\x55\x66"
+    assert tag.command(bytes([ntag.WRITE, 5, 9, 9, 9, 9])) == ntag.ACK
+    assert tag.command(bytes([ntag.WRITE, 3, 0, 0, 0, 0x0F])) == ntag.ACK                # the CC: bits set …
+    assert tag.command(bytes([ntag.WRITE, 3, 0, 0, 0, 0])) == ntag.ACK and tag.page(3)[3] == 0x0F   # … for good
+
+
+def test_a_phone_through_a_reader_cannot_write_a_protected_sticker_but_reads_it():
+    """The simulated PN532 as a phone's reader: the protected sticker's text is read as
+    always; a WRITE without PWD_AUTH gets the chip's error status and the sticker falls
+    silent until listed again; with the password (InCommunicateThru 1Bh) it is written."""
+    from hardware import ntag
+    from hardware.pn532 import IN_DATA_EXCHANGE
+    from hardware.sim_pn532 import IN_COMMUNICATE_THRU
+    with SimulatedPN532("A1") as chip:
+        port = serial.serial_for_url(chip.port, baudrate=115200, timeout=0.005)
+        try:
+            reader = PN532(port)
+            reader.begin()
+            tag = chip.place("04A1B2C3D4E5F6", "st1:partout:abcdefghijklmnop")
+            cfg = tag.cfg
+            tag.activate()
+            for page, data in ((cfg + 2, b"\x11\x22\x33\x44"), (cfg + 3, b"\x55\x66\x00\x00"),
+                               (cfg, b"\x04\x00\x00\x04")):
+                tag.command(bytes([ntag.WRITE, page]) + data)                 # as enroll --write leaves it
+            assert reader.read_uid() == "04A1B2C3D4E5F6"
+            assert reader.read_text() == "st1:partout:abcdefghijklmnop"
+            assert reader.command(bytes([IN_DATA_EXCHANGE, 1, ntag.WRITE, 4, 3, 0, 0xFE, 0])) == \
+                bytes([0x41, ntag.PN532_NAK_STATUS])
+            assert reader.command(bytes([IN_DATA_EXCHANGE, 1, ntag.READ, 4])) == \
+                bytes([0x41, ntag.PN532_TIMEOUT_STATUS])                     # silent until listed again
+            assert reader.read_uid() == "04A1B2C3D4E5F6"
+            assert reader.command(bytes([IN_COMMUNICATE_THRU, ntag.PWD_AUTH, 0x11, 0x22, 0x33, 0x44])) == \
+                b"\x43\x00\x55\x66"
+            assert reader.command(bytes([IN_DATA_EXCHANGE, 1, ntag.WRITE, 4, 3, 0, 0xFE, 0])) == b"\x41\x00"
+            assert reader.read_text() is None                                  # an empty NDEF message now
+        finally:
+            port.close()

@@ -8,7 +8,8 @@ A tag already bound to another card, of this deck or another, is refused with wh
 a tag whose written text names another card too. An interrupted enrollment goes on at the
 first card without a tag (``--again`` starts the deck afresh). With ``--write`` each tag
 also gets a record that names its card for any table holding this table's card key (see
-``docs/cards.md``): written by the station, read back, and only then counted.
+``docs/cards.md``), and is write-protected with a password made from that key (NTAG21x
+password protection): written by the station, read back, and only then counted.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from controller.table.cards import CardKeys, parse_text
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
 
 WRITE_TIMEOUT_S = 3.0           # a station that says nothing about a write in this long: try again
+# why a station could not write a sticker (WROTE fail <why>) that tapping again will not mend
+WRITE_REFUSALS = {"auth": "enroll_write_locked", "kind": "enroll_write_kind"}
+PROTECTING_FIRMWARE = (1, 2)    # from this version on a station write-protects what it writes
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,8 @@ class Enrollment:
         self.pending_write = None
         if ok:
             self._next(card)
+        elif reason in WRITE_REFUSALS:                 # the sticker, not the tap: another one, or no --write
+            self.note = Note(WRITE_REFUSALS[reason], {"card": card}, True)
         else:
             self.note = Note("enroll_write_failed", {"card": card, "reason": reason}, True)
 
@@ -158,6 +164,8 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
         link = next(iter(links.values()))
         if write and not hasattr(link, "write_tag"):
             raise IllegalAction("enroll_cannot_write")      # a bare PN532: it reads, the host cannot write
+        if write and not protects_what_it_writes(link.firmware):
+            raise IllegalAction("enroll_firmware_old", firmware=link.firmware or "?")
         deadline = None if timeout is None else time.monotonic() + timeout
         write_sent = 0.0
         screen.show(session.snapshot())
@@ -188,7 +196,8 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
                     store.register_card(uid, session.rules.name, card)
                     session.bound_now(uid, card)
                     if write:
-                        link.write_tag(uid, keys.record(session.rules.name, card, uid))
+                        link.write_tag(uid, keys.record(session.rules.name, card, uid), keys.tag_password(uid),
+                                       keys.opening_password(event.text, uid))
                         write_sent = time.monotonic()
                     else:
                         link.led("00c000", 200)
@@ -204,3 +213,17 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
                 "finished": session.done}
 
 
+
+
+def protects_what_it_writes(firmware: str | None) -> bool:
+    """Whether a station of this firmware write-protects the records it writes: 1.2 and
+    newer, and the simulated station (it models what 1.2 does). An older one would write
+    the record and leave it open to any phone, and say "ok"."""
+    from hardware.sim import is_simulated
+    if is_simulated(firmware):
+        return True
+    try:
+        version = tuple(int(part) for part in (firmware or "").split(".")[:2])
+    except ValueError:
+        return False
+    return version >= PROTECTING_FIRMWARE

@@ -1,11 +1,15 @@
-"""Which card a tag is. A tag is known by the NDEF text it carries or, for plain tags, by
-its UID in the card registry (``spieltisch enroll``). The text is either plain
-(``partout:red5``, written by hand with any NFC phone app: anyone's phone can read it, and
-so the face of a card lying face down) or a record written at enrollment,
-``st1:<game>:<token>``, whose token is an HMAC of the game, the card and the tag's UID
-under this table's card key: a phone learns only the game, a table holding the key (it can
-be exported to another table) finds the card, and copied to another tag it is worth
-nothing. ``docs/cards.md`` says what each choice reveals. Simulated decks carry plain text."""
+"""Which card a tag is. A tag enrolled here (``spieltisch enroll``) is the card its UID is
+bound to in the card registry, whatever text it carries: a phone can rewrite a sticker's
+text, never its UID. Only a tag the registry does not know is read by its NDEF text, which
+is either plain (``partout:red5``, written by hand with any NFC phone app: anyone's phone
+can read it, and so the face of a card lying face down) or a record written at
+enrollment, ``st1:<game>:<token>``, whose token is an HMAC of the game, the card and the
+tag's UID under this table's card key: a phone learns only the game, a table holding the
+key (it can be exported to another table) finds the card, and copied to another tag it is
+worth nothing. Plain text never names a card the registry binds to another sticker (that
+would be a second king). A sticker's text is anyone's input: whatever it says is a card,
+nothing, or a refusal (IllegalAction), never another exception. ``docs/cards.md`` says
+what each choice reveals and decides. Simulated decks carry plain text."""
 
 from __future__ import annotations
 
@@ -73,13 +77,37 @@ class CardKeys:
         return f"{TOKEN_PREFIX}:{game}:{card_token(self.own, game, card, uid)}"
 
     def card_of(self, game: str, token: str, uid: str) -> str | None:
-        from controller.games import find_game
-        deck = find_game(game).card_names()
+        """The card of ``game`` whose token on the tag ``uid`` is ``token`` under any key
+        here; None for a game this table does not have or a token no key made."""
+        found = self._find(game, token, uid)
+        return found[0] if found else None
+
+    def _find(self, game: str, token: str, uid: str) -> tuple[str, bytes] | None:
+        from controller.games import GAMES
+        if game not in GAMES or not token.isascii():       # compare_digest refuses other text
+            return None
+        deck = GAMES[game].card_names()
         for key in self.keys:
             for card in deck:
                 if hmac.compare_digest(card_token(key, game, card, uid), token):
-                    return card
+                    return card, key
         return None
+
+    def tag_password(self, uid: str, key: bytes | None = None) -> bytes:
+        """The password (PWD, 4 bytes) and its acknowledgement (PACK, 2) that write-protect
+        the tag ``uid`` (NTAG21x), from ``key`` (this table's own when not given): each
+        sticker its own, any table holding the key can open it, a phone cannot."""
+        return hmac.new(key or self.own, f"ntag-pwd:{uid.upper()}".encode(), hashlib.sha256).digest()[:6]
+
+    def opening_password(self, text: str | None, uid: str) -> bytes:
+        """The password that opens the tag ``uid`` as it is now: that of the key its record
+        was written with (another table's, imported), else this table's own."""
+        if is_record(text):
+            _, game, token = (text.strip().split(":", 2) + ["", ""])[:3]
+            found = self._find(game.strip().lower(), token.strip().lower(), uid)
+            if found is not None:
+                return self.tag_password(uid, found[1])
+        return self.tag_password(uid)
 
     def export(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps({"keys": [self.own.hex()]}))
@@ -98,19 +126,32 @@ class CardKeys:
         return len(new)
 
 
+TOKEN_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz234567")     # base32, as card_token writes it
+
+
+def is_record(text: str | None) -> bool:
+    """Whether a tag's text is a record of this table's kind (signed), not plain text."""
+    return bool(text) and text.strip().startswith(TOKEN_PREFIX + ":")
+
+
 def parse_text(text: str | None, uid: str, keys: CardKeys | None) -> tuple[str, str] | None:
     """(game, card) a tag's text names, None when it names none (blank, a URL, another
-    app's text). A record of this table's kind whose key is unknown here is refused."""
+    app's text). A record of this table's kind is refused (IllegalAction) when it names no
+    game of this table or no card (a token that is not one: written by hand), or when its
+    key is unknown here. Any other text is no refusal: the UID decides."""
     if not text:
         return None
     words = text.strip()
-    if words.startswith(TOKEN_PREFIX + ":"):
-        _, game, token = (words.split(":", 2) + ["", ""])[:3]
-        card = keys.card_of(game.lower(), token.lower(), uid) if keys is not None and game else None
-        if card is None:
-            raise IllegalAction("card_key_unknown", game=game)
-        return game.lower(), card
     from controller.games import GAMES
+    if is_record(words):
+        _, game, token = (words.split(":", 2) + ["", ""])[:3]
+        game, token = game.strip().lower(), token.strip().lower()
+        if game not in GAMES or len(token) != 16 or not set(token) <= TOKEN_ALPHABET:
+            raise IllegalAction("tag_record_unreadable")
+        card = keys.card_of(game, token, uid) if keys is not None else None
+        if card is None:
+            raise IllegalAction("card_key_unknown", game=GAMES[game].title)
+        return game, card
     game, sep, card = words.partition(":")
     game = game.strip().lower()
     if not sep or game not in GAMES or not card.strip():
@@ -130,23 +171,25 @@ class CardResolver:
         return self.keys
 
     def resolve(self, uid: str, text: str | None) -> str:
-        try:
-            said = parse_text(text, uid, self._keys() if text and text.startswith(TOKEN_PREFIX) else None)
-        except IllegalAction:
-            said = None
-            if self.log is None or self.log.card_for_uid(uid) is None:
-                raise                              # another table's card, unknown here too
-        if said is not None:
-            game, card = said
-            if game != self.game:
-                raise IllegalAction("tag_other_game", game=_title(game))
-            return card
+        """The card a tap names for the game on the table, or IllegalAction with the reason.
+        An enrolled UID decides alone: its text is not read, so neither a phone's plain
+        text nor a stale record (the deck enrolled again without ``--write``) changes it."""
         known = self.log.card_for_uid(uid) if self.log is not None else None
-        if known is None:
+        if known is not None:
+            return self._for_this_game(*known)
+        said = parse_text(text, uid, self._keys() if is_record(text) else None)
+        if said is None:
             raise IllegalAction("unknown_tag", uid=uid)
-        if known[0] != self.game:
-            raise IllegalAction("tag_other_game", game=_title(known[0]))
-        return known[1]
+        game, card = said
+        card = self._for_this_game(game, card)
+        if not is_record(text) and self.log is not None and card in self.log.cards(game).values():
+            raise IllegalAction("tag_text_enrolled_elsewhere", card=card)
+        return card
+
+    def _for_this_game(self, game: str, card: str) -> str:
+        if game != self.game:
+            raise IllegalAction("tag_other_game", game=_title(game))
+        return card
 
 
 def _title(game: str) -> str:

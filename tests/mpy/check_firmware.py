@@ -200,7 +200,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.1.0", "buttons=6,reader=pn532,led=ws2812"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.2.0", "buttons=6,reader=pn532,led=ws2812"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -504,21 +504,120 @@ def a_card_is_written_and_read_back():
     tag, _ = run_until(firmware, stdout, "TAG")
     assert tag[1][3] == "-", tag
     record = "st1:partout:abcdefghijklmnop"
-    stdin.data += wire.encode_frame("WRITE", ["04A1B2C3D4E5F6", wire.encode_text(record)])
+    stdin.data += wire.encode_frame("WRITE", ["04A1B2C3D4E5F6", wire.encode_text(record), KEY])
     wrote, _ = run_until(firmware, stdout, "WROTE")
     assert wrote[1] == ["04A1B2C3D4E5F6", "ok"], wrote
     import pn532
     card = chip.card
-    assert pn532.ndef_text(card.memory) == record           # on the card itself
+    assert pn532.ndef_text(card.user_memory()) == record     # on the card itself
     chip.card = None
     run_until(firmware, stdout, "GONE")
     chip.card = card                                        # tapped again: it names itself now
     tag, _ = run_until(firmware, stdout, "TAG")
     assert tag[1][3] == wire.encode_text(record), tag
     firmware2, stdin2, stdout2 = firmware, stdin, stdout
-    stdin2.data += wire.encode_frame("WRITE", ["04FFFFFFFFFFFF", wire.encode_text(record)])
+    stdin2.data += wire.encode_frame("WRITE", ["04FFFFFFFFFFFF", wire.encode_text(record), KEY])
     wrote, _ = run_until(firmware2, stdout2, "WROTE")
     assert wrote[1] == ["04FFFFFFFFFFFF", "fail", "absent"], wrote
+
+
+# -- issue 29: what the table writes, a phone cannot rewrite ------------------------------------------
+
+KEY = "a1b2c3d4e5f6"                 # PWD a1b2c3d4, PACK e5f6: what the host derives from its card key
+OTHER_KEY = "0102030405aa"           # another table's
+
+
+def phone_writes(card, page, data):
+    """A phone's NFC app: it lists the card and writes a page, without PWD_AUTH."""
+    import ntag
+    card.activate()
+    return card.command(bytes([ntag.WRITE, page]) + data)
+
+
+def write(firmware, stdin, stdout, uid, text, key, auth=None):
+    import wire
+    fields = [uid, wire.encode_text(text), key] + ([auth] if auth else [])
+    stdin.data += wire.encode_frame("WRITE", fields)
+    wrote, _ = run_until(firmware, stdout, "WROTE")
+    return wrote[1][1:] if wrote else None
+
+
+def tap_again(firmware, chip, stdout):
+    """The card off the reader and on again: the next activation, as a person's next tap."""
+    card = chip.card
+    chip.card = None
+    run_until(firmware, stdout, "GONE")
+    chip.card = card
+    tag, _ = run_until(firmware, stdout, "TAG")
+    return tag
+
+
+@check
+def a_written_card_is_write_protected_and_the_table_can_write_it_again():
+    """NTAG password protection (AUTH0 at the first user page, PROT clear): a phone reads the
+    record, cannot write it or the configuration; the table opens it with its password and
+    writes again; a password that is not the card's is refused. On each NTAG kind, whose
+    configuration pages differ (CFG0 at 29h, 83h, E3h: from GET_VERSION)."""
+    import ntag
+    import pn532
+    import pn532chip
+    uid = "04A1B2C3D4E5F6"
+    for kind, cfg in (("NTAG213", 0x29), ("NTAG215", 0x83), ("NTAG216", 0xE3)):
+        firmware, chip, stdin, stdout = with_chip()
+        chip.card = pn532chip.Card(uid, ntag.ndef_text_memory(None), kind)
+        run_until(firmware, stdout, "TAG")
+        record = "st1:partout:abcdefghijklmnop"
+        assert write(firmware, stdin, stdout, uid, record, KEY) == ["ok"], kind
+        card = chip.card
+        assert card.page(cfg)[3] == 4 and not card.page(cfg + 1)[0] & 0x80, (kind, card.page(cfg), card.page(cfg + 1))
+        assert card.page(cfg + 2) == unhex(KEY[:8]) and card.page(cfg + 3)[:2] == unhex(KEY[8:]), kind
+        assert phone_writes(card, 4, b"\x03\x00\xfe\x00") == ntag.NAK, kind       # the record
+        assert phone_writes(card, cfg, b"\x04\x00\x00\xff") == ntag.NAK, kind     # the protection itself
+        assert phone_writes(card, cfg + 2, b"\x00\x00\x00\x00") == ntag.NAK, kind  # the password
+        tag = tap_again(firmware, chip, stdout)
+        assert pn532.ndef_text(card.user_memory()) == record and tag[1][3] == record, kind   # anyone reads it
+        again = "st1:partout:qrstuvwxyz234567"
+        assert write(firmware, stdin, stdout, uid, again, KEY) == ["ok"], kind          # the table, with its key
+        assert pn532.ndef_text(card.user_memory()) == again, kind
+    tap_again(firmware, chip, stdout)
+    assert write(firmware, stdin, stdout, uid, record, OTHER_KEY) == ["fail", "auth"]
+    assert pn532.ndef_text(card.user_memory()) == again                  # nothing changed
+    tap_again(firmware, chip, stdout)
+    # another table's key in this table's hands (imported): it opens the card, this key protects it
+    assert write(firmware, stdin, stdout, uid, record, OTHER_KEY, auth=KEY) == ["ok"]
+    assert card.page(0xE3 + 2) == unhex(OTHER_KEY[:8]) and pn532.ndef_text(card.user_memory()) == record
+
+
+@check
+def a_card_that_cannot_be_protected_is_not_written():
+    """Another chip (GET_VERSION names no NTAG213/215/216), a record longer than the card's
+    user memory, and a card a phone locked for good with its static lock bits (page 2 lies
+    below AUTH0, so anyone can set them): the write fails with its reason."""
+    import ntag
+    import pn532
+    import pn532chip
+
+    class Ultralight(pn532chip.Card):
+        def command(self, data):
+            if data[:1] == b"\x60" and self.active:
+                return b"\x00\x04\x03\x01\x01\x00\x0b\x03"           # MIFARE Ultralight EV1
+            return pn532chip.Card.command(self, data)
+
+    uid = "04A1B2C3D4E5F6"
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = Ultralight(uid, ntag.ndef_text_memory(None))
+    run_until(firmware, stdout, "TAG")
+    assert write(firmware, stdin, stdout, uid, "st1:partout:abcdefghijklmnop", KEY) == ["fail", "kind"]
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = pn532chip.Card(uid, ntag.ndef_text_memory(None))
+    run_until(firmware, stdout, "TAG")
+    assert write(firmware, stdin, stdout, uid, "x" * 150, KEY) == ["fail", "text"]      # 144 bytes on an NTAG213
+    assert write(firmware, stdin, stdout, uid, "st1:partout:abcdefghijklmnop", KEY) == ["ok"]
+    card = chip.card
+    assert phone_writes(card, 2, b"\x00\x00\xf8\xff") == ntag.ACK                    # L3-L15: one way
+    tap_again(firmware, chip, stdout)
+    assert write(firmware, stdin, stdout, uid, "st1:partout:qrstuvwxyz234567", KEY) == ["fail", "write"]
+    assert pn532.ndef_text(card.user_memory()) == "st1:partout:abcdefghijklmnop"   # still read, still the card
 
 
 @check

@@ -1,7 +1,7 @@
 // Runs check_firmware.py under MicroPython's WebAssembly build: the firmware's files, the
-// fakes of the Pico-only modules (machine, neopixel, rp2) and the shared test vectors are
-// copied into MicroPython's in-memory file system first. Exit code 0 only if every check
-// passed. Usage: node tests/mpy/run.mjs
+// fakes of the Pico-only modules (machine, neopixel, rp2), the NTAG model and the shared
+// test vectors are copied into MicroPython's in-memory file system first. Exit code 0 only
+// if every check passed. Usage: node tests/mpy/run.mjs
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,8 @@ function copyDir(from, to, ending) {
 }
 copyDir(join(root, "firmware"), "/firmware", ".py");
 copyDir(join(here, "fakes"), "/fakes", ".py");
+// the NTAG model the host's simulations use too (written in the Python both run)
+mp.FS.writeFile("/fakes/ntag.py", readFileSync(join(root, "hardware", "ntag.py")));
 copyDir(join(root, "tests", "vectors"), "/vectors", ".json");
 
 try {
