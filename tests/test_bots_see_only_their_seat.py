@@ -152,10 +152,6 @@ def builds_low(rules: Any, state: Any, seat: int, rng: random.Random) -> Any:
     return rng.choice(low) if low else legal[0]
 
 
-def partout_saw(state: Any, action: Any, seen: list[list[set[str]]]) -> None:
-    """No card goes into a hand in the open: the cards played lie open, the hands are dealt."""
-
-
 def teamplay_saw(state: Any, action: Any, seen: list[list[set[str]]]) -> None:
     """A card taken from the bank, everybody sees; cards given to the partner ("verdeckt"),
     only the giver and the partner (it is then in the partner's own hand)."""
@@ -189,16 +185,18 @@ class Games:
     seeds: int = 2
     steps: int = 400
     mover: Callable[[Any], Any] = mostly_the_bot
-    every: int = 1                      # the bot is asked at every n-th position
+    asked: Callable[[Any, int], bool] = lambda state, k: True     # whether the bot is asked at the k-th position
 
 
 TURN_BASED = {
-    "partout": Games(PartoutBot, ({"players": 3}, {"players": 4}, {"players": 6}), partout_elsewhere, partout_saw),
+    # no card goes into a Partout hand in the open: the hands are dealt, the cards played lie open
+    "partout": Games(PartoutBot, ({"players": 3}, {"players": 4}, {"players": 6}), partout_elsewhere),
     "tadika": Games(TadikaBot, ({"players": 3}, {"players": 4, "forbidden": True}), tadika_elsewhere, tadika_saw,
                     steps=300),
     "teamplay": Games(TeamplayBot, ({"players": 4}, {"players": 5}, {"players": 6}), teamplay_elsewhere,
                       teamplay_saw, steps=600),
-    "team-up": Games(TeamUpBot, ({"players": 2},), teamup_elsewhere, mover=lambda bot: builds_low, every=5),
+    "team-up": Games(TeamUpBot, ({"players": 2},), teamup_elsewhere, mover=lambda bot: builds_low,
+                     asked=lambda state, k: state.phase == "draw" or k % 5 == 0),     # a placement costs a solver run
 }
 
 
@@ -213,7 +211,7 @@ def alternatives(game: str) -> Iterator[tuple[Any, Any, int, dict[int, frozenset
     """Positions, each with two other worlds consistent with what its seat saw."""
     games = TURN_BASED[game]
     for k, (state, seat, seen) in enumerate(positions(game)):
-        if k % games.every == 0:
+        if games.asked(state, k):
             for n in range(2):
                 yield state, games.elsewhere(state, seat, seen, random.Random(f"elsewhere:{k}:{n}")), seat, seen
 

@@ -1,11 +1,11 @@
 """Crazy Kick bots: players with human reaction times.
 
 A bot looks at what its seat sees (``CrazyKick.seat_view``: the centre card, the open
-piles, how many cards are left in each face-down hand, never which) and plans its next move with a delay drawn like a person's: a play
-after a reaction time (default 250–600 ms) from the moment the centre card changed, a
-flip after a shorter hand movement. When the centre card changes before a planned play
-is made, a bot that is already moving (the last ``commit_ms``) still presses, as people
-do, and may lose the race; otherwise it looks again.
+piles, how many cards are left in each face-down hand, never which) and plans its next
+move with a delay drawn like a person's: a play after a reaction time (default 250–600 ms)
+from the moment the centre card changed, a flip after a shorter hand movement. When the
+centre card changes before a planned play is made, a bot that is already moving (the last
+``commit_ms``) still presses, as people do, and may lose the race; otherwise it looks again.
 
 :func:`simulate_match` runs bots directly on the rules core on a simulated clock (no
 stations, no waiting): the bench uses it for a whole match's speed and for the figures
@@ -63,11 +63,18 @@ class KickBot:
         self.seat = seat
         self.reaction = reaction
         self.rng = random.Random(f"kickbot:{seed}:{seat}")
+        self._view: tuple[CrazyKickState, CrazyKickState] | None = None   # (state, its view): asked twice a change
+
+    def view(self, state: CrazyKickState) -> CrazyKickState:
+        """What this seat sees of ``state``: all the bot decides from."""
+        if self._view is None or self._view[0] is not state:
+            self._view = (state, RULES.seat_view(state, self.seat))
+        return self._view[1]
 
     def plan(self, state: CrazyKickState, now_ms: float) -> Plan | None:
         """The next move from ``now_ms``, or None when there is nothing to do, decided from
         the seat's view alone."""
-        return self._plan(RULES.seat_view(state, self.seat), now_ms)
+        return self._plan(self.view(state), now_ms)
 
     def _plan(self, view: CrazyKickState, now_ms: float) -> Plan | None:
         if view.winner is not None:
@@ -96,7 +103,7 @@ class KickBot:
     def keeps(self, plan: Plan, state: CrazyKickState, now_ms: float) -> bool:
         """After a change: go on with ``plan`` (still moving, or the change does not
         concern it) or plan again."""
-        view = RULES.seat_view(state, self.seat)
+        view = self.view(state)
         if isinstance(plan.action, Play):
             return plan.top == view.top or plan.at_ms - now_ms <= self.reaction.commit
         if isinstance(plan.action, BallOut):

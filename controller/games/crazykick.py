@@ -410,7 +410,7 @@ class CrazyKick(GameRules):
         """Every hand lies face down, the seat's own too: its cards and their order hidden
         (how many stays); the seed, which shuffles, 0. The piles and the centre lie open
         (every card in them was face up on top once)."""
-        return state._replace(hands=tuple((HIDDEN_NUMBER,) * len(h) for h in state.hands), seed=0)
+        return state._replace(hands=tuple([(HIDDEN_NUMBER,) * len(h) for h in state.hands]), seed=0)
 
     # -- the end ------------------------------------------------------------------------------------
     def outcome(self, state: CrazyKickState) -> Outcome | None:
