@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.bots import bot_class
+from controller.bots.base import Bot
 from controller.games import GAMES
 from controller.games.core import GameRules
 from controller.inputs import InputAdapter, adapter_class
@@ -39,6 +40,10 @@ def test_every_game_has_every_room(name):
     assert issubclass(adapter, InputAdapter) and adapter.game == name
     assert adapter.__module__ == f"controller.inputs.{m}"
     assert bot_class(rules).__module__ in (f"controller.bots.{m}", "controller.bots.base")
+    # its bots decide from what a seat can see (tests/test_bots_see_only_their_seat.py)
+    assert type(rules).seat_view is not GameRules.seat_view, f"{name} has no seat_view"
+    if not rules.realtime:
+        assert issubclass(bot_class(rules), Bot) and bot_class(rules).choose is Bot.choose
     view = view_class(name)
     assert view.__module__ == f"display.{m}_view" and callable(view.draw)
     assert rules.title in (ROOT / f"docs/{name}.md").read_text(encoding="utf-8")

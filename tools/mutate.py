@@ -41,11 +41,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # module → its own test files (the rule: each module judged by the tests written for it)
 TARGETS: dict[str, tuple[str, list[str]]] = {
-    "partout": ("controller/games/partout.py", ["tests/test_partout_rules.py", "tests/test_partout_properties.py"]),
-    "crazykick": ("controller/games/crazykick.py", ["tests/test_crazykick_rules.py"]),
-    "tadika": ("controller/games/tadika.py", ["tests/test_tadika_rules.py"]),
-    "teamplay": ("controller/games/teamplay.py", ["tests/test_teamplay_rules.py"]),
-    "teamup": ("controller/games/teamup.py", ["tests/test_teamup_rules.py"]),
+    "partout": ("controller/games/partout.py", ["tests/test_partout_rules.py", "tests/test_partout_properties.py",
+                                               "tests/test_bots_see_only_their_seat.py"]),
+    "crazykick": ("controller/games/crazykick.py", ["tests/test_crazykick_rules.py",
+                                                    "tests/test_bots_see_only_their_seat.py"]),
+    "tadika": ("controller/games/tadika.py", ["tests/test_tadika_rules.py",
+                                              "tests/test_bots_see_only_their_seat.py"]),
+    "teamplay": ("controller/games/teamplay.py", ["tests/test_teamplay_rules.py",
+                                                  "tests/test_bots_see_only_their_seat.py"]),
+    "teamup": ("controller/games/teamup.py", ["tests/test_teamup_rules.py",
+                                              "tests/test_bots_see_only_their_seat.py"]),
     "teamup_solver": ("controller/games/teamup_solver.py", ["tests/test_teamup_rules.py", "tests/test_teamup_solver.py"]),
     "arbiter": ("controller/table/arbiter.py", ["tests/test_arbiter.py", "tests/test_doctests.py"]),
     "clocksync": ("hardware/clocksync.py", ["tests/test_clocksync.py", "tests/test_doctests.py"]),

@@ -1,11 +1,11 @@
 """Crazy Kick bots: players with human reaction times.
 
-A bot looks at what its seat sees (the centre card, its own piles, how many cards are
-left in its hand) and plans its next move with a delay drawn like a person's: a play
-after a reaction time (default 250–600 ms) from the moment the centre card changed, a
-flip after a shorter hand movement. When the centre card changes before a planned play
-is made, a bot that is already moving (the last ``commit_ms``) still presses, as people
-do, and may lose the race; otherwise it looks again.
+A bot looks at what its seat sees (``CrazyKick.seat_view``: the centre card, the open
+piles, how many cards are left in each face-down hand, never which) and plans its next
+move with a delay drawn like a person's: a play after a reaction time (default 250–600 ms)
+from the moment the centre card changed, a flip after a shorter hand movement. When the
+centre card changes before a planned play is made, a bot that is already moving (the last
+``commit_ms``) still presses, as people do, and may lose the race; otherwise it looks again.
 
 :func:`simulate_match` runs bots directly on the rules core on a simulated clock (no
 stations, no waiting): the bench uses it for a whole match's speed and for the figures
@@ -63,40 +63,52 @@ class KickBot:
         self.seat = seat
         self.reaction = reaction
         self.rng = random.Random(f"kickbot:{seed}:{seat}")
+        self._view: tuple[CrazyKickState, CrazyKickState] | None = None   # (state, its view): asked twice a change
+
+    def view(self, state: CrazyKickState) -> CrazyKickState:
+        """What this seat sees of ``state``: all the bot decides from."""
+        if self._view is None or self._view[0] is not state:
+            self._view = (state, RULES.seat_view(state, self.seat))
+        return self._view[1]
 
     def plan(self, state: CrazyKickState, now_ms: float) -> Plan | None:
-        """The next move from ``now_ms``, or None when there is nothing to do."""
-        if state.winner is not None:
+        """The next move from ``now_ms``, or None when there is nothing to do, decided from
+        the seat's view alone."""
+        return self._plan(self.view(state), now_ms)
+
+    def _plan(self, view: CrazyKickState, now_ms: float) -> Plan | None:
+        if view.winner is not None:
             return None
         seat, r, rng = self.seat, self.reaction, self.rng
-        if state.stuck:
-            if seat in state.votes:
+        if view.stuck:
+            if seat in view.votes:
                 return None
-            return Plan(now_ms + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), state.top)
-        deck = load_deck(state.edition)
-        follows = deck.follows[state.top] if state.centre else deck.kickoff
-        piles = state.piles[seat]
+            return Plan(now_ms + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), view.top)
+        deck = load_deck(view.edition)
+        follows = deck.follows[view.top] if view.centre else deck.kickoff
+        piles = view.piles[seat]
         playable = [k for k, pile in enumerate(piles) if pile and pile[-1] in follows]
         if playable:
             goals = [k for k in playable if deck[piles[k][-1]].goal]
             pile = goals[0] if goals else rng.choice(playable)
-            return Plan(now_ms + rng.uniform(r.play_low, r.play_high), Play(seat, pile), state.top)
-        if state.hands[seat]:
+            return Plan(now_ms + rng.uniform(r.play_low, r.play_high), Play(seat, pile), view.top)
+        if view.hands[seat]:
             empty = [k for k, pile in enumerate(piles) if not pile]
             pile = empty[0] if empty else rng.randrange(len(piles))
-            return Plan(now_ms + rng.uniform(r.flip_low, r.flip_high), Flip(seat, pile), state.top)
+            return Plan(now_ms + rng.uniform(r.flip_low, r.flip_high), Flip(seat, pile), view.top)
         if any(piles):
-            return Plan(now_ms + r.reshuffle * rng.uniform(0.8, 1.2), Reshuffle(seat), state.top)
+            return Plan(now_ms + r.reshuffle * rng.uniform(0.8, 1.2), Reshuffle(seat), view.top)
         return None
 
     def keeps(self, plan: Plan, state: CrazyKickState, now_ms: float) -> bool:
         """After a change: go on with ``plan`` (still moving, or the change does not
         concern it) or plan again."""
+        view = self.view(state)
         if isinstance(plan.action, Play):
-            return plan.top == state.top or plan.at_ms - now_ms <= self.reaction.commit
+            return plan.top == view.top or plan.at_ms - now_ms <= self.reaction.commit
         if isinstance(plan.action, BallOut):
-            return state.stuck
-        return not state.stuck and (state.centre != () or plan.top is None)
+            return view.stuck
+        return not view.stuck and (view.centre != () or plan.top is None)
 
 
 @dataclass

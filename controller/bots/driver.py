@@ -1,5 +1,7 @@
 """The drivers that seat bots at a table. A bot sees what a person at its seat would see
-(the public view and its own hand) and acts only through its station: tapping card tags
+(the game's ``seat_view``: the public table, its own hand, what it saw go into other
+hands; a bot is handed the whole state and its own code gets only that view, see
+``controller/bots/base.py``) and acts only through its station: tapping card tags
 and pressing buttons, so every bot move goes through the wire protocol, the table and the
 rules. The game's own bot (``controller/bots/<game>.py``) only decides what to do.
 

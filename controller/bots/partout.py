@@ -14,24 +14,24 @@ from controller.games.core import GameRules
 class PartoutBot(RandomBot):
     """Names the trumps it holds most of, bids its strong cards, plays legally at random."""
 
-    def choose(self, rules: GameRules, state: Any, seat: int, rng: random.Random) -> Any:
-        hand = state.hands[seat] if state.hands is not None else ()
+    def decide(self, rules: GameRules, view: Any, seat: int, rng: random.Random) -> Any:
+        hand = view.hands[seat] if view.hands is not None else ()
         cards = [partout_rules.ALL_CARDS[c] for c in hand]
-        if state.phase == "trump_number" and cards:
-            counts = Counter(c.value for c in cards if c.value in state.setup.numbers)
+        if view.phase == "trump_number" and cards:
+            counts = Counter(c.value for c in cards if c.value in view.setup.numbers)
             if counts:
                 return partout_rules.NameTrumpNumber(seat, counts.most_common(1)[0][0])
-        if state.phase == "trump_colour" and cards:
+        if view.phase == "trump_colour" and cards:
             counts = Counter(c.colour for c in cards if c.colour)
             if counts:
                 return partout_rules.NameTrumpColour(seat, counts.most_common(1)[0][0])
-        if state.phase == "bidding" and cards:
+        if view.phase == "bidding" and cards:
             strong = sum(1 for c in cards if c.name in ("king", "queen")
-                         or c.value == state.trump_number
-                         or (c.colour == state.trump_colour and (c.value or 0) >= 5))
-            bid = min(partout_rules.max_bid(state, seat), round(strong * 0.6))
+                         or c.value == view.trump_number
+                         or (c.colour == view.trump_colour and (c.value or 0) >= 5))
+            bid = min(partout_rules.max_bid(view, seat), round(strong * 0.6))
             return partout_rules.Bid(seat, bid)
-        return super().choose(rules, state, seat, rng)
+        return super().decide(rules, view, seat, rng)
 
 
 BOT = PartoutBot

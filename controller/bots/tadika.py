@@ -67,23 +67,23 @@ def value(totals: list[float]) -> float:
 
 
 class TadikaBot(RandomBot):
-    def choose(self, rules: GameRules, state: TadikaState, seat: int, rng: random.Random) -> Any:
-        legal = rules.legal_actions(state, seat)
+    def decide(self, rules: GameRules, view: TadikaState, seat: int, rng: random.Random) -> Any:
+        legal = rules.legal_actions(view, seat)
         claims = [a for a in legal if isinstance(a, Claim)]
         if claims:
             return claims[0]
         if not legal:
             return None
-        hand = state.hands[seat]
+        hand = view.hands[seat]
         base = progress(hand)
         now = value(base)
         scored: list[tuple[float, float, Any]] = []
         for action in legal:
-            scored.append((self._worth(action, state, hand, base, now), rng.random(), action))
+            scored.append((self._worth(action, view, hand, base, now), rng.random(), action))
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
         return scored[0][2]
 
-    def _worth(self, action: Any, state: TadikaState, hand: tuple[str, ...], base: list[float],
+    def _worth(self, action: Any, view: TadikaState, hand: tuple[str, ...], base: list[float],
                now: float) -> float:
         if isinstance(action, Swap):
             after = [b - g + t for b, g, t in zip(base, CONTRIBUTION[action.give], CONTRIBUTION[action.take])]
@@ -94,10 +94,10 @@ class TadikaBot(RandomBot):
             worth = value(after)
             if worth <= now:                         # never swap for nothing: it could go round in circles
                 return worth - 1.0
-            doubles = len(swap_match(action.give, action.take, barred_rows(state.middle))) == 2
+            doubles = len(swap_match(action.give, action.take, barred_rows(view.middle))) == 2
             return worth + (DOUBLE_MATCH_BONUS if doubles else 0.0)
         if isinstance(action, SwapAll):
-            worth = value(progress(state.middle))
+            worth = value(progress(view.middle))
             return worth if worth > now else worth - 1.0
         if isinstance(action, PlayWish):
             return value([b - c for b, c in zip(base, CONTRIBUTION[action.card])]) + FRESH_CARD

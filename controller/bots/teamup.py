@@ -1,5 +1,6 @@
-"""Team UP!'s bot team. It sees what the players see: the pallet, the card drawn, the cards
-already played (so it knows which kinds are still in the pile, not their order).
+"""Team UP!'s bot team. It sees what the players see (``TeamUp.seat_view``): the pallet, the
+card drawn, the cards already played (so it knows which kinds are still in the pile, not
+their order).
 
 - **Placing**: the solver's suggestion (``suggest_placement`` in
   ``controller/games/teamup_solver.py``, also the players' hint): the placements ranked by
@@ -29,15 +30,15 @@ def should_stop(state: TeamupState) -> bool:
 
 
 class TeamUpBot(RandomBot):
-    def choose(self, rules: GameRules, state: TeamupState, seat: int, rng: random.Random) -> Any:
-        if state.phase == "draw":
-            if should_stop(state):
+    def decide(self, rules: GameRules, view: TeamupState, seat: int, rng: random.Random) -> Any:
+        if view.phase == "draw":
+            if should_stop(view):
                 return Stop(seat)
-            if state.mode == "physical" and len(state.deck) == len(state.moves):
-                drawn = set(state.deck)
+            if view.mode == "physical" and len(view.deck) == len(view.moves):
+                drawn = set(view.deck)
                 return Draw(seat, rng.choice([n for n in CARD_NUMBERS if n not in drawn]))
             return Draw(seat)
-        p = suggest_placement(state, rng)
+        p = suggest_placement(view, rng)
         return FaceDown(seat) if p is None else Place.of(seat, p)
 
 

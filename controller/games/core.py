@@ -121,6 +121,10 @@ def load_data(name: str) -> dict[str, Any]:
         return json.load(f)
 
 
+HIDDEN = "?"           # in a seat's view: a card the seat cannot know (games whose cards are names)
+HIDDEN_NUMBER = -1     # the same, for games whose cards are numbers (Crazy Kick, Team UP!)
+
+
 class GameRules:
     """Base of every game's rules. Subclasses implement the methods below and are
     registered in ``controller.games.GAMES``; everything is a pure function of its
@@ -158,6 +162,16 @@ class GameRules:
 
     def public_view(self, state: Any) -> dict[str, Any]:
         """What every person at the table may see, as plain JSON-able data."""
+        raise NotImplementedError
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        """What a person at ``seat`` knows, as a state of the game's own type: the public
+        table, the seat's own hand and what the seat saw go into other hands; every card it
+        cannot know (other hands, a draw pile's cards and order, face-down cards) is
+        :data:`HIDDEN` or :data:`HIDDEN_NUMBER`, so every count stays, and the seed (which
+        decides every deal and shuffle) is 0. The seat's own ``legal_actions`` are the same
+        on its view as on the state. Bots decide from this alone (``controller/bots``), so
+        none can read what its seat cannot see."""
         raise NotImplementedError
 
     def unseen(self, state: Any) -> tuple[int, ...]:

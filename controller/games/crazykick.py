@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from controller.games.core import GameOption, GameRules, IllegalAction, Outcome, action_from_fields, load_data
+from controller.games.core import (
+    HIDDEN_NUMBER, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, load_data,
+)
 
 DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
@@ -403,6 +405,12 @@ class CrazyKick(GameRules):
         if not stalled(state):
             return None
         return STALL_HINT_S, "ck_stall_hint", {"seats": fitting_holders(state)}
+
+    def seat_view(self, state: CrazyKickState, seat: int) -> CrazyKickState:
+        """Every hand lies face down, the seat's own too: its cards and their order hidden
+        (how many stays); the seed, which shuffles, 0. The piles and the centre lie open
+        (every card in them was face up on top once)."""
+        return state._replace(hands=tuple([(HIDDEN_NUMBER,) * len(h) for h in state.hands]), seed=0)
 
     # -- the end ------------------------------------------------------------------------------------
     def outcome(self, state: CrazyKickState) -> Outcome | None:

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Sequence, Union
 
-from controller.games.core import GameRules, IllegalAction, Outcome, action_from_fields, load_data
+from controller.games.core import HIDDEN, GameRules, IllegalAction, Outcome, action_from_fields, load_data
 
 DATA = load_data("partout")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -423,6 +423,14 @@ class Partout(GameRules):
     # -- what the screen shows --------------------------------------------------------------
     def unseen(self, state: PartoutState) -> tuple[int, ...]:
         return (state.setup.rounds - state.round,)       # each new round deals hidden hands
+
+    def seat_view(self, state: PartoutState, seat: int) -> PartoutState:
+        """The seat's own hand; every other hand's cards hidden (how many stays); the seed,
+        which deals the rounds to come, 0. Every card played lies open."""
+        hands = state.hands
+        if hands is not None:
+            hands = tuple(h if p == seat else (HIDDEN,) * len(h) for p, h in enumerate(hands))
+        return state._replace(hands=hands, seed=0)
 
     def public_view(self, state: PartoutState) -> dict[str, Any]:
         setup = state.setup

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from controller.games.core import (
-    STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move,
-    load_data,
+    HIDDEN, STRINGS, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields,
+    check_move, load_data,
 )
 
 DATA = load_data("tadika")
@@ -476,6 +476,14 @@ class Tadika(GameRules):
     # -- what the screen shows ---------------------------------------------------------------------
     def unseen(self, state: TadikaState) -> tuple[int, ...]:
         return (state.stock_left,)
+
+    def seat_view(self, state: TadikaState, seat: int) -> TadikaState:
+        """The seat's own hand and the open middle and set-aside cards; the other hands and
+        the draw pile hidden (how many stays); the seed, which shuffles, 0. (A person may
+        remember a card someone took from the middle: the state does not keep it, and the
+        bot does not use it.)"""
+        hands = tuple(h if p == seat else (HIDDEN,) * len(h) for p, h in enumerate(state.hands))
+        return state._replace(hands=hands, stock=(HIDDEN,) * len(state.stock), seed=0)
 
     def public_view(self, state: TadikaState) -> dict[str, Any]:
         outcome = self.outcome(state)

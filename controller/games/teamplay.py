@@ -30,7 +30,7 @@ from itertools import combinations, permutations
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence, Union
 
 from controller.games.core import (
-    STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move, load_data,
+    HIDDEN, STRINGS, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move, load_data,
 )
 
 DATA = load_data("teamplay")
@@ -352,6 +352,8 @@ class TeamplayState(NamedTuple):
     to_act: int | None
     hands: tuple[tuple[str, ...], ...]          # virtual: the hands; physical: the cards the table saw go there
     hand_sizes: tuple[int, ...]                 # public: anyone may ask how many cards someone holds
+    from_bank: tuple[tuple[str, ...], ...]      # per seat, the cards in its hand everybody saw it take from the bank
+    from_partner: tuple[tuple[str, ...], ...]   # per seat, the cards in its hand its partner gave it (known to both)
     bank: tuple[str, ...]
     deck: tuple[str, ...]                       # virtual: the draw pile, top first; physical: ()
     deck_left: int
@@ -472,7 +474,8 @@ class Teamplay(GameRules):
             missions.append(tuple(pile[:per_player]))
             pile = pile[per_player:]
         state = TeamplayState(
-            players, mode, int(seed), dealer, "turn", None, ((),) * players, tuple(sizes), (), (), 0, (), general,
+            players, mode, int(seed), dealer, "turn", None, ((),) * players, tuple(sizes), ((),) * players,
+            ((),) * players, (), (), 0, (), general,
             tuple(missions), tuple(pile), (), ((),) * players, (False,) * players, (0,) * players, 0, False, 0, None,
             None, None)
         if mode == "virtual":
@@ -569,6 +572,25 @@ class Teamplay(GameRules):
     # -- what the screen shows -------------------------------------------------------------------------
     def unseen(self, state: TeamplayState) -> tuple[int, ...]:
         return (state.deck_left, len(state.mission_pile))
+
+    def seat_view(self, state: TeamplayState, seat: int) -> TeamplayState:
+        """The seat's own hand, the bank, the missions on the table, the discards; of every
+        other hand the cards everybody saw it take from the bank and, of the partner's, the
+        cards this seat gave (the book: "darauf achten, welche Karten der Partner zieht"),
+        the rest hidden (how many stays); the draw pile and the mission pile hidden; the
+        seed, which shuffles the discards into a new pile, 0."""
+        mate = partner(state, seat)
+
+        def hand(p: int) -> tuple[str, ...]:
+            if p == seat:
+                return state.hands[p]
+            known = tuple(sorted(state.from_bank[p] + (state.from_partner[p] if p == mate else ())))
+            return known + (HIDDEN,) * (len(state.hands[p]) - len(known))
+
+        gifts = tuple(g if p in (seat, mate) else (HIDDEN,) * len(g) for p, g in enumerate(state.from_partner))
+        return state._replace(hands=tuple(hand(p) for p in range(state.players)), from_partner=gifts,
+                              deck=(HIDDEN,) * len(state.deck), mission_pile=(HIDDEN,) * len(state.mission_pile),
+                              seed=0)
 
     def public_view(self, state: TeamplayState) -> dict[str, Any]:
         outcome = self.outcome(state)
@@ -679,13 +701,19 @@ def _begin_turn(state: TeamplayState, player: int) -> TeamplayState:
 
 
 def _take_from_hand(state: TeamplayState, player: int, cards: Sequence[str]) -> TeamplayState:
-    """The cards leave the hand (and the table's knowledge of it)."""
+    """The cards leave the hand (and the table's and the players' knowledge of it)."""
     _check_distinct(cards)
     for card in cards:
         check_hand_card(state, player, card)
     hand = tuple(c for c in state.hands[player] if c not in cards)
     return state._replace(hands=_set(state.hands, player, hand),
-                          hand_sizes=_set(state.hand_sizes, player, state.hand_sizes[player] - len(cards)))
+                          hand_sizes=_set(state.hand_sizes, player, state.hand_sizes[player] - len(cards)),
+                          from_bank=_set(state.from_bank, player, _without(state.from_bank[player], cards)),
+                          from_partner=_set(state.from_partner, player, _without(state.from_partner[player], cards)))
+
+
+def _without(cards: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
+    return tuple(c for c in cards if c not in gone)
 
 
 def _discard(state: TeamplayState, action: Discard) -> TeamplayState:
@@ -724,6 +752,7 @@ def _draw(state: TeamplayState, action: DrawDeck | DrawBank) -> TeamplayState:
             raise IllegalAction("teamplay_not_in_bank", card=card)
         state = state._replace(bank=tuple(c for c in state.bank if c != card))
         state = _to_hand(state, player, card)
+        state = state._replace(from_bank=_set(state.from_bank, player, state.from_bank[player] + (card,)))
         if state.mode != "virtual":                  # the card laid into the bank is tapped next
             if not _pile_has_cards(state):
                 return state._replace(draws=state.draws + 1)
@@ -810,6 +839,7 @@ def _give(state: TeamplayState, action: Give) -> TeamplayState:
     state = _take_from_hand(state, player, action.cards)
     hands = _set(state.hands, mate, state.hands[mate] + tuple(action.cards))
     return state._replace(hands=hands, hand_sizes=_set(state.hand_sizes, mate, state.hand_sizes[mate] + len(action.cards)),
+                          from_partner=_set(state.from_partner, mate, state.from_partner[mate] + tuple(action.cards)),
                           gave=True)
 
 

@@ -31,7 +31,8 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence, Union
 
 from controller.games import texts
 from controller.games.core import (
-    GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move, load_data,
+    HIDDEN_NUMBER, GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move,
+    load_data,
 )
 
 DATA = load_data("teamup")
@@ -571,6 +572,14 @@ class TeamUp(GameRules):
     # -- what the screen shows -------------------------------------------------------------------------
     def unseen(self, state: TeamupState) -> tuple[int, ...]:
         return (cards_left(state),)
+
+    def seat_view(self, state: TeamupState, seat: int) -> TeamupState:
+        """The pallet and the cards drawn; the order of the cards still in the pile hidden
+        unless the team knows it (puzzle, challenge); the seed, which shuffled it, 0."""
+        drawn = len(state.moves) + (1 if state.phase == "place" else 0)
+        deck = state.deck if state.order_known else \
+            state.deck[:drawn] + (HIDDEN_NUMBER,) * (len(state.deck) - drawn)
+        return state._replace(deck=deck, seed=0)
 
     def public_view(self, state: TeamupState) -> dict[str, Any]:
         pallet = pallet_of(state.placed)
