@@ -359,10 +359,12 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from controller.app.recording import record_complete_games
     from controller.app.results import show
     from controller.table.eventlog import EventLog
     game = find_game(args.game).name if args.game else None
     with EventLog() as store:
+        record_complete_games(store)              # a game whose result a kill kept from the log
         print(show(store, demo=args.demo, game=game, fmt="json" if args.json else "csv" if args.csv else "table"))
     return 0
 

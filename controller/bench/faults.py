@@ -7,7 +7,8 @@ recovery at most a second.
   database passes ``integrity_check``, every action seen committed before the kill is
   still there, the resume goes on with the same game and its log; at the end the result
   equals the uninterrupted game's with the same seed (turn-based games; a resumed
-  real-time match plays its rest afresh by design and is only checked to finish).
+  real-time match plays its rest afresh by design and is only checked to finish), and is
+  on record in the database (what `spieltisch results` shows).
 - **Unplugging:** whole games in this process through simulated stations on ptys (by-id
   links, as udev gives them), a random station unplugged and plugged in again every
   ~0.2 s: actions lost, games that do not finish, and results that differ from the same
@@ -45,6 +46,7 @@ TARGETS: dict[str, Target] = {
     "faults_resume_failures": (0, "max", "", "resumes that failed or did not go on with the same game"),
     "faults_results_differ": (0, "max", "games", "killed turn-based games ending unlike the uninterrupted game"),
     "faults_realtime_unfinished": (0, "max", "games", "killed real-time matches that did not finish on resuming"),
+    "faults_results_unrecorded": (0, "max", "games", "killed games that finished without their result on record"),
     "faults_unplug_episodes": (100, "min", "episodes", "stations unplugged and plugged in again mid-game"),
     "faults_unplug_lost": (0, "max", "actions", "accepted actions missing from the log after unplug episodes"),
     "faults_unplug_unfinished": (0, "max", "games", "games with unplug episodes that did not finish"),
@@ -94,7 +96,7 @@ def _result(proc: subprocess.Popen) -> dict[str, Any] | None:
 
 
 def power_cuts(kills_wanted: int, rng: random.Random) -> dict[str, float]:
-    counts = dict.fromkeys(("kills", "integrity", "lost", "resume", "differ", "rt_unfinished"), 0)
+    counts = dict.fromkeys(("kills", "integrity", "lost", "resume", "differ", "rt_unfinished", "unrecorded"), 0)
     chain = 0
     with tempfile.TemporaryDirectory() as tmp:
         while counts["kills"] < kills_wanted:
@@ -144,6 +146,9 @@ def power_cuts(kills_wanted: int, rng: random.Random) -> dict[str, float]:
             if final is None or (game_id is not None and final.get("game_id") != game_id):
                 counts["resume"] += 1
                 continue
+            recorded = _finished(db, game, final["game_id"])      # what `spieltisch results` shows
+            if recorded is None or recorded["scores"] != final["scores"]:
+                counts["unrecorded"] += 1
             if realtime:
                 counts["rt_unfinished"] += 0 if final["finished"] else 1
             elif whole is None or (final["scores"], final["winner"], final["actions"]) != \
@@ -151,7 +156,8 @@ def power_cuts(kills_wanted: int, rng: random.Random) -> dict[str, float]:
                 counts["differ"] += 1
     return {"faults_kills": counts["kills"], "faults_integrity_failures": counts["integrity"],
             "faults_acknowledged_lost": counts["lost"], "faults_resume_failures": counts["resume"],
-            "faults_results_differ": counts["differ"], "faults_realtime_unfinished": counts["rt_unfinished"]}
+            "faults_results_differ": counts["differ"], "faults_realtime_unfinished": counts["rt_unfinished"],
+            "faults_results_unrecorded": counts["unrecorded"]}
 
 
 # --- unplugging --------------------------------------------------------------------------------------

@@ -14,10 +14,15 @@ with a message and left exactly as it was; schema versions are migrated explicit
 step at a time. Each log entry's number comes from the database in the statement that
 writes it, so two writers can never write the same one; :class:`TableLock` keeps a second
 table off a data directory in the first place.
+
+The move that ends a game and the game's result are one transaction (``append_final``),
+so no kill can leave a finished game without its result; an undo that takes that move
+back takes the result back with it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -25,7 +30,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
 SCHEMA_VERSION = 2
@@ -194,6 +199,22 @@ class EventLog:
                 self._db.execute("ROLLBACK")
                 raise
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The writes inside as one durable transaction; inside a batch (``begin``), part of
+        the batch's."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+
     def close(self) -> None:
         self._db.close()
 
@@ -221,8 +242,22 @@ class EventLog:
     def append(self, game_id: int, action: dict[str, Any]) -> int:
         return self._append(game_id, "action", json.dumps(action, sort_keys=True))
 
-    def append_undo(self, game_id: int) -> int:
-        return self._append(game_id, "undo", None)
+    def append_final(self, game_id: int, action: dict[str, Any], result: dict[str, Any]) -> int:
+        """The action that ends the game and the game's result, in one transaction: a kill
+        leaves both or neither."""
+        with self._transaction():
+            seq = self._append(game_id, "action", json.dumps(action, sort_keys=True))
+            self.finish(game_id, result)
+        return seq
+
+    def append_undo(self, game_id: int, *, reopens: bool = False) -> int:
+        """``reopens``: the move taken back ended the game; its result goes with it, in the
+        same transaction, and the game is unfinished again."""
+        with self._transaction():
+            seq = self._append(game_id, "undo", None)
+            if reopens:
+                self._db.execute("UPDATE games SET finished_at = NULL, result = NULL WHERE id = ?", (game_id,))
+        return seq
 
     def _append(self, game_id: int, kind: str, payload: str | None) -> int:
         # One statement (autocommit: one durable transaction) whose number comes from the
