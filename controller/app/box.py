@@ -235,7 +235,9 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         except SystemExit as exc:                     # a setup refused, said in one line
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
-            reason = exc.message(lang) if isinstance(exc, IllegalAction) else str(exc)
-            log.warning("the menu's %s ended: %s", activity.kind, reason)
+            from controller.table.eventlog import StorageError
+            reason = exc.message(lang) if isinstance(exc, (IllegalAction, StorageError)) else str(exc)
+            details = getattr(exc, "details", None)   # SQLite's report on a damaged file: the log's, not the TV's
+            log.warning("the menu's %s ended: %s%s", activity.kind, reason, f"\n{details}" if details else "")
             menu.note = MenuLine("menu_error", {"reason": reason})
     return 0
