@@ -125,8 +125,10 @@ def test_a_data_directory_the_table_may_not_write_to(tmp_path):
         unmount()
 
 
-@pytest.mark.parametrize("damage", ["random", "truncated", "header"])
+@pytest.mark.parametrize("damage", ["random", "truncated", "header", "pages"])
 def test_a_damaged_database_is_refused_and_left_as_it_was(damage, tmp_path):
+    """One line that names the file and says what to do; SQLite's integrity report (dozens
+    of lines when a page's cells are scrambled) goes to errors.log, which the line names."""
     db = a_real_database(tmp_path)
     for side in ("-wal", "-shm"):
         Path(str(db) + side).unlink(missing_ok=True)
@@ -135,11 +137,19 @@ def test_a_damaged_database_is_refused_and_left_as_it_was(damage, tmp_path):
         db.write_bytes(os.urandom(len(data)))
     elif damage == "truncated":
         db.write_bytes(data[:len(data) // 3])
-    else:
+    elif damage == "header":
         db.write_bytes(b"SQLite formal 3\0" + data[16:])
+    else:                                    # the log's pages: their cells point out of the page
+        page = 4096
+        db.write_bytes(data[:3 * page + 100] + bytes(range(100)) + data[3 * page + 200:])
     before = digest(db)
     for args in (("results",), ("demo", "partout", "--headless", "--resume")):
-        one_clear_line(spieltisch(*args, data=tmp_path), 1, str(db))
+        proc = spieltisch(*args, data=tmp_path)
+        line = one_clear_line(proc, 1, str(db), "nothing was changed", "Move it")
+        assert proc.stderr.strip() == line
+        if damage == "pages":
+            report = line.rsplit(" is in ", 1)[1].rstrip(".")
+            assert "On tree page" in Path(report).read_text()
     assert digest(db) == before
 
 
@@ -211,14 +221,101 @@ def test_a_newer_schema_is_refused(tmp_path):
         EventLog(tmp_path / "s.db")
 
 
-def test_a_full_disk_at_start_gets_a_message(tmp_path):
+def on_a_small_disk(tmp_path: Path, kib: int, script: str) -> subprocess.CompletedProcess:
+    """Run the shell ``script`` with ``$DISK`` a real file system of ``kib`` KiB (a tmpfs, the
+    data directory), ``$SPIELTISCH`` the command line and ``$PY`` Python. The kernel then
+    answers a write to the full disk with ENOSPC exactly where SQLite or the table makes it
+    (the lock file, the database's first page, its shared-memory file, a commit), as on a
+    full SD card: an injected error or a file-size limit (EFBIG) would take other paths.
+    The tmpfs is mounted in a mount namespace of its own (unshare): as root, or as a user
+    where user namespaces are allowed; elsewhere the test is skipped, saying why."""
     disk = tmp_path / "disk"
-    unmount = _tiny_disk(disk, 16)
+    disk.mkdir()
+    unshare = ["unshare", "--mount"] if os.geteuid() == 0 else ["unshare", "--user", "--map-root-user", "--mount"]
+    env = dict(os.environ, DISK=str(disk), PY=sys.executable, SPIELTISCH=f"{sys.executable} -m controller.app.cli",
+               SPIELTISCH_DATA=str(disk), SDL_VIDEODRIVER="dummy")
+    mount = f'mount -t tmpfs -o size={kib}k tmpfs "$DISK" || exit 97\n'
     try:
-        (disk / "filler").write_bytes(b"\0" * 1024 * 15)
-        one_clear_line(spieltisch("demo", "partout", "--headless", data=disk), 1)
-    finally:
-        unmount()
+        proc = subprocess.run([*unshare, "sh", "-c", mount + script], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+    except FileNotFoundError:
+        pytest.skip("no unshare here, to mount a small file system and fill it")
+    if proc.returncode == 97 or proc.stderr.startswith("unshare:"):
+        pytest.skip(f"cannot mount a small file system here to fill it: {proc.stderr.strip()}")
+    return proc
+
+
+@pytest.mark.parametrize("free_kib", [0, 4, 8, 16, 48])
+def test_a_full_disk_at_start_says_so_and_leaves_no_database_behind(free_kib, tmp_path):
+    """Each amount of room left stops the start at another write: none at all (the lock
+    file), the database's first page, its migration's commit (SQLite has rolled back by
+    itself), its shared-memory file ("disk I/O error" from SQLite). Each says the disk is
+    full, in one line, and leaves no database file for the next start to trip on."""
+    proc = on_a_small_disk(tmp_path, 256, f"""
+head -c {(256 - free_kib) * 1024} /dev/zero > "$DISK/filler" 2>/dev/null
+$SPIELTISCH demo partout --headless >/dev/null
+echo "exit $?"
+ls -A "$DISK"
+""")
+    code, *left = proc.stdout.split("\n", 1)[0:1] + proc.stdout.split()[2:]
+    assert code == "exit 1" and "Traceback" not in proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.startswith("spieltisch: cannot write to") and "the disk is full. Free some space." in line, line
+    assert not [name for name in left if name.startswith("spieltisch.db")], left
+
+
+def test_a_full_disk_under_a_saved_database_says_so_and_changes_it_not(tmp_path):
+    """The database and its write-ahead log are there (the last table was cut off), the
+    disk has filled since: the new game's first write says the disk is full."""
+    games = """$PY -c "import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute('SELECT id, game, seed, finished_at FROM games').fetchall())" \
+    "$DISK/spieltisch.db"
+"""
+    proc = on_a_small_disk(tmp_path, 1024, f"""
+$PY -c "import os, sys; from controller.table.eventlog import EventLog
+s = EventLog(sys.argv[1]); s.start_game('partout', {{'players': 3, 'mode': 'virtual'}}, 1, []); os._exit(0)" \
+    "$DISK/spieltisch.db" || exit 98
+echo "pid 1, the last table" > "$DISK/table.lock"
+head -c 2000000 /dev/zero > "$DISK/filler" 2>/dev/null
+{games}
+$SPIELTISCH demo partout --headless >/dev/null
+echo "exit $?"
+{games}
+""")
+    assert proc.returncode == 0, proc.stderr
+    before, code, after = proc.stdout.splitlines()
+    assert code == "exit 1" and before == after == "[(1, 'partout', 1, None)]", proc.stdout
+    (line,) = proc.stderr.strip().splitlines()
+    assert "the disk is full" in line and "Traceback" not in proc.stderr, line
+
+
+def test_a_game_stopped_by_a_full_disk_says_so_in_well_formed_sentences(tmp_path, monkeypatch, capsys):
+    """A headless demo that cannot save gives up with the reason: "… Free some space.
+    Every accepted move is saved." (it said "space.. Every")."""
+    import argparse
+    from controller.app import cli
+    from controller.table.eventlog import storage_error
+    from controller.table.runner import TableStopped
+    reason = str(storage_error(tmp_path / "spieltisch.db", sqlite3.OperationalError("database or disk is full")))
+
+    def stopped(args):
+        raise TableStopped(reason)
+    monkeypatch.setitem(cli.COMMANDS, "demo", stopped)
+    assert cli.run_command(argparse.Namespace(command="demo")) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "the disk is full. Free some space. Every accepted move is saved." in line and ".." not in line
+
+
+@pytest.mark.parametrize("lang, words", [("en", "the disk is full"), ("de", "Datenträger ist voll"),
+                                         ("fr", "le disque est plein"), ("it", "il disco è pieno")])
+def test_a_full_disk_and_a_damaged_file_are_said_in_every_language(lang, words, tmp_path):
+    from controller.table.eventlog import storage_error
+    path = tmp_path / "spieltisch.db"
+    full = storage_error(path, sqlite3.OperationalError("database or disk is full"))
+    damaged = storage_error(path, sqlite3.DatabaseError("database disk image is malformed"))
+    assert words in full.message(lang) and str(path) in full.message(lang)
+    assert damaged.message(lang).count(str(path)) == 2            # the file, and the command that may save it
+    assert (full.message(lang) == str(full)) == (lang == "en")
 
 
 # --- one table per data directory; numbers from the database -------------------------------------------

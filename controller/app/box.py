@@ -94,10 +94,12 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
                  timeout: float | None = None) -> None:
     """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
     from controller.app.play import QUIT, make_screen, next_input
+    from controller.app.recording import record_complete_games
     from controller.app.results import leaderboard, result_rows
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
     with EventLog() as store:
+        record_complete_games(store)              # a game whose result a kill kept from the log
         rows = result_rows(store, limit=12)
         board = leaderboard(result_rows(store, limit=500))
     events: queue.Queue = queue.Queue()
@@ -120,9 +122,12 @@ class HistorySnapshot:
 
 
 def unfinished_game(game: str | None) -> Saved | None:
-    """The newest unfinished real game (of this kind), as the menu offers it."""
+    """The newest unfinished real game (of this kind), as the menu offers it (one whose log
+    is complete is finished: its result is recorded, and it is not offered)."""
+    from controller.app.recording import record_complete_games
     from controller.table.eventlog import EventLog
     with EventLog() as store:
+        record_complete_games(store)
         ids = store.unfinished_ids(game, demo=False)
         if not ids:
             return None
@@ -230,7 +235,9 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         except SystemExit as exc:                     # a setup refused, said in one line
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
-            reason = exc.message(lang) if isinstance(exc, IllegalAction) else str(exc)
-            log.warning("the menu's %s ended: %s", activity.kind, reason)
+            from controller.table.eventlog import StorageError
+            reason = exc.message(lang) if isinstance(exc, (IllegalAction, StorageError)) else str(exc)
+            details = getattr(exc, "details", None)   # SQLite's report on a damaged file: the log's, not the TV's
+            log.warning("the menu's %s ended: %s%s", activity.kind, reason, f"\n{details}" if details else "")
             menu.note = MenuLine("menu_error", {"reason": reason})
     return 0

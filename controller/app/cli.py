@@ -165,9 +165,13 @@ def run_command(args: argparse.Namespace) -> int:
             f"spieltisch play {exc.game} --new` (the game stays in the database, set aside)"
         return _fail(f"{exc}. Keep it aside and start afresh: `{again}.", 1)
     except StorageError as exc:
+        if exc.details:                               # SQLite's report: for a developer, in a file
+            from controller.games import texts
+            where = _error_log_text(f"{exc}\n{exc.details}\n")
+            return _fail(f"{exc} {texts.text('en', 'storage_report_in', file=where)}", 1)
         return _fail(exc, 1)
     except TableStopped as exc:
-        return _fail(f"the game stopped: {exc}. Every accepted move is saved.", 1)
+        return _fail(f"the game stopped: {_sentence(exc)}. Every accepted move is saved.", 1)
     except TimeoutError as exc:
         return _fail(f"{exc}; every accepted move is saved (`--resume` goes on with a demo).", 1)
     except KeyboardInterrupt:
@@ -188,13 +192,22 @@ def _fail(message: object, code: int) -> int:
     return code
 
 
+def _sentence(exc: BaseException) -> str:
+    """An error's text to go on with in the same line: without its full stop."""
+    return str(exc).rstrip(".")
+
+
 def _error_log(exc: BaseException) -> str:
+    import traceback
+    return _error_log_text("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+
+
+def _error_log_text(body: str) -> str:
+    """Append ``body`` to ``errors.log`` in the data directory (else the temporary one); its path."""
     import tempfile
     import time
-    import traceback
     from controller.table.eventlog import default_data_dir
-    text = f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} spieltisch {' '.join(sys.argv[1:])}\n" + \
-        "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    text = f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} spieltisch {' '.join(sys.argv[1:])}\n" + body
     for folder in (default_data_dir(), Path(tempfile.gettempdir())):
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -359,10 +372,12 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from controller.app.recording import record_complete_games
     from controller.app.results import show
     from controller.table.eventlog import EventLog
     game = find_game(args.game).name if args.game else None
     with EventLog() as store:
+        record_complete_games(store)              # a game whose result a kill kept from the log
         print(show(store, demo=args.demo, game=game, fmt="json" if args.json else "csv" if args.csv else "table"))
     return 0
 

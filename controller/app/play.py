@@ -195,6 +195,9 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
+        if saved is not None and not any(names):     # going on without seating (the box): as seated then
+            from controller.app.recording import seat_names
+            names = seat_names(store, saved, lang)[:people]
         names = (names + [""] * people)[:people] + [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
         colours = (list(colours) + [None] * people)[:people] + [None] * bots if colours else None
         if saved is not None:

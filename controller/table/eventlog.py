@@ -14,10 +14,17 @@ with a message and left exactly as it was; schema versions are migrated explicit
 step at a time. Each log entry's number comes from the database in the statement that
 writes it, so two writers can never write the same one; :class:`TableLock` keeps a second
 table off a data directory in the first place.
+
+The move that ends a game and the game's result are one transaction (``append_final``),
+so no kill can leave a finished game without its result; an undo that takes that move
+back takes the result back with it. An open of a new file that fails (a full disk)
+removes the file again, so no empty database is left behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import sqlite3
@@ -25,7 +32,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
+
+from controller.games import texts
 
 APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
 SCHEMA_VERSION = 2
@@ -90,7 +99,22 @@ def default_data_dir() -> Path:
 
 
 class StorageError(RuntimeError):
-    """The data directory or the database cannot be used; the message says why and what to do."""
+    """The data directory or the database cannot be used; the message says why and what to do.
+    ``key`` and ``params`` name its sentence in the catalogues (``message(lang)``; ``str()``
+    is English); ``details`` is what a developer needs beyond that one line (SQLite's
+    integrity report), for a log file, never for the screen."""
+
+    def __init__(self, text: str, *, key: str | None = None, params: dict[str, Any] | None = None,
+                 details: str | None = None) -> None:
+        super().__init__(text)
+        self.key, self.params, self.details = key, dict(params or {}), details
+
+    @classmethod
+    def said(cls, key: str, *, details: str | None = None, **params: Any) -> "StorageError":
+        return cls(texts.render("en", key, params), key=key, params=params, details=details)
+
+    def message(self, lang: str = "en") -> str:
+        return texts.render(lang, self.key, self.params) if self.key else str(self)
 
 
 class BrokenLog(StorageError):
@@ -102,17 +126,56 @@ class BrokenLog(StorageError):
         super().__init__(f"game {game_id} ({game}) cannot be replayed: {where}: {reason}")
 
 
-def storage_error(path: Path, exc: BaseException) -> StorageError:
+# An I/O error while the disk has less room than this is the disk being full: SQLite says
+# "disk I/O error" when the full disk refuses its shared-memory file (SQLITE_IOERR_SHMSIZE),
+# "database or disk is full" only when the database file itself cannot grow.
+LITTLE_ROOM_BYTES = 1 << 20
+
+
+def storage_error(path: Path | str, exc: BaseException) -> StorageError:
     """What a failed read or write of ``path`` means to an owner, in one sentence."""
+    if isinstance(exc, StorageError):
+        return exc
     reason = str(exc) or type(exc).__name__
+    code = getattr(exc, "sqlite_errorname", "") or ""
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in reason:
-        return StorageError(f"{path} is not a Spieltisch database (damaged, or another kind of file); "
-                            "nothing was changed. Move it away, or choose another --data-dir.")
-    if "disk is full" in reason or getattr(exc, "errno", None) == 28:
-        return StorageError(f"cannot write to {path}: the disk is full. Free some space.")
+        return StorageError.said("storage_not_a_database", path=str(path))
+    if code.startswith("SQLITE_CORRUPT") or "malformed" in reason:
+        return StorageError.said("storage_damaged", path=str(path))
+    io_error = isinstance(exc, OSError) or code.startswith("SQLITE_IOERR") or "disk I/O error" in reason
+    if "disk is full" in reason or getattr(exc, "errno", None) == errno.ENOSPC or \
+            (io_error and _little_room(Path(path))):
+        return StorageError.said("storage_disk_full", path=str(path))
     if "readonly" in reason or "read-only" in reason or isinstance(exc, PermissionError):
         return StorageError(f"cannot write to {path}: it is read-only ({reason}). Choose another --data-dir.")
     return StorageError(f"cannot use {path}: {reason}")
+
+
+def directory_error(folder: Path, exc: BaseException) -> StorageError:
+    """A data directory that cannot be made or written to: a full disk says so."""
+    if getattr(exc, "errno", None) == errno.ENOSPC:
+        return storage_error(folder, exc)
+    return StorageError(f"cannot use the data directory {folder}: {exc}. Choose another with --data-dir.")
+
+
+SIDE_FILES = ("-wal", "-shm", "-journal")        # what SQLite keeps beside a database file
+
+
+def _remove(files: list[Path]) -> None:
+    for file in files:
+        with contextlib.suppress(OSError):
+            file.unlink(missing_ok=True)
+
+
+def _little_room(path: Path) -> bool:
+    """Whether the file system ``path`` is on (or would be on) has almost no room left."""
+    for folder in (path, *path.parents):
+        try:
+            disk = os.statvfs(folder)
+        except OSError:
+            continue
+        return disk.f_bavail * disk.f_frsize < LITTLE_ROOM_BYTES
+    return False
 
 
 @dataclass(frozen=True)
@@ -132,24 +195,28 @@ class EventLog:
         if path is None:
             path = default_data_dir() / "spieltisch.db"
         self.path = Path(path)
+        # A new database whose open fails (a full disk) is removed again, with what SQLite
+        # put beside it: no empty or half-made file is left for the next start to trip on.
+        # Beside a database that was there, nothing is removed: another process may be
+        # writing to its log.
+        made = [] if str(path) == ":memory:" or self.path.exists() else \
+            [self.path, *(Path(f"{self.path}{side}") for side in SIDE_FILES)]
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"cannot use the data directory {self.path.parent}: {exc}. "
-                               "Choose another with --data-dir.") from exc
+            _remove(made)
+            raise directory_error(self.path.parent, exc) from exc
         try:
             self._check_before_writing()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
-        except StorageError:
+        except (OSError, sqlite3.Error, StorageError) as exc:
             self._db.close()
-            raise
-        except (OSError, sqlite3.Error) as exc:
-            self._db.close()
+            _remove(made)
             raise storage_error(self.path, exc) from exc
 
     def _check_before_writing(self) -> None:
@@ -176,23 +243,34 @@ class EventLog:
                                    "Choose another --data-dir.")
         if tables:
             problems = [r[0] for r in self._db.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise StorageError(f"{self.path} is damaged ({problems[0]}); nothing was changed. Move it aside "
-                                   "and start afresh (`sqlite3 FILE .recover` may save its games).")
+            if problems != ["ok"]:           # SQLite's report runs to dozens of lines: for the log
+                raise StorageError.said("storage_damaged", path=str(self.path), details="\n".join(problems))
 
     def _migrate(self) -> None:
         """From the file's schema version to ours, one step at a time, each in one transaction."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         for target in range(version + 1, SCHEMA_VERSION + 1):
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 MIGRATIONS[target](self._db)
                 self._db.execute(f"PRAGMA user_version = {target}")
                 self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                self._db.execute("COMMIT")
-            except BaseException:
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The writes inside as one durable transaction; inside a batch (``begin``), part of
+        the batch's. A failure takes them all back: SQLite has already rolled back after
+        some (a full disk), and a ROLLBACK then would only hide why."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-                raise
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -213,16 +291,33 @@ class EventLog:
 
     # -- games ------------------------------------------------------------------------------------
     def start_game(self, game: str, config: dict[str, Any], seed: int, seats: list[str | None]) -> int:
-        cur = self._db.execute(
-            "INSERT INTO games (game, config, seed, seats, started_at) VALUES (?, ?, ?, ?, ?)",
-            (game, json.dumps(config, sort_keys=True), seed, json.dumps(seats), time.time()))
+        try:
+            cur = self._db.execute(
+                "INSERT INTO games (game, config, seed, seats, started_at) VALUES (?, ?, ?, ?, ?)",
+                (game, json.dumps(config, sort_keys=True), seed, json.dumps(seats), time.time()))
+        except sqlite3.Error as exc:         # the first write of a start: a full disk says so
+            raise storage_error(self.path, exc) from exc
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def append(self, game_id: int, action: dict[str, Any]) -> int:
         return self._append(game_id, "action", json.dumps(action, sort_keys=True))
 
-    def append_undo(self, game_id: int) -> int:
-        return self._append(game_id, "undo", None)
+    def append_final(self, game_id: int, action: dict[str, Any], result: dict[str, Any]) -> int:
+        """The action that ends the game and the game's result, in one transaction: a kill
+        leaves both or neither."""
+        with self._transaction():
+            seq = self._append(game_id, "action", json.dumps(action, sort_keys=True))
+            self.finish(game_id, result)
+        return seq
+
+    def append_undo(self, game_id: int, *, reopens: bool = False) -> int:
+        """``reopens``: the move taken back ended the game; its result goes with it, in the
+        same transaction, and the game is unfinished again."""
+        with self._transaction():
+            seq = self._append(game_id, "undo", None)
+            if reopens:
+                self._db.execute("UPDATE games SET finished_at = NULL, result = NULL WHERE id = ?", (game_id,))
+        return seq
 
     def _append(self, game_id: int, kind: str, payload: str | None) -> int:
         # One statement (autocommit: one durable transaction) whose number comes from the
@@ -415,8 +510,7 @@ class TableLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle = open(self.path, "a+", encoding="utf-8")
         except OSError as exc:
-            raise StorageError(f"cannot use the data directory {self.path.parent}: {exc}. "
-                               "Choose another with --data-dir.") from exc
+            raise directory_error(self.path.parent, exc) from exc
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -425,11 +519,16 @@ class TableLock:
             handle.close()
             raise StorageError(f"another table is running on {self.path.parent}: {holder}. Stop it first, "
                                "or give this one its own --data-dir.") from None
-        handle.seek(0)
-        handle.truncate()
         command = " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("spieltisch") else "(from Python)"
-        handle.write(f"pid {os.getpid()}, `spieltisch {command}`, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
-        handle.flush()
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"pid {os.getpid()}, `spieltisch {command}`, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            handle.flush()
+        except OSError as exc:               # a full disk takes not even these few bytes
+            with contextlib.suppress(OSError):
+                handle.close()               # (which tries the write once more)
+            raise directory_error(self.path.parent, exc) from exc
         self._file = handle
         return self
 

@@ -168,8 +168,17 @@ class Table:
 
     @classmethod
     def resume(cls, rules: GameRules, saved: SavedGame, log_store: EventLog, **kw: Any) -> "Table":
-        return cls(rules, config=saved.config, seed=saved.seed, stations=kw.pop("stations", saved.seats),
-                   log_store=log_store, game_id=saved.id, actions=saved.actions, **kw)
+        """The saved game, replayed. One whose log is complete but has no result (written
+        before the last move and the result were one transaction, and killed between the
+        two) gets its result recorded now: every finished game reaches the results."""
+        table = cls(rules, config=saved.config, seed=saved.seed, stations=kw.pop("stations", saved.seats),
+                    log_store=log_store, game_id=saved.id, actions=saved.actions, **kw)
+        if table.finished and not saved.finished:
+            try:
+                log_store.finish(saved.id, table.result())
+            except Exception as exc:                 # a full disk: said at the start, nothing lost
+                raise storage_error(log_store.path, exc) from exc
+        return table
 
     # -- input --------------------------------------------------------------------------------------
     def handle(self, event: Any) -> list[Command]:
@@ -272,8 +281,14 @@ class Table:
             raise IllegalAction("cannot_save", reason=self.cannot_save or str(self._batch.failed))
         new_state = self.rules.apply(self.state, action)
         if self.store is not None and self.game_id is not None:
+            data = self.rules.action_to_json(action)
             try:
-                self.store.append(self.game_id, self.rules.action_to_json(action))
+                if not self._finished_logged and self.rules.outcome(new_state) is not None:
+                    # the move that ends the game and its result: one transaction, so a kill
+                    # between the two cannot leave the game finished without its result
+                    self.store.append_final(self.game_id, data, self._result(new_state, len(self.actions) + 1))
+                else:
+                    self.store.append(self.game_id, data)
             except Exception as exc:                 # disk full, card pulled: refuse, keep state, wait
                 if self._batch is not None:
                     self._batch.failed = exc
@@ -301,9 +316,7 @@ class Table:
         self._changed()
         outcome = self.rules.outcome(self.state)
         if outcome is not None and not self._finished_logged:
-            self._finished_logged = True
-            if self.store is not None and self.game_id is not None:
-                self.store.finish(self.game_id, self.result())
+            self._finished_logged = True                 # its result is in the log with the move
             self._note(Message("game_won", {"winners": list(outcome.winners)}, None, False, self.revision))
         return commands
 
@@ -465,8 +478,8 @@ class Table:
         if refusal is not None:
             return self._refuse(None, refusal)
         if self.store is not None and self.game_id is not None:
-            try:
-                self.store.append_undo(self.game_id)
+            try:                                     # taking back the move that ended it takes back the result
+                self.store.append_undo(self.game_id, reopens=self.finished)
             except Exception as exc:                 # nothing taken back that the log would not know
                 self._note(Message("cannot_save", {"reason": self._saving_failed(exc)}, None, True, self.revision + 1))
                 return []
@@ -582,8 +595,13 @@ class Table:
     def result(self) -> dict[str, Any]:
         """The JSON result line: game, scores per team, winner(s); in a real-time game, the
         presses that came too late, by seat."""
-        outcome = self.rules.outcome(self.state)
-        view = self.rules.public_view(self.state)
+        return self._result(self.state, len(self.actions))
+
+    def _result(self, state: Any, actions: int) -> dict[str, Any]:
+        """The result of ``state``, reached after ``actions`` actions (the move being
+        applied: its result is written with it)."""
+        outcome = self.rules.outcome(state)
+        view = self.rules.public_view(state)
         teams = view.get("teams")
         names = [[self.names[p] or f"seat {p + 1}" for p in team] for team in teams] if teams else None
         result = {
@@ -593,7 +611,7 @@ class Table:
             "scores": list(outcome.scores) if outcome else view.get("scores"),
             "winner": (list(outcome.winners) if len(outcome.winners) > 1 else outcome.winners[0]) if outcome else None,
             "teams": names,
-            "actions": len(self.actions),
+            "actions": actions,
             "finished": outcome is not None,
         }
         if self.late_presses is not None:      # by seat; the log keeps them, `spieltisch stations` shows them

@@ -1,0 +1,55 @@
+"""Every finished game reaches `spieltisch results` and the leaderboard.
+
+The move that ends a game and its result are written in one transaction
+(``EventLog.append_final``). A database written before that can hold a game whose log is
+complete but which has no result: the process was killed between the two. Opening such a
+game records its result: ``Table.resume`` when the game is resumed, and
+``record_complete_games`` for every such game before the results are shown or a game is
+offered to go on with, so that none waits until its game is chosen again."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from controller.games import GAMES, texts
+from controller.table.eventlog import BrokenLog, SavedGame, StorageError
+from controller.table.table import Table
+
+log = logging.getLogger(__name__)
+
+
+def seat_names(store: Any, saved: SavedGame, lang: str = "en") -> list[str]:
+    """Who sat where in a saved game, as far as the table knows: a demo's bots by the demo's
+    names, a person by the name last chosen at their station (the box's seating), the bots
+    at a real table's empty seats as bots ("" where nothing is known: "seat N")."""
+    if saved.config.get("demo"):
+        from controller.app.demo import NAMES
+        return NAMES[:len(saved.seats)]
+    remembered = store.station_names()
+    bots = int(saved.config.get("bots", 0))
+    people = len(saved.seats) - bots
+    return [remembered.get(station or "", "") for station in saved.seats[:people]] + \
+        [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
+
+
+def record_complete_games(store: Any) -> list[int]:
+    """Record the result of every unfinished game whose log is complete; returns their ids.
+    A log that cannot be replayed is left for `play` to name when that game is started; a
+    database that takes no writes now leaves them for the next time it is opened."""
+    recorded = []
+    for game_id in store.unfinished_ids():
+        try:
+            saved = store.load(game_id)
+            rules = GAMES.get(saved.game)
+            if rules is None:
+                continue
+            table = Table.resume(rules, saved, store, names=seat_names(store, saved))
+        except BrokenLog:
+            continue
+        except StorageError as exc:
+            log.warning("finished games could not be recorded now: %s", exc)
+            break
+        if table.finished:
+            recorded.append(game_id)
+    return recorded
