@@ -152,12 +152,20 @@ def lines_of(words: str, width: int, size: int, bold: bool = False) -> list[str]
     return lines
 
 
+@lru_cache(maxsize=64)
+def line_step(size: int, bold: bool = False) -> int:
+    """How far apart lines of words are at ``size``: the tallest a line can be drawn (accented
+    capitals reach above the font's own line height), so that no two lines overlap."""
+    f = font(size, bold)
+    return max(f.get_linesize(), f.size("ÀÉÎÔÛÄÖÜgjpqy")[1]) + 2
+
+
 def paragraph(surface: pygame.Surface, words: str, topleft: tuple[int, int], width: int, size: int = 30,
               colour=INK, bold: bool = False) -> int:
     """Words broken into lines (``lines_of``), each drawn by ``text`` at ``size`` (never
     shrunk); returns the bottom of the last line."""
     x, y = topleft
-    step = font(size, bold).get_linesize()
+    step = line_step(size, bold)
     for line in lines_of(words, width, size, bold):
         if line:
             text(surface, line, (x, y), size, colour, bold)
@@ -322,7 +330,7 @@ def hints_box(surface: pygame.Surface, lang: str, seat: int, hints: Sequence[Any
     many as fit the box (the most useful come first); "…" says some are left out."""
     panel(surface, box, GOLD, 3)
     inner = box.inflate(-36, -24)
-    step = font(HINT_SIZE).get_linesize()
+    step = line_step(HINT_SIZE)
     y = paragraph(surface, texts.render(lang, "learn_title", {"player": seat}, names), inner.topleft, inner.width,
                   HINT_SIZE, GOLD, True) + 6
     for k, hint in enumerate(hints):

@@ -48,9 +48,9 @@ class HowToView:
         y = TEXT.top
         for line in draw.lines_of(page.title, TEXT.width, TITLE_SIZE, True):
             self._note("title", draw.text(surface, line, (TEXT.left, y), TITLE_SIZE, GOLD, True))
-            y += draw.font(TITLE_SIZE, True).get_linesize()
+            y += draw.line_step(TITLE_SIZE, True)
         y += 18
-        step = draw.font(WORDS_SIZE).get_linesize()
+        step = draw.line_step(WORDS_SIZE)
         for paragraph in page.text.split("\n"):
             for line in draw.lines_of(paragraph, TEXT.width, WORDS_SIZE):
                 self._note("words", draw.text(surface, line, (TEXT.left, y), WORDS_SIZE, INK))

@@ -4,8 +4,8 @@
 - bidding: the bids allowed (the partner's bid named when it limits them), and what the
   trumps just named make the highest cards;
 - playing: any card may be played (the book: "es muss weder Farbe bekannt noch mit Trumpf
-  gestochen werden"), and which cards would take the trick for the player's team if played
-  now; with the hand known, of the player's own cards, else of every card not played yet
+  gestochen werden"); leading, that the card led sets the colour led; else which cards would
+  take the trick for the player's team if played now; with the hand known, of the player's own cards, else of every card not played yet
   this round ("if you hold one"); and when the partner leads the trick already, that.
 
 "Would take the trick now" is the rules' own ranking (``resolve_trick``) of the trick with the
@@ -48,13 +48,17 @@ def hints(rules: Partout, state: PartoutState, seat: int, hand_known: bool) -> l
     if hand_known:
         cards = list(dict.fromkeys(a.card for a in plays))
         out.append(Hint("learn_partout_any_of_yours", {"n": len(cards), "cards": cards}))
+        if not state.trick:                          # every card would lead: nothing to tell apart
+            return out + [Hint("learn_partout_lead")]
         winners = [c for c in cards if _takes(state, seat, [a for a in plays if a.card == c])]
         out.append(Hint("learn_partout_take", {"cards": winners}) if winners else Hint("learn_partout_take_none"))
         return out
     # the hand is not known: every card not played this round may be in it
+    out.append(Hint("learn_partout_any_card"))
+    if not state.trick:
+        return out + [Hint("learn_partout_lead")]
     ways = _every_card(rules, state, seat)
     winners = [c for c in ways if _takes(state, seat, ways[c])]
-    out.append(Hint("learn_partout_any_card"))
     out.append(Hint("learn_partout_take_if_held", {"cards": winners}) if winners else
                Hint("learn_partout_take_none_any"))
     return out
