@@ -353,9 +353,9 @@ def _swaps(surface: pygame.Surface, lang: str, cards: list[str], rect: pygame.Re
     """The book's stepping stones: each card swapped for the next; between them how they
     match (the colour, the times tables they share, the joker) and, matching twice, that the
     player stays on turn."""
-    w, h = 150, 212                                   # room between the cards for the words
-    gap = (rect.width - len(cards) * w) // max(1, len(cards) - 1)
-    top = rect.top + 60
+    w, h = MIDDLE_CARD
+    gap = (rect.width - len(cards) * w) // max(1, len(cards) - 1)   # room between the cards for the words
+    top = rect.top + (rect.height - h) // 3
     for k, card in enumerate(cards):
         box = pygame.Rect(rect.left + k * (w + gap), top, w, h)
         draw_card(surface, lang, card, box)
@@ -380,9 +380,10 @@ def _swaps(surface: pygame.Surface, lang: str, cards: list[str], rect: pygame.Re
             words.append("×" + " ".join(map(str, shared)) if shared else texts.render(lang, "tadika_joker"))
         if len(matches) == 2:
             words.append(texts.render(lang, "howto_tadika_match_again"))
-        centre = box.right + gap // 2
-        for n, word in enumerate(words):
-            draw.text(surface, word, (centre, y + 30 + n * 36), 30, GOLD, True, "midtop")
+        centre, below = box.right + gap // 2, y + 30
+        for line in (line for word in words for line in draw.lines_of(word, gap - 24, 28, True)):
+            draw.text(surface, line, (centre, below), 28, GOLD, True, "midtop")    # between the cards
+            below += draw.line_step(28, True)
 
 
 def _points_table(surface: pygame.Surface, lang: str, lines: list[list[str]], rect: pygame.Rect) -> None:

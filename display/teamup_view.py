@@ -619,7 +619,8 @@ def _paint_card(surface: pygame.Surface, lang: str, number: int, kind_name: str,
     unit = 40
     heights = [SHAPES[s][1] * unit for s in shapes]
     widths = [SHAPES[s][0] * unit for s in shapes]
-    gap = 50
+    # room for the word between two shapes ("oder" is wider than "or")
+    gap = max(50, draw.font(30, True).size(texts.render(lang, "teamup_or"))[0] + 16) if len(shapes) == 2 else 50
     total = sum(widths) + gap * (len(shapes) - 1)
     x = rect.centerx - total // 2
     for s, w, h in zip(shapes, widths, heights):
