@@ -114,6 +114,36 @@ def test_the_pages_turn_with_the_bottom_row_and_the_top_left_leaves_at_once():
     assert regular.press(SKIP) and regular.page == 0                           # one press, at once
 
 
+class KeyboardScreen:
+    """A screen whose keyboard gives these inputs, one batch a poll (a demo's --seat)."""
+
+    def __init__(self, *batches) -> None:
+        self.batches = list(batches)
+        self.shown: list = []
+
+    def poll(self):
+        return self.batches.pop(0) if self.batches else []
+
+    def show(self, snapshot) -> None:
+        self.shown.append(snapshot.page)
+
+    def wants_redraw(self) -> bool:
+        return False
+
+
+def test_the_keyboards_station_keys_turn_the_pages_and_esc_quits():
+    import queue
+    from controller.app.howto import show_pages
+    screen = KeyboardScreen([("button", NEXT)], [("card", 0), ("button", NEXT)], [("button", PREVIOUS)],
+                            [("button", SKIP)])
+    assert show_pages(screen, queue.Queue(), "partout", before_game=True) is True
+    assert screen.shown == [0, 1, 2, 1]
+    assert show_pages(KeyboardScreen([("button", NEXT)], [("quit",)]), queue.Queue(), "partout",
+                      before_game=True) is False
+    with pytest.raises(TimeoutError):
+        show_pages(KeyboardScreen(), queue.Queue(), "partout", before_game=True, deadline=0.0)
+
+
 def test_the_menu_reaches_the_pages_of_every_game():
     from tests.test_box import choose
     menu = Menu(stations=2)

@@ -63,14 +63,14 @@ class Pages:
 def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
                other: Callable[[Any], None] | None = None, deadline: float | None = None) -> bool:
     """The pages on ``screen`` until a station (or the keyboard's station keys) leaves them;
-    False when Esc was pressed (or the time given is up). Presses and taps meanwhile are the
-    pages' (a tap is no move); anything else a station says (unplugged, back) goes to
-    ``other``, so the table still hears it."""
+    False when Esc was pressed. Presses and taps meanwhile are the pages' (a tap is no move);
+    anything else a station says (unplugged, back) goes to ``other``, so the table still
+    hears it. ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own."""
     pages = Pages(game, before_game=before_game)
     screen.show(pages.snapshot())
     while not pages.done:
         if deadline is not None and time.monotonic() > deadline:
-            return False
+            raise TimeoutError("the how-to-play pages were still shown when the time given was up")
         shown = pages.page
         for ui in screen.poll():                      # a developer's keyboard: q w e / a s d, Esc
             if ui[0] == "quit":

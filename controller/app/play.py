@@ -231,7 +231,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
 def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = None) -> bool:
     """Before a new game's first move: its how-to-play pages on the runner's screen, turned at
     any station, left with one press (``controller/app/howto.py``). A station unplugged or
-    back meanwhile is the table's news as ever. False: Esc was pressed (or the time is up)."""
+    back meanwhile is the table's news as ever. False: Esc was pressed."""
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
     return show_pages(runner.screen, runner.events, game, before_game=True,
