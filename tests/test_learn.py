@@ -365,3 +365,23 @@ def test_three_player_teamplay_asks_nobody_to_help_a_partner(screen, monkeypatch
         assert used == [key]
         for lang in texts.LANGUAGES:            # the partner is named only where there is one
             assert ("partner" in texts.render("en", key)) == (players % 2 == 0)
+
+
+def test_teamplay_asks_to_give_only_where_a_partner_can_take_cards():
+    """The prompt of the player on turn: "give" only with a partner, and not once given."""
+    from controller.inputs import adapter_for
+    rules = GAMES["teamplay"]
+    for players in (3, 4, 5, 6):
+        state = rules.new_game({"players": players}, 3)
+        while state.phase != "turn" or state.must_discard or state.draws < 2:
+            seat = state.to_act
+            legal = rules.legal_actions(state, seat)
+            state = rules.apply(state, next(a for a in legal if isinstance(a, (tp.KeepMission, tp.DrawDeck,
+                                                                                tp.Discard))))
+        seat = state.to_act
+        key, _ = adapter_for(rules).prompt(state, seat)
+        assert key == ("teamplay_prompt_missions" if players % 2 == 0 else "teamplay_prompt_missions_no_give")
+        if players % 2 == 0:
+            given = rules.apply(state, tp.Give(seat, state.hands[seat][:1]))
+            assert adapter_for(rules).prompt(given, seat)[0] == "teamplay_prompt_missions_no_give"
+        assert ("give" in texts.render("en", key).lower()) == (players % 2 == 0)
