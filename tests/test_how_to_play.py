@@ -144,6 +144,24 @@ def test_the_keyboards_station_keys_turn_the_pages_and_esc_quits():
         show_pages(KeyboardScreen(), queue.Queue(), "partout", before_game=True, deadline=0.0)
 
 
+def test_the_table_hears_what_is_no_press_while_the_pages_are_shown():
+    """An unplugged station is the table's news even before the first move; the host panel's
+    menu button held stops the table, pages or not; a tap is no move."""
+    import queue
+    from controller.app.play import offer_how_to_play
+    from controller.table.runner import TableRunner
+    from controller.table.table import Table
+    from hardware.events import PanelEvent, StationLost, TagEvent
+    table = Table(GAMES["partout"], config={"players": 3, "mode": "physical"}, seed=1, stations=["a", "b", "c"])
+    events: queue.Queue = queue.Queue()
+    runner = TableRunner(table, events, {}, screen=KeyboardScreen())
+    events.put(TagEvent("b", 1, "04A1B2C3D4E5F6", "partout:red5", 0, 0))
+    events.put(StationLost("c", "/dev/ttyACM2", "unplugged", 0))
+    events.put(PanelEvent("menu_held", 0))
+    assert offer_how_to_play(runner, "partout", timeout=5) is True and runner.stopped
+    assert table.paused_for == (2,) and not table.actions
+
+
 def test_the_menu_reaches_the_pages_of_every_game():
     from tests.test_box import choose
     menu = Menu(stations=2)

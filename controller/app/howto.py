@@ -61,14 +61,19 @@ class Pages:
 
 
 def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
-               other: Callable[[Any], None] | None = None, deadline: float | None = None) -> bool:
+               other: Callable[[Any], None] | None = None, deadline: float | None = None,
+               until: Callable[[], bool] | None = None) -> bool:
     """The pages on ``screen`` until a station (or the keyboard's station keys) leaves them;
     False when Esc was pressed. Presses and taps meanwhile are the pages' (a tap is no move);
     anything else a station says (unplugged, back) goes to ``other``, so the table still
-    hears it. ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own."""
+    hears it (``until()`` true leaves the pages: the host panel's menu button held).
+    ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own."""
+    from controller.table.runner import INTERRUPTED
     pages = Pages(game, before_game=before_game)
     screen.show(pages.snapshot())
-    while not pages.done:
+    while not pages.done and not (until is not None and until()):
+        if INTERRUPTED.is_set():              # Ctrl-C whose KeyboardInterrupt was lost (cli.py)
+            raise KeyboardInterrupt
         if deadline is not None and time.monotonic() > deadline:
             raise TimeoutError("the how-to-play pages were still shown when the time given was up")
         shown = pages.page

@@ -231,11 +231,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
 def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = None) -> bool:
     """Before a new game's first move: its how-to-play pages on the runner's screen, turned at
     any station, left with one press (``controller/app/howto.py``). A station unplugged or
-    back meanwhile is the table's news as ever. False: Esc was pressed."""
+    back meanwhile is the table's news as ever, and the host panel's menu button held stops
+    the table as in a game. False: Esc was pressed."""
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
-    return show_pages(runner.screen, runner.events, game, before_game=True,
-                      other=lambda event: runner.send(runner.table.handle(event)), deadline=deadline)
+    return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
+                      deadline=deadline, until=lambda: runner.stopped)
 
 
 def learn_cards(game: str, port: str) -> int:
