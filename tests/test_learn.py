@@ -272,11 +272,14 @@ def test_team_up_hints_name_the_packages_that_fit_and_explain_the_score():
                           "n": len(places)}] if places else [])
         assert bool(said(hints, "learn_teamup_face_down")) == any(isinstance(a, tu.FaceDown) for a in legal)
         assert bool(said(hints, "learn_teamup_draw_or_stop")) == any(isinstance(a, tu.Stop) for a in legal)
+        assert not said(hints, "learn_teamup_tap_or_stop")                # the table deals here
         (score,) = said(hints, "learn_teamup_score")
         assert score["n"] == 5 * score["floors"] - score["left"] - score["down"] == tu.state_score(state)
         seen |= {h.key for h in hints}
     start = rules.new_game({"players": 2}, 5)
     assert said(hints_for(rules, start, 0, False), "learn_teamup_score")[0]["n"] == -27
+    real = rules.new_game({"players": 2, "mode": "physical"}, 5)     # real order cards: drawn and tapped
+    assert [h.key for h in hints_for(rules, real, 0, False)] == ["learn_teamup_tap_or_stop", "learn_teamup_score"]
     assert {"learn_teamup_fits", "learn_teamup_draw_or_stop"} <= seen
 
 

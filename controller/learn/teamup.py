@@ -23,7 +23,10 @@ def hints(rules: TeamUp, state: TeamupState, seat: int, hand_known: bool) -> lis
     legal = rules.legal_actions(state, seat)
     out: list[Hint] = []
     if state.phase == "draw":
-        out.append(Hint("learn_teamup_draw_or_stop" if any(isinstance(a, Stop) for a in legal) else "learn_teamup_draw"))
+        # real order cards are drawn from the pile and tapped: the rules list a Draw per card left
+        tapped = state.mode == "physical" and len(state.deck) == len(state.moves)
+        key = "learn_teamup_tap" if tapped else "learn_teamup_draw"
+        out.append(Hint(key + "_or_stop" if any(isinstance(a, Stop) for a in legal) else key))
     places = [a.package for a in legal if isinstance(a, Place)]
     if places:
         kinds = sorted({f"{p.shape}:{COLOUR_NAME[p.colour]}" for p in places})
