@@ -8,12 +8,12 @@ the game."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
 from controller.games import texts
-from controller.games.crazykick import GOAL_PAUSE_S
+from controller.games.crazykick import GOAL_PAUSE_S, load_deck
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
 
@@ -201,16 +201,23 @@ class CrazyKickView:
         gap = 8
         w = (rect.width - 20 - gap * (len(piles) - 1)) // len(piles)
         target = seat.pending.get("flip_target") if seat.pending else None
+        hint = seat.hints[0] if getattr(seat, "hints", ()) else None      # the learning option: piles that fit
+        fitting = {n - 1 for n in hint.params["piles"]} if hint is not None else set()
         for k, pile in enumerate(piles):
             card_rect = pygame.Rect(rect.left + 10 + k * (w + gap), rect.top + 48, w, PILE_CARD_H)
             if k == target:                            # the four-pile layout's chosen pile
                 draw.rounded(surface, GOLD, card_rect.inflate(8, 8), 4, 12)
+            if k in fitting:                           # said in words on the seat's line too
+                draw.rounded(surface, GOLD, card_rect.inflate(8, 8), 0, 12)
             self._pile_card(surface, view, pile, card_rect)
         line = rect.bottom - 38
         if refused:
             # one line at 28 px: the sentence's short form where it has one (msgctxt "seat")
             body = texts.render_at_seat(self.lang, seat.refusal.key, seat.refusal.params, self.names)
             draw.text(surface, body, (rect.left + 12, line), 28, RED, True, max_width=rect.width - 24)
+        elif hint is not None:
+            draw.text(surface, texts.render(self.lang, hint.key, hint.params, self.names), (rect.left + 12, line), 28,
+                      GOLD, True, max_width=rect.width - 24)
         elif seat.prompt is not None:
             key, params = seat.prompt
             draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 12, line), 28, GOLD,
@@ -334,6 +341,72 @@ class CrazyKickView:
         draw.text(surface, words, (banner.centerx, banner.top + 30), size, colour, True, "midtop", banner.width - 40)
         if second:
             draw.text(surface, second, (banner.centerx, banner.top + 110), 56, INK, True, "midtop")
+
+
+# -- how to play: the pictures beside the pages (controller/games/data/how_to_play.json) ---------------
+
+def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], rect: pygame.Rect) -> None:
+    """A page's picture, cards of the Schmidt edition drawn as the game draws them: ``cards``
+    (a card of each player named), ``card`` (one card large, with whom it passes to and who
+    tackles it), ``piles`` (a seat's piles over the buttons that play and flip them) or
+    ``goal`` (a player's card and his goal card)."""
+    deck = load_deck("schmidt")
+    view = CrazyKickView(lang)
+    colours = {"team_colours": list(deck.team_colours)}
+    kind = picture["kind"]
+    if kind in ("cards", "goal"):
+        cards = [_card_of(deck, p) for p in picture["players"]] if kind == "cards" else \
+            [_card_of(deck, picture["player"]), _card_of(deck, picture["player"], goal=True)]
+        w, h = CENTRE_CARD
+        gap = 120
+        x = rect.centerx - (len(cards) * w + (len(cards) - 1) * gap) // 2
+        for k, card in enumerate(cards):
+            view._face(surface, colours, card, pygame.Rect(x + k * (w + gap), rect.top + 120, w, h))
+        if kind == "goal":                                # the scorer has the ball: his goal card follows
+            y, left = rect.top + 120 + h // 2, x + w + 16
+            pygame.draw.line(surface, GOLD, (left, y), (left + gap - 40, y), 8)
+            pygame.draw.polygon(surface, GOLD, [(left + gap - 24, y), (left + gap - 48, y - 20), (left + gap - 48, y + 20)])
+    elif kind == "card":
+        card = _card_of(deck, picture["player"])
+        box = pygame.Rect(rect.left + 20, rect.top + 40, 330, 450)
+        view._face(surface, colours, card, box)
+        x = box.right + 40
+        for k, (key, names, colour) in enumerate(
+                (("ck_passes", card["passes"], rgb(deck.team_colours[card["team_index"]])),
+                 ("ck_tackles", card["tackles"], rgb(deck.team_colours[1 - card["team_index"]])))):
+            y = box.top + 40 + k * 230
+            draw.text(surface, texts.render(lang, key) + ":", (x, y), 36, MUTED)
+            for n, name in enumerate(names):
+                draw.text(surface, name, (x, y + 50 + n * 50), 44, INK, True)
+            pygame.draw.rect(surface, colour, (x - 20, y + 50, 8, max(1, len(names)) * 50 - 10))
+    else:                                                  # a seat's piles over its buttons
+        cards = [_card_of(deck, p) for p in picture["players"]]
+        w, h, gap = 220, 200, 24
+        left = rect.centerx - (3 * w + 2 * gap) // 2
+        for k, card in enumerate(cards):
+            box = pygame.Rect(left + k * (w + gap), rect.top + 60, w, h)
+            pile = {"top": card, "count": 3 - k}
+            draw.face(surface, box, ("ck-howto-pile", lang, repr(card), pile["count"]),
+                      lambda image, at, pile=pile: view._paint_pile_card(image, colours, pile, at))
+        play, flip = _Key("howto_crazykick_key_play"), _Key("howto_crazykick_key_flip")
+        draw.soft_keys(surface, lang, (play, play, play, flip, flip, flip), (left - 6, rect.top + 60 + h + 40),
+                       (w + gap - 6, 64))
+
+
+class _Key(NamedTuple):
+    """A button's label, as ``draw.soft_keys`` reads one."""
+
+    key: str
+    params: dict[str, Any] = {}
+
+
+def _card_of(deck: Any, player: str, goal: bool = False) -> dict[str, Any]:
+    """A card of ``player`` as the screen reads cards: his goal card, or the one with the most
+    names in its corners (the first such in the deck)."""
+    cards = [c for c in deck.cards if c.player == player and c.goal == goal]
+    card = max(cards, key=lambda c: len(c.passes) + len(c.tackles))
+    return {"team": card.team, "team_index": card.team_index, "player": card.player, "number": card.number,
+            "goal": card.goal, "passes": list(card.passes), "tackles": list(card.tackles)}
 
 
 VIEW = CrazyKickView

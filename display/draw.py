@@ -134,6 +134,45 @@ def wrapped(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int = 
         surface.blit(image, image.get_rect(midtop=(rect.centerx, y)) if align == "center" else (rect.left, y))
 
 
+def lines_of(words: str, width: int, size: int, bold: bool = False) -> list[str]:
+    """``words`` broken into lines no wider than ``width`` at ``size`` (a word longer than the
+    width stands alone on its line); a new line in ``words`` begins a new line."""
+    f = font(size, bold)
+    lines: list[str] = []
+    for paragraph in str(words).split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if f.size(trial)[0] > width and line:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+@lru_cache(maxsize=64)
+def line_step(size: int, bold: bool = False) -> int:
+    """How far apart lines of words are at ``size``: the tallest a line can be drawn (accented
+    capitals reach above the font's own line height), so that no two lines overlap."""
+    f = font(size, bold)
+    return max(f.get_linesize(), f.size("ÀÉÎÔÛÄÖÜgjpqy")[1]) + 2
+
+
+def paragraph(surface: pygame.Surface, words: str, topleft: tuple[int, int], width: int, size: int = 30,
+              colour=INK, bold: bool = False) -> int:
+    """Words broken into lines (``lines_of``), each drawn by ``text`` at ``size`` (never
+    shrunk); returns the bottom of the last line."""
+    x, y = topleft
+    step = line_step(size, bold)
+    for line in lines_of(words, width, size, bold):
+        if line:
+            text(surface, line, (x, y), size, colour, bold)
+        y += step
+    return y
+
+
 def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
     """A colour's own shape (circle, square, triangle, diamond), so that a colour-blind
     player tells the colours apart: each game's view says which colour has which."""
@@ -186,6 +225,15 @@ def _paint_soft_keys(image: pygame.Surface, lang: str, keys: Sequence[Any], size
         pygame.draw.rect(image, (70, 110, 86) if active else (30, 60, 42), rect, border_radius=8)
         if active:
             text(image, texts.render(lang, key.key, key.params), rect.center, 28, INK, bold, "center", w - 6)
+
+
+def enlarged(surface: pygame.Surface, rect: pygame.Rect, natural: tuple[int, int], paint: Any) -> None:
+    """Something a game's view draws at its own size (a mission card), shown larger in
+    ``rect`` (a how-to-play page's picture): ``paint(image, rect_at_origin)`` draws it at
+    ``natural`` size, and the drawing is scaled, so it looks exactly as in the game."""
+    image = pygame.Surface(natural, pygame.SRCALPHA)
+    paint(image, image.get_rect())
+    surface.blit(pygame.transform.smoothscale(image, pygame.Rect(rect).size), rect)
 
 
 _FACES: dict[tuple, pygame.Surface] = {}
@@ -259,11 +307,54 @@ def message_shown(snap: Any) -> Any:
     return max(standing, key=lambda r: r.revision) if standing else None
 
 
+def hints_shown(snap: Any) -> tuple[int, tuple] | None:
+    """The learning hints the message box shows: the seat that may act now and its hints
+    (a turn-based game gives them to that seat only), or None."""
+    for seat in snap.seats:
+        if getattr(seat, "hints", ()):
+            return seat.seat, seat.hints
+    return None
+
+
+def message_key(snap: Any) -> str:
+    """What the message box shows, as a region's key (``Regions``)."""
+    return repr((message_shown(snap), hints_shown(snap)))
+
+
+HINT_SIZE = 28           # the hints' words: as many as fit, read from the sofa
+
+
+def hints_box(surface: pygame.Surface, lang: str, seat: int, hints: Sequence[Any], names: Sequence[str],
+              box: pygame.Rect) -> None:
+    """The learning option's hints for ``seat``, one paragraph each under a gold title, as
+    many as fit the box (the most useful come first); "…" says some are left out."""
+    panel(surface, box, GOLD, 3)
+    inner = box.inflate(-36, -24)
+    step = line_step(HINT_SIZE)
+    y = paragraph(surface, texts.render(lang, "learn_title", {"player": seat}, names), inner.topleft, inner.width,
+                  HINT_SIZE, GOLD, True) + 6
+    for k, hint in enumerate(hints):
+        lines = lines_of(texts.render(lang, hint.key, hint.params, names), inner.width - 22, HINT_SIZE)
+        room = (inner.bottom - y) // step
+        if len(lines) > room or (len(lines) == room and k < len(hints) - 1):
+            if room >= 1:
+                text(surface, "…", (inner.left + 22, y), HINT_SIZE, GOLD, True)
+            return
+        pygame.draw.circle(surface, GOLD, (inner.left + 7, y + step // 2), 5)
+        for line in lines:
+            text(surface, line, (inner.left + 22, y), HINT_SIZE, INK)
+            y += step
+        y += 4
+
+
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
                 help_key: str, size: int = 30) -> None:
-    """``message_shown`` (a refusal framed red, naming whose input it was), else the game's
-    help line."""
+    """``message_shown`` (a refusal framed red, naming whose input it was), else the
+    learning option's hints (``hints_box``), else the game's help line."""
     m = message_shown(snap)
+    if m is None and hints_shown(snap) is not None:
+        hints_box(surface, lang, *hints_shown(snap), names, box)      # type: ignore[misc]
+        return
     panel(surface, box, RED if m is not None and m.refusal else None)
     if m is None:
         wrapped(surface, texts.render(lang, help_key, {}, names), box.inflate(-40, -40), 30, MUTED)

@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from controller.games import texts
-from controller.games.partout import ALL_CARDS, trick_winner
+from controller.games.partout import ALL_CARDS, DATA, trick_winner
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED, TEAM
 
@@ -114,7 +114,7 @@ class PartoutView:
               lambda: self._middle(surface, snap, view))
         scores_key = names + (repr([view[k] for k in SCORES_READS]),)
         paint(surface, "scores", SCORES, scores_key, lambda: self._scores(surface, view))
-        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
+        paint(surface, "message", MESSAGE, names + (draw.message_key(snap),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 
@@ -418,6 +418,77 @@ def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> None
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
     """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
     draw_card(surface, lang, card, rect)
+
+
+# -- how to play: the pictures beside the pages (controller/games/data/how_to_play.json) ---------------
+
+def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], rect: pygame.Rect) -> None:
+    """A page's picture: ``cards`` (rows of cards; with ``trump`` the trumps' badges above
+    them, ``ranked`` their rank above each card, ``leading`` the card that wins in gold) or
+    ``bonus`` (the bonus table)."""
+    if picture["kind"] == "bonus":
+        _bonus_table(surface, lang, rect)
+        return
+    rows = picture["rows"]
+    top = rect.top
+    if "trump" in picture:
+        number, colour = picture["trump"]
+        _trump_badges(surface, lang, number, colour, (rect.centerx, top))
+        top += 110
+    label = 44 if picture.get("ranked") else 0          # the rank over each card
+    across = max(len(row) for row in rows)
+    w = min(200, (rect.width - (across - 1) * 20) // across,
+            int(((rect.bottom - top) // len(rows) - label - 24) * CARD_SIZE[0] / CARD_SIZE[1]))
+    h = round(w * CARD_SIZE[1] / CARD_SIZE[0])
+    block = len(rows) * (label + h) + (len(rows) - 1) * 24
+    y = top + max(0, (rect.bottom - top - block) // 2)
+    rank = 0
+    for row in rows:
+        x = rect.centerx - (len(row) * w + (len(row) - 1) * 20) // 2
+        for k, card in enumerate(row):
+            rank += 1
+            box = pygame.Rect(x + k * (w + 20), y + label, w, h)
+            if label:
+                draw.text(surface, f"{rank}.", (box.centerx, y), 40, GOLD, True, "midtop")
+            draw_card(surface, lang, card, box, leading=picture.get("leading") == rank - 1)
+        y += label + h + 24
+
+
+def _trump_badges(surface: pygame.Surface, lang: str, number: int, colour: str, midtop: tuple[int, int]) -> None:
+    """The trumps as the header shows them: the word, the number's badge, the colour's."""
+    word = texts.render(lang, "trump")
+    width = draw.font(40).size(word)[0]
+    x = midtop[0] - (width + 20 + 84 + 16 + 220) // 2
+    draw.text(surface, word, (x, midtop[1] + 22), 40, MUTED)
+    x += width + 20
+    badge = pygame.Rect(x, midtop[1], 84, 80)
+    draw.panel(surface, badge, GOLD, 3, (250, 248, 240))
+    draw.text(surface, str(number), badge.center, 62, (20, 20, 20), True, "center")
+    badge2 = pygame.Rect(badge.right + 16, midtop[1], 220, 80)
+    draw.panel(surface, badge2, GOLD, 3, SUIT[colour])
+    draw.shape(surface, SUIT_SHAPE[colour], (badge2.left + 30, badge2.centery), 16, INK)
+    draw.text(surface, texts.colour_name(lang, colour), (badge2.centerx + 20, badge2.centery), 40, INK, True, "center")
+
+
+def _bonus_table(surface: pygame.Surface, lang: str, rect: pygame.Rect) -> None:
+    """The rule book's table: the bonus for each bid made, with two teams and with three (and
+    the 3-player game), from the component data."""
+    bids = sorted(int(b) for b in DATA["bonus_for_bid"]["2_teams"])
+    box = pygame.Rect(rect.left, rect.top + 40, rect.width, 3 * 86 + 40)
+    draw.panel(surface, box)
+    col = (box.width - 300) // len(bids)
+    rows = (("howto_partout_bonus_bid", None), ("howto_partout_bonus_two", "2_teams"),
+            ("howto_partout_bonus_three", "3_teams"))
+    for r, (key, table) in enumerate(rows):
+        y = box.top + 30 + r * 86
+        draw.text(surface, texts.render(lang, key), (box.left + 24, y), 32, GOLD if table is None else INK, True,
+                  max_width=270)
+        for k, bid in enumerate(bids):
+            value = bid if table is None else DATA["bonus_for_bid"][table][str(bid)]
+            draw.text(surface, str(value), (box.left + 300 + k * col + col // 2, y), 36 if table else 40,
+                      GOLD if table is None else INK, True, "midtop")
+    example = texts.render(lang, "howto_partout_bonus_example")
+    draw.paragraph(surface, example, (rect.left + 24, box.bottom + 40), rect.width - 48, 36, INK)
 
 
 VIEW = PartoutView

@@ -15,7 +15,7 @@ from typing import Any
 import pygame
 
 from controller.games import texts
-from controller.games.tadika import ALL_CARDS
+from controller.games.tadika import ALL_CARDS, POINTS, swap_match
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
 
@@ -108,7 +108,7 @@ class TadikaView:
               lambda: self._scores(surface, view))
         paint(surface, "last_win", last_win_rect(view["players"]),
               names + (repr(view["last_win"]), len(view["history"])), lambda: self._last_win(surface, view))
-        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
+        paint(surface, "message", MESSAGE, names + (draw.message_key(snap),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 
@@ -320,6 +320,81 @@ def star(surface: pygame.Surface, centre: tuple[float, float], r: float, colour:
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
     """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
     draw_card(surface, lang, card, rect)
+
+
+# -- how to play: the pictures beside the pages (controller/games/data/how_to_play.json) ---------------
+
+def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], rect: pygame.Rect) -> None:
+    """A page's picture: ``hands`` (rows of cards, each with its label above), ``swap`` (cards
+    swapped one for the next, how each pair matches written between them) or ``points`` (the
+    points table, from the component data)."""
+    kind = picture["kind"]
+    if kind == "points":
+        _points_table(surface, lang, picture["lines"], rect)
+    elif kind == "swap":
+        _swaps(surface, lang, picture["cards"], rect)
+    else:
+        rows, labels = picture["rows"], picture.get("labels", [])
+        label_h = 50 if labels else 0
+        step = (rect.height - 10) // len(rows)
+        for r, row in enumerate(rows):
+            top = rect.top + 10 + r * step
+            if r < len(labels):
+                draw.text(surface, texts.render(lang, labels[r]), (rect.left + 10, top), 34, GOLD, True)
+            h = min(step - label_h - 20, 300)
+            w = min(round(h * MIDDLE_CARD[0] / MIDDLE_CARD[1]), (rect.width - 20 - 12 * (len(row) - 1)) // len(row))
+            h = round(w * MIDDLE_CARD[1] / MIDDLE_CARD[0])
+            x = rect.left + 10 if labels else rect.centerx - (len(row) * (w + 12) - 12) // 2
+            for k, card in enumerate(row):
+                draw_card(surface, lang, card, pygame.Rect(x + k * (w + 12), top + label_h, w, h), small=w < 120)
+
+
+def _swaps(surface: pygame.Surface, lang: str, cards: list[str], rect: pygame.Rect) -> None:
+    """The book's stepping stones: each card swapped for the next; between them how they
+    match (the colour, the times tables they share, the joker) and, matching twice, that the
+    player stays on turn."""
+    w, h = MIDDLE_CARD
+    gap = (rect.width - len(cards) * w) // max(1, len(cards) - 1)   # room between the cards for the words
+    top = rect.top + (rect.height - h) // 3
+    for k, card in enumerate(cards):
+        box = pygame.Rect(rect.left + k * (w + gap), top, w, h)
+        draw_card(surface, lang, card, box)
+        c = ALL_CARDS[card]
+        rows = "" if not c.rows else texts.render(lang, "tadika_every_row") if c.is_joker else \
+            "×" + " ".join(str(n) for n in c.rows)
+        draw.text(surface, rows, (box.centerx, box.bottom + 10), 30, INK, True, "midtop", w + gap - 10)
+        if k + 1 == len(cards):
+            break
+        nxt = ALL_CARDS[cards[k + 1]]
+        y = top + h // 2
+        pygame.draw.line(surface, GOLD, (box.right + 16, y), (box.right + gap - 16, y), 6)
+        pygame.draw.polygon(surface, GOLD, [(box.right + gap - 12, y), (box.right + gap - 30, y - 14),
+                                            (box.right + gap - 30, y + 14)])
+        pygame.draw.polygon(surface, GOLD, [(box.right + 12, y), (box.right + 30, y - 14), (box.right + 30, y + 14)])
+        matches = swap_match(card, cards[k + 1])
+        words = []
+        if "colour" in matches:
+            words.append(texts.colour_name(lang, c.colour or ""))
+        if "divisor" in matches:
+            shared = sorted(set(c.rows) & set(nxt.rows)) if not (c.is_joker or nxt.is_joker) else []
+            words.append("×" + " ".join(map(str, shared)) if shared else texts.render(lang, "tadika_joker"))
+        if len(matches) == 2:
+            words.append(texts.render(lang, "howto_tadika_match_again"))
+        centre, below = box.right + gap // 2, y + 30
+        for line in (line for word in words for line in draw.lines_of(word, gap - 24, 28, True)):
+            draw.text(surface, line, (centre, below), 28, GOLD, True, "midtop")    # between the cards
+            below += draw.line_step(28, True)
+
+
+def _points_table(surface: pygame.Surface, lang: str, lines: list[list[str]], rect: pygame.Rect) -> None:
+    """What a round's winner scores: each line of the rule page's table with its points."""
+    box = rect.inflate(-10, -10)
+    draw.panel(surface, box)
+    step = (box.height - 30) // len(lines)
+    for k, (key, points) in enumerate(lines):
+        y = box.top + 20 + k * step
+        draw.text(surface, texts.render(lang, key), (box.left + 24, y), 32, INK, False)
+        draw.text(surface, str(POINTS[points]), (box.right - 24, y - 2), 36, GOLD, True, "topright")
 
 
 VIEW = TadikaView

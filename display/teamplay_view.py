@@ -101,7 +101,7 @@ class TeamplayView:
         paint(surface, "teams", teams_rect(len(view["teams"])),
               names + (repr([view["teams"], view["team_points"], view["team_missions"], view["end_at"]]),),
               lambda: self._teams(surface, view))
-        paint(surface, "message", MESSAGE, names + (repr(draw.message_shown(snap)),),
+        paint(surface, "message", MESSAGE, names + (draw.message_key(snap),),
               lambda: self._message(surface, snap))
         self.overlaid = draw.pause_banner(surface, self.lang, snap, self.names)
 
@@ -205,7 +205,10 @@ class TeamplayView:
                       False, "topright")
 
     def _message(self, surface, snap) -> None:
-        draw.message_box(surface, self.lang, snap, self.names, MESSAGE, "teamplay_help_line", 30)
+        # with 3 and 5 players everyone plays alone: no partner to help
+        alone = all(len(team) == 1 for team in snap.view["teams"])
+        draw.message_box(surface, self.lang, snap, self.names, MESSAGE,
+                         "teamplay_help_line_alone" if alone else "teamplay_help_line", 30)
 
     def _winners(self, surface, view) -> None:
         banner = pygame.Rect(0, 0, 1200, 140)             # between the bank and the seats
@@ -307,5 +310,57 @@ def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) 
     """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
     draw_number(surface, lang, card, rect)
 
+
+# -- how to play: the pictures beside the pages (controller/games/data/how_to_play.json) ---------------
+
+def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], rect: pygame.Rect) -> None:
+    """A page's picture: ``mission`` (a mission card, its name, and number cards that fulfil
+    it), ``missions`` (mission cards, each with its name beside it) or ``table`` (the general
+    mission and the bank, as the table's middle shows them)."""
+    kind = picture["kind"]
+    if kind == "mission":
+        box = _big(MISSION_SIZE)
+        box.midtop = (rect.centerx, rect.top + 30)
+        _mission_large(surface, lang, picture["mission"], box)
+        name = texts.table(lang)["_missions"].get(mission_type(picture["mission"]).id, "")
+        draw.text(surface, name, (rect.centerx, box.bottom + 20), 40, INK, True, "midtop")
+        cards = picture["cards"]
+        card = _big(NUMBER_SIZE)
+        gap = 16
+        x = rect.centerx - (len(cards) * card.width + (len(cards) - 1) * gap) // 2
+        for k, name in enumerate(cards):
+            _number_large(surface, lang, name, card.move(x + k * (card.width + gap), box.bottom + 100))
+    elif kind == "missions":
+        missions = picture["missions"]
+        box = _big(MISSION_SIZE)
+        step = min(box.height + 30, rect.height // len(missions))
+        for k, card in enumerate(missions):
+            at = box.move(rect.left + 10, rect.top + k * step)
+            _mission_large(surface, lang, card, at)
+            name = texts.table(lang)["_missions"].get(mission_type(card).id, "")
+            draw.paragraph(surface, name, (at.right + 30, at.top + 30), rect.right - at.right - 40, 40, INK, True)
+    else:                                                     # the middle of the table
+        draw.text(surface, texts.render(lang, "teamplay_general"), (rect.left + 10, rect.top + 10), 36, MUTED)
+        general = _big(MISSION_SIZE).move(rect.left + 10, rect.top + 60)
+        _mission_large(surface, lang, picture["general"], general)
+        draw.text(surface, texts.render(lang, "teamplay_bank"), (rect.left + 10, general.bottom + 50), 36, MUTED)
+        card = _big(NUMBER_SIZE)
+        for k, name in enumerate(picture["bank"]):
+            _number_large(surface, lang, name, card.move(rect.left + 10 + k * (card.width + 20), general.bottom + 100))
+
+
+PICTURE_SCALE = 1.6        # a page's mission and number cards, larger than on the table
+
+
+def _big(size: tuple[int, int]) -> pygame.Rect:
+    return pygame.Rect(0, 0, round(size[0] * PICTURE_SCALE), round(size[1] * PICTURE_SCALE))
+
+
+def _mission_large(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    draw.enlarged(surface, rect, MISSION_SIZE, lambda image, at: draw_mission(image, lang, card, at))
+
+
+def _number_large(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
+    draw.enlarged(surface, rect, NUMBER_SIZE, lambda image, at: draw_number(image, lang, card, at))
 
 VIEW = TeamplayView

@@ -17,7 +17,10 @@ from typing import Any, Sequence
 import pygame
 
 from controller.games import texts
-from controller.games.teamup import COLOUR_NAME, COLOURS, FLOORS, SHAPES, X, Y, KINDS, as_package, view_coordinates
+from controller.games.teamup import (
+    CARD_KIND, COLOUR_NAME, COLOURS, DATA, FLOORS, KINDS, SHAPES, X, Y, as_package, pallet_of, puzzle_neutral, score,
+    view_coordinates,
+)
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
 
@@ -195,7 +198,7 @@ class TeamUpView:
         kept = self.regions.paint_kept
         kept(surface, "prompt", parts["prompt"], ("prompt",) + names + (repr(seat.prompt if seat else None),),
              lambda image, at: self._prompt(image, seat, at), draw.PANEL)
-        paint(surface, "message", parts["message"], names + (repr(draw.message_shown(snap)),),
+        paint(surface, "message", parts["message"], names + (draw.message_key(snap),),
               lambda: draw.message_box(surface, self.lang, snap, self.names, message_rect(players),
                                        "teamup_help_line", 28), draw.PANEL)
         keys = seat.soft_keys if seat is not None else (snap.seats[0].soft_keys if snap.finished and snap.seats else ())
@@ -616,7 +619,8 @@ def _paint_card(surface: pygame.Surface, lang: str, number: int, kind_name: str,
     unit = 40
     heights = [SHAPES[s][1] * unit for s in shapes]
     widths = [SHAPES[s][0] * unit for s in shapes]
-    gap = 50
+    # room for the word between two shapes ("oder" is wider than "or")
+    gap = max(50, draw.font(30, True).size(texts.render(lang, "teamup_or"))[0] + 16) if len(shapes) == 2 else 50
     total = sum(widths) + gap * (len(shapes) - 1)
     x = rect.centerx - total // 2
     for s, w, h in zip(shapes, widths, heights):
@@ -632,8 +636,34 @@ def _paint_card(surface: pygame.Surface, lang: str, number: int, kind_name: str,
 
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:
     """One card of the deck, large, by its name in the rules' notation (enrollment shows it)."""
-    from controller.games.teamup import CARD_KIND
     draw_card(surface, lang, int(card), CARD_KIND[int(card)], rect)
+
+
+# -- how to play: the pictures beside the pages (controller/games/data/how_to_play.json) ---------------
+
+def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], rect: pygame.Rect) -> None:
+    """A page's picture: ``pallet`` (the Kopfnuss's start and the first ``packages`` of its
+    perfect line, drawn as the game draws its pallet, and the score it stands at) or
+    ``cards`` (order cards by their numbers)."""
+    if picture["kind"] == "cards":
+        numbers = picture["cards"]
+        w, h = CARD_SIZE
+        gap = 60
+        x = rect.centerx - (len(numbers) * w + (len(numbers) - 1) * gap) // 2
+        for k, number in enumerate(numbers):
+            draw_card(surface, lang, number, CARD_KIND[number], pygame.Rect(x + k * (w + gap), rect.top + 120, w, h))
+        return
+    placed = [puzzle_neutral()] + [as_package(p) for p in DATA["puzzle"]["line"][:picture["packages"]]]
+    image = pygame.Surface((MAIN.right, MAIN.bottom), pygame.SRCALPHA)     # see-through but the pallet
+    TeamUpView(lang)._pallet(image, Projection(0), placed)
+    drawn = PALLET_REGION.clip(MAIN)
+    room = pygame.Rect(rect.left, rect.top, rect.width, rect.height - 80)
+    scale = min(1.0, room.width / drawn.width, room.height / drawn.height)
+    size = (round(drawn.width * scale), round(drawn.height * scale))
+    shown = pygame.transform.smoothscale(image.subsurface(drawn), size)
+    surface.blit(shown, shown.get_rect(midtop=room.midtop))
+    words = texts.render(lang, "teamup_score", {"n": score(pallet_of(placed), 0)})
+    draw.text(surface, words, (rect.centerx, rect.bottom - 60), 44, GOLD, True, "midtop")
 
 
 VIEW = TeamUpView

@@ -30,10 +30,13 @@ def test_play_a_game_with_its_variants_from_the_menu():
     assert menu.press(OK) is None and menu.page == "options"
     assert menu.lines()[1][menu.chosen].key == "menu_start"          # "start" first: no variant needed
     menu.press(MINUS)
+    assert menu.lines()[1][menu.chosen].key == "menu_option_learn"     # every game's, after its own
+    menu.press(MINUS)
     menu.press(MINUS)
     assert menu.lines()[1][menu.chosen].key == "menu_option_puzzle"
     menu.press(OK)                                                     # the switch turns on
     assert menu.lines()[1][0].params["value"] == "on"
+    menu.press(PLUS)
     menu.press(PLUS)
     menu.press(PLUS)
     assert menu.press(OK) == Activity("play", game="team-up", players=2, options={"puzzle": True})

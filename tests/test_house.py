@@ -5,6 +5,7 @@ finds it."""
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def test_every_game_has_every_room(name):
     m = rules.module
     missing = [path for path in (f"controller/games/{m}.py", f"controller/games/data/{m}.json",
                                  f"controller/inputs/{m}.py", f"controller/bots/{m}.py",
-                                 f"display/{m}_view.py", f"docs/{name}.md")
+                                 f"controller/learn/{m}.py", f"display/{m}_view.py", f"docs/{name}.md")
                if not (ROOT / path).is_file()]
     assert not missing, f"{name} lacks {', '.join(missing)}"
     assert list(ROOT.glob(f"tests/test_{m}_*.py")), f"{name} has no tests/test_{m}_*.py"
@@ -47,6 +48,8 @@ def test_every_game_has_every_room(name):
     view = view_class(name)
     assert view.__module__ == f"display.{m}_view" and callable(view.draw)
     assert rules.title in (ROOT / f"docs/{name}.md").read_text(encoding="utf-8")
+    from controller.games import texts          # how to play: the pages, their pictures drawn by the view
+    assert texts.how_to_play(name, "en") and callable(import_module(view.__module__).how_to_picture)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -32,6 +32,22 @@ def test_repainting_only_what_changed_draws_the_same_frames(game):
 
 
 @pytest.mark.parametrize("game", REGIONAL)
+def test_with_the_learning_hints_repainting_only_what_changed_draws_the_same_frames(game):
+    """The hints change with every move (the message box; Crazy Kick: each seat's line and its
+    piles framed): the regions that show them are repainted when they do."""
+    kept, fresh = Screen(headless=True, lang="fr"), Screen(headless=True, lang="fr")
+    shots = snapshots(game, seed=5, moves=60, options={"learn": True})
+    assert any(seat.hints for snap in shots for seat in snap.seats)
+    for number, snap in enumerate(shots):
+        kept.render(snap)
+        fresh._views.clear()
+        fresh.render(snap)
+        assert pixels(kept.canvas) == pixels(fresh.canvas), f"{game}: frame {number} differs"
+    kept.close()
+    fresh.close()
+
+
+@pytest.mark.parametrize("game", REGIONAL)
 def test_another_player_count_on_the_same_screen_leaves_nothing_of_the_last(game):
     counts = sorted(GAMES[game].player_counts)
     kept, fresh = Screen(headless=True, lang="en"), Screen(headless=True, lang="en")

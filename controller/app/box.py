@@ -42,9 +42,11 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
             seated, names, colours = seating
         return run_table(activity.game, ports=seated, players=activity.players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
-                         headless=headless, options=activity.options, colours=colours)
+                         headless=headless, options=activity.options, colours=colours, how_to_play=True)
     if activity.kind == "history":
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
+    if activity.kind == "howto":
+        return show_how_to_play(ports, activity.game, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
         from controller.app.enroll import enroll
         return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
@@ -112,6 +114,20 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
             event = next_input(screen, events, deadline)
             if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
                 return
+
+
+def show_how_to_play(ports: list[str], game: str, *, lang: str, headless: bool, fullscreen: bool,
+                     timeout: float | None = None) -> None:
+    """A game's how-to-play pages on the TV, turned at any station, until its top-left button,
+    the last page's OK (or Esc)."""
+    from controller.app.howto import show_pages
+    from controller.app.play import make_screen
+    events: queue.Queue = queue.Queue()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with contextlib.ExitStack() as stack:
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        open_present(ports, events, stack)
+        show_pages(screen, events, game, before_game=False, deadline=deadline)
 
 
 @dataclass(frozen=True)

@@ -327,7 +327,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins,
                        options=dict(game_options(args, find_game(args.game)),
-                                    **({"bots": args.bots} if args.bots else {})))
+                                    **({"bots": args.bots} if args.bots else {})), how_to_play=True)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

@@ -102,6 +102,11 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             _shoot_at(runner, screen, screenshot, screenshot_at)
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):
             _report_first_frame(runner)
+        # a person at the keyboard starting a new game is offered its how-to-play pages first
+        if keyboard is not None and watching and saved is None:
+            from controller.app.play import offer_how_to_play
+            if not offer_how_to_play(runner, rules.name, timeout):
+                return dict(table.result(), game_id=table.game_id)
         runner.run(timeout=timeout)
         screen.flush()             # the last frame, if the frame-rate limit held it back
         if screenshot and screenshot_at is None:

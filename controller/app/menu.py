@@ -5,13 +5,16 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 
 - **Play**: the game, then how many play (as many as the game allows and stations are
   plugged in; where bots may fill empty seats, as the game allows), then each of the rule
-  book's variants the game has (a switch, or a choice), how many seats bots take (Crazy
+  book's variants the game has (a switch, or a choice) and the learning hints (every game's
+  ``learn`` option), how many seats bots take (Crazy
   Kick: every card lies open, so a bot hides nothing), then "start";
 - **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
 - **Station self-test**: at the station that chose it;
 - **Games played**: the finished games and the leaderboard, until a button is pressed;
 - **Language** of the screen;
-- **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud).
+- **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud);
+- **How to play**: a game's pages on the TV (``controller/app/howto.py``), turned at any
+  station; the top-left button comes back here (they are offered before a game's first move too).
 
 A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
 silently: "start" then asks whether to go on with it (its players and variants) or to
@@ -30,13 +33,14 @@ from controller.games import GAMES
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
-MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume")
+MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume",
+              "menu_how_to_play")
 VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
 @dataclass(frozen=True)
 class Activity:
-    kind: str                          # "play", "enroll", "selftest"
+    kind: str                          # "play", "enroll", "selftest", "history", "howto"
     station: str | None = None         # the station that chose it (enroll, self-test)
     game: str | None = None
     players: int | None = None
@@ -138,6 +142,9 @@ class Menu:
             return (MenuLine("menu_resume_title", {"game": GAMES[saved.game].title}),
                     (MenuLine("menu_resume_go_on", {"n": saved.players, "when": saved.when, "moves": saved.moves}),
                      MenuLine("menu_resume_new")))
+        if self.page == "howto":
+            return MenuLine("menu_choose_howto"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
+                                                        for g in self._games())
         if self.page == "deck":
             return MenuLine("menu_choose_deck"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._decks())
@@ -161,7 +168,7 @@ class Menu:
             return None
         if button == BACK:
             self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
-                      "language": "main", "volume": "main", "resume": "main"}.get(self.page, "main"))
+                      "language": "main", "volume": "main", "resume": "main", "howto": "main"}.get(self.page, "main"))
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -191,6 +198,8 @@ class Menu:
                 self._go("game")
             elif item == "menu_enroll":
                 self._go("deck")
+            elif item == "menu_how_to_play":
+                self._go("howto")
             elif item == "menu_selftest":
                 return Activity("selftest", station=station)
             elif item == "menu_history":
@@ -246,6 +255,8 @@ class Menu:
             self.game, self.options = saved.game, {}
             self._go("players")                      # offered at switch-on: now choose the new game's players
             return None
+        if self.page == "howto":
+            return Activity("howto", game=self._games()[self.chosen])
         if self.page == "deck":
             return Activity("enroll", station=station, game=self._decks()[self.chosen])
         if self.page == "volume":                    # stays on the page: the chime says how loud

@@ -54,7 +54,7 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
 
 
 # what a game's snapshots are made of: the screen's process imports it before its first frame
-SNAPSHOT_MODULES = ("controller.table.table",)
+SNAPSHOT_MODULES = ("controller.table.table", "controller.app.howto")
 
 
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False,
@@ -156,10 +156,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
-              options: dict[str, Any] | None = None, colours: list[str] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, colours: list[str] | None = None,
+              how_to_play: bool = False) -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
     the game's variants (``GameRules.options``); ``colours``: each seat's colour ("rrggbb"), as
-    chosen at seating."""
+    chosen at seating; ``how_to_play``: a new game offers its how-to-play pages before the
+    first move (one press at any station skips them)."""
     import random
     rules = find_game(game)
     config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
@@ -221,10 +223,23 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             runner: TableRunner = RealtimeRunner(table, events, links, screen=screen, panel=panel, bots=driver)
         else:
             runner = TableRunner(table, events, links, screen=screen, panel=panel)
+        if how_to_play and saved is None and not offer_how_to_play(runner, rules.name, timeout):
+            return table.result()                # Esc while the pages were shown
         # With a window, stay on the final scores until it is closed (Esc): the table is
         # the scoreboard. Without one, nobody is looking: stop at the end.
         runner.run(until_finished=not screen.interactive, timeout=timeout)
         return table.result()
+
+
+def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = None) -> bool:
+    """Before a new game's first move: its how-to-play pages on the runner's screen, turned at
+    any station, left with one press (``controller/app/howto.py``). A station unplugged or
+    back meanwhile is the table's news as ever, and the host panel's menu button held stops
+    the table as in a game. False: Esc was pressed."""
+    from controller.app.howto import show_pages
+    deadline = None if timeout is None else time.monotonic() + timeout
+    return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
+                      deadline=deadline, until=lambda: runner.stopped)
 
 
 def learn_cards(game: str, port: str) -> int:

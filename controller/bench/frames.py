@@ -49,13 +49,14 @@ for _name in sorted(GAMES):
                                                   "(no region kept), median")
 
 
-def snapshots(game: str, seed: int, moves: int = MOVES, players: int | None = None) -> list[Any]:
+def snapshots(game: str, seed: int, moves: int = MOVES, players: int | None = None,
+              options: dict[str, Any] | None = None) -> list[Any]:
     """The snapshots of a game played by random legal moves (one that does not end the game
-    at once where there is one), one per move."""
+    at once where there is one), one per move; ``options``: the game's (``{"learn": True}``)."""
     from controller.table.table import Table
     rules = GAMES[game]
     players = players or max(rules.player_counts)
-    table = Table(rules, config={"players": players, "mode": "virtual"}, seed=seed,
+    table = Table(rules, config={"players": players, "mode": "virtual", **(options or {})}, seed=seed,
                   stations=[f"s{i}" for i in range(players)], names=NAMES[:players])
     rng = random.Random(seed)
     shots = [table.snapshot()]

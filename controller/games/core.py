@@ -64,6 +64,11 @@ class GameOption:
         return not self.choices
 
 
+# Every game's: the learning hints (``controller/learn``), a choice of the table, not of the
+# rules, kept in the config like a variant so a resumed game keeps it
+LEARN = GameOption("learn", "learning hints: the player on turn sees on the screen what they may do now")
+
+
 STRINGS = "strings"       # a field holding a list of strings (a hand of cards): a tuple in the action
 
 
@@ -133,9 +138,16 @@ class GameRules:
     name: str = ""             # as typed on the command line and in docs/<name>.md: "crazy-kick"
     title: str = ""
     player_counts: tuple[int, ...] = ()    # how many may play; new_game refuses the others
-    options: tuple[GameOption, ...] = ()   # the variants a game offers (config keys)
+    options: tuple[GameOption, ...] = ()   # the variants a game offers (config keys); LEARN is added last
     realtime: bool = False     # everybody acts at once: presses go through the arbiter
     bots_fill_seats: bool = False   # the box may seat bots at empty seats (nothing hidden in a hand)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game offers the learning hints, after its own variants: added here, once, so
+        that no game (a new one too) can be without them."""
+        super().__init_subclass__(**kwargs)
+        if LEARN not in cls.options:
+            cls.options = tuple(cls.options) + (LEARN,)
 
     @property
     def module(self) -> str:

@@ -186,6 +186,8 @@ class TeamplayInput(InputAdapter):
             return "teamplay_prompt_show", {"n": len(taps.cards)}
         if state.draws < 2:
             return "teamplay_prompt_draw", {"n": 2 - state.draws}
+        if partner(state, seat) is None or state.gave:      # alone (3 or 5 players), or given already
+            return "teamplay_prompt_missions_no_give", {}
         return "teamplay_prompt_missions", {}
 
     def pending(self, state: TeamplayState, seat: int) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ from controller.table.cards import CardResolver
 from controller.table.eventlog import BrokenLog, EventLog, SavedGame, storage_error
 from controller.games.core import GameRules, IllegalAction
 from controller.inputs import InputAdapter, SoftKey, adapter_for
+from controller.learn import Hint, hints_for, seats_to_hint
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ class SeatSnapshot:
     pending: dict[str, Any] | None
     refusal: Message | None      # this seat's last refusal, until its next input
     colour: str | None = None    # the colour chosen at seating ("rrggbb"), if any
+    hints: tuple[Hint, ...] = ()  # the learning option: what this seat may do now (controller/learn)
 
 
 @dataclass(frozen=True)
@@ -560,6 +562,7 @@ class Table:
                 self._snapshot = replace(self._snapshot, processed=dict(self.processed))
             return self._snapshot
         state = self.state
+        hints = self._hints(state)
         seats = tuple(
             SeatSnapshot(seat, self.names[seat] if seat < len(self.names) else "", station,
                          self.connected.get(station, False) if station else False,
@@ -568,7 +571,7 @@ class Table:
                          (self._pause_refusal, {}) if self.paused_until_ns is not None else
                          self.adapter.prompt(state, seat),
                          self.adapter.pending(state, seat), self._refusals.get(seat),
-                         self.colours[seat] if seat < len(self.colours) else None)
+                         self.colours[seat] if seat < len(self.colours) else None, hints.get(seat, ()))
             for seat, station in enumerate(self.stations))
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,
@@ -576,6 +579,17 @@ class Table:
                                   self.rules.outcome(state) is not None, self.paused_for, self.cannot_save,
                                   self._private_hand(state), tuple(self._notices.values()))
         return self._snapshot
+
+    def _hints(self, state: Any) -> dict[int, tuple[Hint, ...]]:
+        """With the learning option: each seat that may act now, and what it may do. The
+        table says what is in a hand only where it deals and the hand is the keyboard
+        player's own, or where a game hides nothing (``controller/learn``)."""
+        if not self.config.get("learn"):
+            return {}
+        dealt = self.config.get("mode") == "virtual"
+        return {seat: hints_for(self.rules, state, seat,
+                                hand_known=dealt and (seat == self.private_seat or self.rules.bots_fill_seats))
+                for seat in seats_to_hint(self.rules, state, len(self.stations))}
 
     def _private_hand(self, state: Any) -> tuple[int, tuple[str, ...]] | None:
         """The hand of the seat played from the keyboard, when the game keeps hands of named cards."""

@@ -13,6 +13,17 @@ seat's name, ``card``, ``give`` and ``take`` as the card's name, ``colour`` and 
 rules core can say "not_your_turn" with seat numbers and each screen says it in
 its own language.
 
+A parameter holding a list is said as a list: ``seats`` as the seats' names, ``cards`` as the
+cards' names ("red 5, green 3 and King"; a run of one colour as "green 6–9"), ``piles`` and
+``rows`` as numbers, ``missions`` by their names, ``swaps`` ("blue5>blue15") as "blue 5 for
+blue 15", all joined with "and"; ``takes`` and
+``again`` (cards), ``colours`` and ``packages`` (Team UP!'s "A:red") joined with "or".
+
+How to play a game: ``how_to_play(game, lang)``, short pages whose words are entries of these
+catalogues (``howto_<game>_<page>_title`` and ``howto_<game>_<page>``) and whose order and
+pictures are data (``controller/games/data/how_to_play.json``; each game's view draws the
+pictures).
+
 A sentence that counts has plural forms (``msgid_plural``, ``msgstr[0]``, ``msgstr[1]``);
 the parameter ``n`` chooses the form by the catalogue's own ``Plural-Forms`` rule (French
 says "0 carte", the others "0 cards").
@@ -20,6 +31,8 @@ says "0 carte", the others "0 cards").
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
@@ -30,6 +43,11 @@ LANGUAGES = ("de", "en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
 _SEAT_PARAMS = frozenset({"player", "expected", "seat", "winner", "owner"})
 _CARD_PARAMS = frozenset({"card", "give", "take"})
+# a list parameter said as a list: what each item is said as, and the word before the last
+_LISTS = {"seats": ("seat", "list_and"), "cards": ("card", "list_and"), "takes": ("card", "list_or"),
+          "again": ("card", "list_or"),
+          "piles": ("number", "list_and"), "rows": ("number", "list_and"), "colours": ("colour", "list_or"),
+          "packages": ("package", "list_or"), "missions": ("mission", "list_and"), "swaps": ("swap", "list_and")}
 # a context of the catalogues → where its names are in ``table``
 CONTEXTS = {"colour": "_colours", "card": "_cards", "mission": "_missions", "card_mark": "_card_marks",
             "seat": "_seat"}
@@ -136,11 +154,10 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
         return "–"
     if name in _SEAT_PARAMS and isinstance(value, int):
         return seat_label(lang, value, seat_names)
-    if name == "seats" and isinstance(value, (list, tuple)):        # "Anna, Ben and Clara"
-        labels = [seat_label(lang, int(s), seat_names) for s in value]
-        if len(labels) < 2:
-            return "".join(labels)
-        return f"{', '.join(labels[:-1])} {render(lang, 'list_and')} {labels[-1]}"
+    if name in _LISTS and isinstance(value, (list, tuple)):        # "Anna, Ben and Clara"
+        kind, word = _LISTS[name]
+        return said_as_list(lang, [_item(lang, kind, v, seat_names) for v in
+                                   (_runs(lang, value) if kind == "card" else value)], word)
     if name in _CARD_PARAMS:
         return card_name(lang, str(value))
     if name in ("colour", "team"):
@@ -148,3 +165,88 @@ def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) ->
     if name == "mission":
         return table(lang).get("_missions", {}).get(str(value), value)
     return value
+
+
+def said_as_list(lang: str, labels: Sequence[str], word: str = "list_and") -> str:
+    """"a, b and c" (``word``: the key of "and" or "or" in ``lang``)."""
+    labels = list(labels)
+    if len(labels) < 2:
+        return "".join(labels)
+    return f"{', '.join(labels[:-1])} {render(lang, word)} {labels[-1]}"
+
+
+def _item(lang: str, kind: str, value: Any, seat_names: Sequence[str] | None) -> str:
+    if kind == "seat":
+        return seat_label(lang, int(value), seat_names)
+    if kind == "card":
+        return value if isinstance(value, _Run) else card_name(lang, str(value))
+    if kind == "colour":
+        return colour_name(lang, str(value))
+    if kind == "swap":                              # "blue5>blue15": "blue 5 for blue 15"
+        give, _, take = str(value).partition(">")
+        return render(lang, "swap_for", {"give": give, "take": take})
+    if kind == "mission":
+        return table(lang).get("_missions", {}).get(str(value), str(value))
+    if kind == "package":                           # Team UP!'s "A:red": the shape's letter and the colour
+        shape, _, colour = str(value).partition(":")
+        return f"{shape} {colour_name(lang, colour)}".strip()
+    return str(value)
+
+
+class _Run(str):
+    """Cards of one colour in a row, already said ("green 6–9")."""
+
+
+def _runs(lang: str, cards: Sequence[Any]) -> list[Any]:
+    """Three or more cards of one colour with consecutive numbers, said as one ("green 6–9");
+    every other card as it is. The order is kept; a run takes the place of its first card."""
+    names = table(lang).get("_colours", {})
+    parsed = []
+    for card in cards:
+        kind = str(card).rpartition("-")[0] if str(card).rpartition("-")[2].isdigit() else str(card)
+        colour = next((c for c in names if kind.startswith(c) and kind[len(c):].isdigit()), None)
+        parsed.append((colour, int(kind[len(colour):]) if colour else None))
+    out: list[Any] = []
+    used: set[int] = set()
+    for i, (colour, value) in enumerate(parsed):
+        if i in used:
+            continue
+        run = [i]
+        if colour is not None:
+            following = {v: j for j, (c, v) in enumerate(parsed) if c == colour and j not in used and j != i}
+            while value + len(run) in following:
+                run.append(following[value + len(run)])
+        if len(run) >= 3:
+            used.update(run)
+            out.append(_Run(f"{names[colour]} {value}–{value + len(run) - 1}"))
+        else:
+            used.add(i)
+            out.append(cards[i])
+    return out
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a game's how to play: its title, its words (paragraphs split at new lines)
+    and the picture the game's view draws beside them (``display/<game>_view.py``,
+    ``how_to_picture``)."""
+
+    title: str
+    text: str
+    picture: dict[str, Any]
+
+
+@lru_cache(maxsize=None)
+def _pages() -> dict[str, Any]:
+    path = resources.files("controller.games").joinpath("data", "how_to_play.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def how_to_play(game: str, lang: str) -> list[Page]:
+    """The pages that explain ``game`` (its name, "team-up") in ``lang``, in their order."""
+    pages = _pages().get(game)
+    if pages is None:
+        raise KeyError(f"no pages for {game!r}; there are pages for {', '.join(sorted(k for k in _pages() if k[0] != '_'))}")
+    prefix = "howto_" + game.replace("-", "")
+    return [Page(render(lang, f"{prefix}_{page['page']}_title"), render(lang, f"{prefix}_{page['page']}"),
+                 dict(page["picture"])) for page in pages]
