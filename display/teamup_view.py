@@ -17,7 +17,9 @@ from typing import Any, Sequence
 import pygame
 
 from controller.games import texts
-from controller.games.teamup import COLOUR_NAME, COLOURS, FLOORS, SHAPES, X, Y, KINDS, as_package, view_coordinates
+from controller.games.teamup_pallet import (
+    COLOUR_NAME, COLOURS, FLOORS, SHAPES, X, Y, KINDS, as_package, view_coordinates,
+)
 from display import draw
 from display.draw import GOLD, INK, MUTED, RED
 

@@ -1,4 +1,4 @@
-"""Team UP!'s hint and bots (``suggest_placement`` in ``controller/games/teamup_solver.py``)
+"""Team UP!'s hint and bots (``suggest_placement`` in ``controller/games/teamup_hints.py``)
 as a player sees them, and the search's signature.
 
 The solver's answers (best score, proven, legal moves) are checked against an independent
@@ -36,9 +36,8 @@ from controller.games.teamup import (
     CARD_KIND, CARD_NUMBERS, Draw, FaceDown, Place, as_package, current_card, fitting, kind_of_card, pallet_of,
     puzzle_neutral, score,
 )
-from controller.games.teamup_solver import (
-    FOOTPRINT_AT, SHAPE_INDEX, STEPS_PER_SECOND, _rank, _Search, solve, suggest_placement, unseen_kinds,
-)
+from controller.games.teamup_hints import _rank, suggest_placement, unseen_kinds
+from controller.games.teamup_solver import FOOTPRINT_AT, SHAPE_INDEX, STEPS_PER_SECOND, _Search, solve
 
 RULES = find_game("team-up")
 VECTORS = Path(__file__).parent / "vectors"

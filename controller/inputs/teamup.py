@@ -33,7 +33,8 @@ from controller.games.teamup import (
     X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
     fitting, kind_of_card, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
-from controller.games.teamup_solver import solve, suggest_placement
+from controller.games.teamup_hints import suggest_placement
+from controller.games.teamup_solver import solve
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
 HINDSIGHT_SECONDS = 1.0
