@@ -13,7 +13,7 @@ from controller.games import find_game
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
     CARD_NUMBERS, DATA, PACKAGES, Draw, FaceDown, Package, Place, Stop, as_package, best_score, current_card,
-    deck_key, fitting, kind_of_card, pallet_of, placement_error, placement_problem, puzzle_neutral, score,
+    fitting, kind_of_card, pallet_of, placement_error, placement_problem, puzzle_neutral, score,
 )
 
 RULES = find_game("team-up")
@@ -186,8 +186,9 @@ def test_stopping_scores_the_pallet_as_it_stands():
 def test_a_wrong_player_count_or_deck_is_refused():
     with pytest.raises(IllegalAction, match="1 to 4"):
         RULES.new_game({"players": 5}, 1)
-    with pytest.raises(IllegalAction):
-        RULES.new_game({"players": 2, "deck": [1, 2, 3], "neutral": list(NEUTRAL)}, 1)
+    for pile in ([1, 2, 2], [], [0, 5], [37], "1,2,3", [1.0, 2]):     # a card twice, none, no such card
+        with pytest.raises(IllegalAction):
+            RULES.new_game({"players": 2, "deck": pile, "neutral": list(NEUTRAL)}, 1)
     with pytest.raises(IllegalAction):
         RULES.new_game({"players": 2, "deck": list(CARD_NUMBERS), "neutral": ["N", None, 1, 1, 0, 2, 2, 3]}, 1)
 
@@ -207,30 +208,115 @@ def test_physical_cards_are_tapped_each_once():
 
 # --- the challenge ----------------------------------------------------------------------------------------
 
-def finished(config, seed, score_):
-    return {"game": "team-up", "config": config, "seed": seed, "scores": [score_]}
+def finished(config, seed, score_, drawn):
+    """A finished game's result as the table keeps it: the cards drawn among it."""
+    return {"game": "team-up", "config": config, "seed": seed, "scores": [score_], "drawn": list(drawn)}
 
 
-def test_the_challenge_replays_the_last_games_cards_and_keeps_the_best_score():
-    first = RULES.new_game({"players": 2}, 11)
-    history = [finished({"players": 2}, 11, 14), finished({"players": 3}, 99, 20)]
-    config = RULES.prepare_config({"players": 3, "challenge": True}, lambda: history)
-    assert config["deck"] == list(first.deck) and as_package(config["neutral"]) == first.placed[0]
-    assert config["to_beat"] == 14
+def result_of(state, config, seed):
+    return {"game": "team-up", "config": config, "seed": seed, "scores": list(RULES.outcome(state).scores),
+            **RULES.result_details(state)}
+
+
+def play_and_stop(config, seed, cards):
+    """A game that deals with ``cards`` cards, each placed at the first place it fits (or
+    turned face down), then stops."""
+    state = RULES.new_game(config, seed)
+    while len(state.moves) < cards:
+        state = RULES.apply(state, Draw(state.to_act))
+        fits = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+        state = RULES.apply(state, FaceDown(state.to_act) if fits is None else Place.of(state.to_act, fits))
+    return RULES.apply(state, Stop(state.to_act))
+
+
+@pytest.mark.parametrize("cards", [1, 7])
+def test_the_challenge_pile_is_the_cards_the_last_game_drew_in_order(cards):
+    """"Alle verwendeten Karten werden auf einmal umgedreht und bilden so den Stapel (sie
+    behalten die gleiche Reihenfolge)": after a game stopped after one card (or seven), the
+    challengers get exactly those cards, in that order, from the same start; the game ends
+    when they are used up ("Es gibt keine Karten mehr")."""
+    first = play_and_stop({"players": 2}, 11, cards)
+    assert RULES.result_details(first) == {"drawn": list(first.deck[:cards])}
+    config = RULES.prepare_config({"players": 3, "challenge": True}, lambda: [result_of(first, {"players": 2}, 11)])
+    assert config["deck"] == list(first.deck[:cards]) and as_package(config["neutral"]) == first.placed[0]
+    assert config["to_beat"] == RULES.outcome(first).scores[0]
     again = RULES.new_game(config, 12345)
-    assert again.deck == first.deck and again.placed == first.placed and again.order_known
-    # the challenge itself finished with 18: the next challenge keeps the best of both
-    history.insert(0, finished(config, 12345, 18))
-    config2 = RULES.prepare_config({"players": 2, "challenge": True}, lambda: history)
-    assert config2["deck"] == list(first.deck) and config2["to_beat"] == 18
-    assert deck_key(config2["deck"], config2["neutral"]) == deck_key(first.deck, first.placed[0])
+    assert again.deck == first.deck[:cards] and again.placed == first.placed[:1] and again.order_known
+    assert RULES.public_view(again)["cards_left"] == cards
+    for n in range(cards):
+        again = RULES.apply(again, Draw(again.to_act))
+        assert current_card(again) == first.deck[n]
+        fits = next(fitting(pallet_of(again.placed), kind_of_card(current_card(again))), None)
+        again = RULES.apply(again, FaceDown(again.to_act) if fits is None else Place.of(again.to_act, fits))
+    assert again.phase == "over" and again.ended == "no_cards" and RULES.public_view(again)["cards_left"] == 0
 
 
-def test_a_challenge_without_a_game_before_is_refused():
+def test_a_card_turned_face_down_stays_in_its_place_in_the_pile():
+    """"Eventuell vorliegende Maluskarten werden umgedreht, aber an der gleichen Stelle im
+    Stapel gelassen": the puzzle's first 26 packages, then a red card with no red package
+    left (face down), then stop. The challenge's pile is those 27 cards, the red one last."""
+    deck = list(range(1, 27)) + [33] + [n for n in range(27, 37) if n != 33]
+    config = {"players": 1, "deck": deck, "neutral": list(puzzle_neutral())}
+    state = RULES.new_game(config, 3)
+    for p in LINE[:26]:
+        state = RULES.apply(RULES.apply(state, Draw(0)), Place.of(0, p))
+    state = RULES.apply(RULES.apply(state, Draw(0)), FaceDown(0))
+    state = RULES.apply(state, Stop(0))
+    assert state.moves[-1] == -1 and RULES.outcome(state).scores == (20 - 1 - 1,)
+    challenge = RULES.prepare_config({"players": 2, "challenge": True}, lambda: [result_of(state, config, 3)])
+    assert challenge["deck"] == deck[:27] and challenge["to_beat"] == 18
+
+
+def test_the_score_to_beat_is_the_best_made_from_that_start_with_those_cards():
+    """The score shown to beat is the best a game made from the same start with the
+    challenge's cards: one that drew them all, or fewer of them from the top (a team with
+    this pile can do whatever that game did). A game that drew more cards, or started
+    elsewhere, or kept no record of its cards, does not count."""
+    deck = list(CARD_NUMBERS)
+    random.Random(4).shuffle(deck)
+    here = {"players": 2, "deck": deck, "neutral": list(NEUTRAL)}
+    elsewhere = {**here, "neutral": ["N", None, 4, 0, 0, 2, 2, 3]}
+    history = [finished(here, 1, -20, deck[:6]),                   # the last game: six cards
+               finished(here, 2, -15, deck[:4]),                   # four of them: counts
+               finished(here, 3, -2, deck[:9]),                    # nine: more than the pile holds
+               finished(elsewhere, 4, -1, deck[:6]),               # another start
+               finished(here, 5, -17, deck[1:6]),                  # other cards
+               {**finished(here, 6, 3, deck[:6]), "drawn": None}]  # no record of the cards drawn
+    config = RULES.prepare_config({"players": 2, "challenge": True}, lambda: history)
+    assert config["deck"] == deck[:6] and config["to_beat"] == -15
+
+
+def test_a_physical_game_can_be_challenged_with_the_cards_it_drew():
+    """With physical cards the table knows the cards drawn, which is all a challenge needs:
+    the team re-stacks them, and a card tapped out of that order is refused."""
+    state = RULES.new_game({"players": 2, "mode": "physical"}, seed=2)
+    for card in (17, 5, 30):
+        state = RULES.apply(state, Draw(state.to_act, card))
+        fits = next(fitting(pallet_of(state.placed), kind_of_card(card)), None)
+        state = RULES.apply(state, FaceDown(state.to_act) if fits is None else Place.of(state.to_act, fits))
+    state = RULES.apply(state, Stop(state.to_act))
+    config = RULES.prepare_config({"players": 2, "mode": "physical", "challenge": True},
+                                  lambda: [result_of(state, {"players": 2, "mode": "physical"}, 2)])
+    assert config["deck"] == [17, 5, 30]
+    again = RULES.new_game(config, 9)
+    refused(again, Draw(0, 5), "teamup_not_next_card")
+    assert RULES.legal_actions(again, 0) == [Draw(0), Stop(0)] and RULES.public_view(again)["cards_left"] == 3
+
+
+def test_a_challenge_without_a_game_before_or_its_cards_is_refused():
     with pytest.raises(IllegalAction) as caught:
         RULES.prepare_config({"players": 2, "challenge": True}, lambda: [])
     assert caught.value.key == "teamup_no_game_to_repeat"
     RULES.check_config({"players": 2, "challenge": True})          # the rest of the config is fine
+    old = {"game": "team-up", "config": {"players": 2}, "seed": 1, "scores": [4]}   # kept before "drawn"
+    with pytest.raises(IllegalAction) as caught:
+        RULES.prepare_config({"players": 2, "challenge": True}, lambda: [old])
+    assert caught.value.key == "teamup_no_game_to_repeat"
+    stopped_at_once = play_and_stop({"players": 2}, 8, 0)
+    with pytest.raises(IllegalAction) as caught:
+        RULES.prepare_config({"players": 2, "challenge": True},
+                             lambda: [result_of(stopped_at_once, {"players": 2}, 8)])
+    assert caught.value.key == "teamup_nothing_drawn"
 
 
 # --- invariants of whole random games ---------------------------------------------------------------------
@@ -546,7 +632,7 @@ def test_a_person_may_name_the_card_the_table_draws():
 
 
 def test_preparing_a_challenge_leaves_the_given_config_alone():
-    history = [finished({"players": 2}, 11, 14)]
+    history = [finished({"players": 2}, 11, 14, [3, 9])]
     given_config = {"players": 2, "challenge": True}
     RULES.prepare_config(given_config, lambda: history)
     assert given_config == {"players": 2, "challenge": True}

@@ -89,6 +89,16 @@ def test_the_cards_not_seen_yet_are_those_still_in_the_pile():
     assert Counter(unseen_kinds(tapped)) + Counter([CARD_KIND[33]]) == Counter(CARD_KIND[n] for n in CARD_NUMBERS)
 
 
+def test_in_a_challenge_the_cards_to_come_are_those_of_its_pile():
+    """A challenge's pile is the cards the game before drew: the hint and the bots count
+    on those still in it, not on the whole deck (and not on their order but by number)."""
+    pile = [12, 3, 30, 7, 21]
+    state = RULES.new_game({"players": 1, "deck": pile, "neutral": list(puzzle_neutral())}, 0)
+    assert unseen_kinds(state) == [CARD_KIND[n] for n in sorted(pile)]
+    state = RULES.apply(state, Draw(0))
+    assert unseen_kinds(state) == [CARD_KIND[n] for n in sorted(pile[1:])]
+
+
 @pytest.mark.parametrize("seed, moves", [(1, 0), (2, 8), (3, 8), (3, 16), (5, 12)])
 def test_the_hint_is_a_package_the_card_drawn_may_take(seed, moves):
     state = played_to(seed, moves)

@@ -11,7 +11,10 @@ import pytest
 
 from controller.bots.teamup import TeamUpBot
 from controller.games import find_game
-from controller.games.teamup import DATA, Draw, FaceDown, Place, Stop, as_package, pallet_of, screen_steps
+from controller.app.demo import finished_games
+from controller.games.teamup import (
+    DATA, Draw, FaceDown, Place, Stop, as_package, current_card, fitting, kind_of_card, pallet_of, screen_steps,
+)
 from controller.inputs.teamup import DRAW, HINT, MORE, MOVE_RIGHT, PACKAGE, PLACE, STOP, TURN
 from controller.table import BUZZ_REFUSED, LED_REFUSED
 
@@ -163,3 +166,25 @@ def test_face_down_and_its_refusal_at_the_buttons(make_table):
     assert h.state.moves[-1] == -1 and isinstance(h.table.actions[-1], FaceDown)
     assert pallet_of(h.state.placed).complete_floors() == 4
     assert not any(isinstance(a, (Stop, Draw)) and a.player != 0 for a in h.table.actions)
+
+
+def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_table):
+    """A game stopped after one card: its result keeps that card, and the challenge that
+    follows (as `play` and `demo` prepare it from the finished games) has exactly that card
+    in its pile, ends when it is used up, and shows the first game's score to beat."""
+    first = make_table(players=2, mode="virtual", seed=6, game="team-up")
+    first.press(0, DRAW)
+    card = current_card(first.state)
+    act(first, Place.of(0, next(fitting(pallet_of(first.state.placed), kind_of_card(card)))))
+    first.press(1, STOP, STOP)
+    assert first.state.phase == "over" and first.table.result()["drawn"] == [card]
+    config = RULES.prepare_config({"players": 2, "mode": "virtual", "challenge": True},
+                                  lambda: finished_games(first.store, "team-up", demo=False))
+    assert config["deck"] == [card] and config["to_beat"] == first.table.result()["scores"][0]
+    again = make_table(players=2, mode="virtual", seed=7, game="team-up",
+                       **{k: v for k, v in config.items() if k not in ("players", "mode")})
+    assert again.table.snapshot().view["cards_left"] == 1
+    again.press(0, DRAW)
+    assert current_card(again.state) == card
+    act(again, Place.of(0, next(fitting(pallet_of(again.state.placed), kind_of_card(card)))))
+    assert again.state.phase == "over" and again.state.ended == "no_cards"

@@ -89,7 +89,7 @@ class TeamupState(NamedTuple):
     mode: str                          # "virtual": the table shuffles; "physical": the drawn cards are tapped
     seed: int
     puzzle: bool
-    deck: tuple[int, ...]              # virtual: the order, top first; physical: the cards drawn so far
+    deck: tuple[int, ...]              # virtual or a challenge: the pile, top first; physical: the cards drawn so far
     placed: tuple[Package, ...]        # the neutral first
     moves: tuple[int, ...]             # per card dealt with: the index of its package in placed, −1 face down
     phase: str                         # "draw", "place", "over"
@@ -97,6 +97,7 @@ class TeamupState(NamedTuple):
     ended: str | None                  # "all_placed", "no_cards", "stopped"
     to_beat: int | None                # a challenge: the best score these cards had
     order_known: bool = False          # puzzle and challenge: the team knows the order of the cards
+    pile: int = len(CARD_NUMBERS)      # the cards in the pile at the start: the deck, or a challenge's cards
 
 
 def current_card(state: TeamupState) -> int | None:
@@ -109,24 +110,25 @@ def face_down_count(state: TeamupState) -> int:
 
 
 def cards_left(state: TeamupState) -> int:
-    return len(CARD_NUMBERS) - len(state.moves) - (1 if state.phase == "place" else 0)
+    return state.pile - len(state.moves) - (1 if state.phase == "place" else 0)
+
+
+def drawn_cards(state: TeamupState) -> tuple[int, ...]:
+    """The cards drawn and dealt with (placed or turned face down), in order: after the
+    game, the pile its challenge plays."""
+    return state.deck[:len(state.moves)]
 
 
 def state_score(state: TeamupState) -> int:
     return score(pallet_of(state.placed), face_down_count(state))
 
 
-def deck_key(deck: Sequence[int], neutral: Sequence[Any]) -> str:
-    """One card order from one start, as text: what a challenge repeats and keeps a best score for."""
-    n = as_package(neutral)
-    return f"{n.x},{n.y},{n.dx},{n.dy},{n.dz}:" + ",".join(map(str, deck))
-
-
-def _check_deck(deck: Any) -> tuple[int, ...]:
-    if not isinstance(deck, (list, tuple)) or sorted(deck) != list(CARD_NUMBERS) or \
-            any(isinstance(n, bool) for n in deck):
+def _check_pile(cards: Any) -> tuple[int, ...]:
+    """A challenge's pile: order cards, each at most once, at least one."""
+    if not isinstance(cards, (list, tuple)) or not cards or any(type(n) is not int for n in cards) or \
+            any(n not in CARD_KIND for n in cards) or len(set(cards)) != len(cards):
         raise IllegalAction("teamup_bad_deck")
-    return tuple(deck)
+    return tuple(cards)
 
 
 class TeamUp(GameRules):
@@ -136,7 +138,7 @@ class TeamUp(GameRules):
     options = (
         GameOption("puzzle", "Team UP!'s Kopfnuss: the cards in number order, the neutral upright in a corner "
                              "(a perfect pallet is possible)"),
-        GameOption("challenge", "Team UP!'s challenge: the last game's cards again, in the same order from the "
+        GameOption("challenge", "Team UP!'s challenge: the cards the last game drew, in the same order from the "
                                 "same start, to beat its score"),
     )
 
@@ -149,8 +151,8 @@ class TeamUp(GameRules):
             raise IllegalAction("unknown_mode", mode=str(mode))
         puzzle = bool(config.get("puzzle"))
         rng = random.Random(f"teamup:{seed}")
-        if "deck" in config:                       # a challenge: the order and the start of a game before
-            deck = _check_deck(config["deck"])
+        if "deck" in config:                       # a challenge: the cards a game before drew, from its start
+            deck = _check_pile(config["deck"])
             neutral = as_package(config.get("neutral") or ())
             if placement_problem(Pallet(()), neutral) is not None:
                 raise IllegalAction("teamup_bad_deck")
@@ -162,6 +164,7 @@ class TeamUp(GameRules):
             shuffled = list(CARD_NUMBERS)
             rng.shuffle(shuffled)
             deck, neutral = tuple(shuffled), random_neutral(rng)
+        pile = len(deck)
         if mode == "physical" and "deck" not in config:
             deck = ()                              # learned card by card as they are tapped
         to_beat = config.get("to_beat")
@@ -169,45 +172,54 @@ class TeamUp(GameRules):
             raise IllegalAction("teamup_bad_deck")
         order_known = puzzle or "deck" in config
         return TeamupState(players, mode, int(seed), puzzle, deck, (neutral,), (), "draw", 0, None, to_beat,
-                           order_known)
+                           order_known, pile)
 
     def check_config(self, config: Mapping[str, Any]) -> None:
         """A challenge's cards come from the log later (``prepare_config``): the rest is checked."""
         self.new_game({k: v for k, v in config.items() if k != "challenge"}, 0)
 
     def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
-        """A challenge takes the card order and the start of the last finished game
-        (``previous()``: finished games' results, newest first) and the best score ever made
-        with them, which is the score to beat."""
+        """A challenge plays the cards the last finished game drew, in the order it drew
+        them (its face-down cards among them), from the same neutral package (``previous()``:
+        finished games' results, newest first). The score to beat is the best any game made
+        from that start with these cards: one that drew them, or fewer of them from the top
+        (whatever it did, a team with this pile can do too)."""
         config = dict(config)
         if not config.get("challenge") or "deck" in config:
             return config
         games = [g for g in previous() if g.get("game") == self.name and isinstance(g.get("config"), dict)]
-        if not games:
-            raise IllegalAction("teamup_no_game_to_repeat")
-        last = self._start_of(games[0])
+        last = self._played(games[0]) if games else None
         if last is None:
             raise IllegalAction("teamup_no_game_to_repeat")
-        deck, neutral = last
+        pile, neutral = last
+        if not pile:
+            raise IllegalAction("teamup_nothing_drawn")
         best = None
         for game in games:
-            start = self._start_of(game)
-            scores = game.get("scores") or []
-            if start is not None and deck_key(*start) == deck_key(deck, neutral) and scores and \
-                    isinstance(scores[0], int):
+            played = self._played(game)
+            scores = game.get("scores")
+            if played is not None and played[1] == neutral and pile[:len(played[0])] == played[0] and \
+                    isinstance(scores, list) and scores and type(scores[0]) is int:
                 best = scores[0] if best is None else max(best, scores[0])
-        config.update(deck=list(deck), neutral=list(neutral), to_beat=best)
+        config.update(deck=list(pile), neutral=list(neutral), to_beat=best)
         return config
 
-    def _start_of(self, game: Mapping[str, Any]) -> tuple[tuple[int, ...], Package] | None:
-        """The full card order and the neutral package a finished game was played with."""
+    def _played(self, game: Mapping[str, Any]) -> tuple[tuple[int, ...], Package] | None:
+        """The cards a finished game drew, in order, and its neutral package; None when its
+        result does not say (kept before results named the cards drawn) or cannot be read."""
+        drawn = game.get("drawn")
+        if drawn is None:
+            return None
         try:
             state = self.new_game(game["config"], int(game["seed"]))
+            cards = () if drawn == [] else _check_pile(drawn)
         except (IllegalAction, KeyError, TypeError, ValueError):
             return None
-        if len(state.deck) != len(CARD_NUMBERS):             # physical cards: only the ones drawn are known
-            return None
-        return state.deck, state.placed[0]
+        return cards, state.placed[0]
+
+    def result_details(self, state: TeamupState) -> dict[str, Any]:
+        """The cards the game drew, in order: a challenge's pile."""
+        return {"drawn": list(drawn_cards(state))}
 
     def card_names(self) -> list[str]:
         return [str(n) for n in CARD_NUMBERS]
@@ -354,7 +366,7 @@ def _face_down(state: TeamupState, action: FaceDown) -> TeamupState:
 def _next_turn(state: TeamupState) -> TeamupState:
     if len(state.placed) - 1 == PACKAGES:
         return state._replace(phase="over", to_act=None, ended="all_placed")
-    if len(state.moves) == len(CARD_NUMBERS):
+    if len(state.moves) == state.pile:
         return state._replace(phase="over", to_act=None, ended="no_cards")
     return state._replace(phase="draw", to_act=(state.to_act + 1) % state.players)
 

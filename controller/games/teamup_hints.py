@@ -20,9 +20,11 @@ KNOWN_ORDER_NODES = 3000   # the budget when the order of the cards is known
 
 
 def unseen_kinds(state: TeamupState) -> list[str]:
-    """The kinds of the cards not drawn yet (public: the discards lie open)."""
+    """The kinds of the cards still in the pile, by card number, not in their order
+    (public: the discards lie open, and a challenge's pile is the cards its game drew)."""
     drawn = set(state.deck[:len(state.moves) + (1 if state.phase == "place" else 0)])
-    return [CARD_KIND[n] for n in CARD_NUMBERS if n not in drawn]
+    pile = sorted(state.deck) if len(state.deck) == state.pile else CARD_NUMBERS
+    return [CARD_KIND[n] for n in pile if n not in drawn]
 
 
 def _rank(state: TeamupState, candidates: list[Package]) -> list[Package]:
@@ -54,7 +56,7 @@ def suggest_placement(state: TeamupState, rng: random.Random | None = None) -> P
     if not candidates:
         return None
     face_down = face_down_count(state)
-    if state.order_known and len(state.deck) == len(CARD_NUMBERS):
+    if state.order_known and len(state.deck) == state.pile:
         # puzzle and challenge: the cards' order is no secret, so the solver plans with it
         found = solve(state.deck[len(state.moves):], state.placed[0], 0.0, placed=state.placed[1:],
                       face_down=face_down, nodes=KNOWN_ORDER_NODES)
