@@ -4,7 +4,9 @@ refusal of a move (with nothing changed), the challenge, and invariants of rando
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -19,6 +21,9 @@ from controller.games.teamup import (
 RULES = find_game("team-up")
 NEUTRAL = ("N", None, 0, 0, 0, 2, 2, 3)            # upright in the corner x = 0, y = 0
 LINE = [as_package(p) for p in DATA["puzzle"]["line"]]
+HIGH = json.loads((Path(__file__).parent / "vectors" / "teamup_high.json").read_text(encoding="utf-8"))
+SIXTH_FLOOR = tuple(as_package(p) for p in HIGH["sixth_floor"]["placed"])    # the A left fits only up there
+TEN_FLOORS = [as_package(p) for p in HIGH["ten_floors"]["placed"]]
 
 
 def reason(placed, package) -> str | None:
@@ -60,10 +65,40 @@ def test_the_reasons_are_sentences_a_player_reads():
         "The package would stick out over the edge of the pallet.")
 
 
-def test_five_floors_and_no_more():
-    tower = [NEUTRAL, ("A", "R", 0, 0, 3, 1, 2, 1)]                                # on the neutral's top
-    assert reason(tower, ("A", "BL", 0, 0, 4, 1, 2, 1)) == "teamup_clone"         # the fifth floor exists
-    assert reason(tower, ("A", "BL", 0, 0, 5, 1, 2, 1)) == "teamup_too_high"      # a sixth does not
+def test_a_package_may_rest_on_the_fifth_floor():
+    """The book limits a package only by the pallet's edge ("Das Paket darf nicht über den
+    Rand der Palette hinausstehen") and by what is under it; the score counts the complete
+    floors, not how high a package stands. The puzzle's first twenty packages leave a red
+    bar on the fifth floor: a package lying on it, on the sixth, is legal."""
+    placed = [puzzle_neutral(), *LINE[:20]]
+    assert LINE[19] == ("B", "R", 1, 0, 4, 4, 1, 1)
+    assert reason(placed, ("A", "BL", 1, 0, 5, 2, 1, 1)) is None
+    assert reason(placed, ("A", "BL", 1, 1, 5, 2, 1, 1)) == "teamup_overhang"     # nothing under half of it
+
+
+def test_packages_stack_as_high_as_they_are_held():
+    """A column of C and A, turned the other way round on every floor, and a bar on top:
+    ten floors, each package legal where it goes; the pallet counts no floor of it complete."""
+    for i, p in enumerate(TEN_FLOORS[1:], start=1):
+        assert placement_error(TEN_FLOORS[:i], p) is None, p
+    pallet = pallet_of(tuple(TEN_FLOORS))
+    assert max(pallet.heights) == 10 and pallet.complete_floors() == 0
+    assert score(pallet, 0) == -(PACKAGES - 19)
+    assert reason(TEN_FLOORS, ("B", "BL", 3, 0, 10, 1, 4, 1)) == "teamup_overhang"   # beside the bar: in the air
+    assert reason(TEN_FLOORS, ("B", "BL", 3, 0, 9, 1, 4, 1)) == "teamup_clone"       # beside it: its twin
+
+
+def test_the_grid_holds_every_piece_stacked_and_no_floor_above_the_fifth_can_be_complete():
+    """How high a stack can stand is what the pieces make of it: the neutral on its
+    longest side and every package on top. The pieces fill exactly five floors, so a
+    sixth is never complete and 25 stays the best score, as the book says ("Die
+    Höchstpunktzahl für eine perfekte Palette ist genau 25 Punkte")."""
+    from controller.games.teamup import COLOURS, COPIES, FLOORS, HEIGHT, NEUTRAL_ORIENTATIONS, SHAPES, X, Y
+    assert HEIGHT == 3 + PACKAGES == 30
+    volume = COPIES * len(COLOURS) * sum(a * b * c for a, b, c in SHAPES.values())
+    assert all(a * b * c + volume == FLOORS * X * Y for a, b, c in NEUTRAL_ORIENTATIONS)
+    far = as_package(("B", "BL", 0, 0, HEIGHT, 1, 4, 1))
+    assert placement_problem(pallet_of(tuple(TEN_FLOORS)), far)[0] == "teamup_overhang"   # off the grid: in the air
 
 
 def test_a_package_may_rest_on_several_packages():
@@ -175,6 +210,31 @@ def test_face_down_only_when_nothing_the_card_allows_fits():
     assert RULES.legal_actions(state, 0) == [FaceDown(0)]
     state = RULES.apply(state, FaceDown(0))
     assert state.moves[-1] == -1 and RULES.public_view(state)["face_down"] == 1
+
+
+def sixth_floor_with(card: int):
+    """The sixth-floor pallet (tests/vectors/teamup_high.json), 14 cards dealt with and
+    ``card`` drawn."""
+    deck = [n for n in CARD_NUMBERS if n != card]
+    state = RULES.new_game({"players": 1, "deck": deck[:14] + [card] + deck[14:], "neutral": list(SIXTH_FLOOR[0])}, 1)
+    return RULES.apply(state._replace(placed=SIXTH_FLOOR, moves=tuple(range(1, 15))), Draw(0))
+
+
+@pytest.mark.parametrize("card", [5, 2])                # white; shape A
+def test_a_card_met_only_on_the_sixth_floor_is_not_turned_face_down(card):
+    """"Wenn ein Spieler die Vorgabe der Karte nicht erfüllen kann, endet sein Spielzug
+    sofort. In diesem Fall wird die Karte verdeckt auf den Ablagestapel gelegt": only when
+    nothing the card allows fits. Here the card's only package (the last A, white) fits
+    only on top of the five-floor tower: it must be placed there, and that scores two
+    points more than a card face down would (a package placed, no card turned)."""
+    state = sixth_floor_with(card)
+    fits = list(fitting(pallet_of(state.placed), kind_of_card(card)))
+    assert fits and {p.z for p in fits} == {5} and {(p.shape, p.colour) for p in fits} == {("A", "W")}
+    assert RULES.legal_actions(state, 0) == [Place(0, p) for p in fits]
+    assert refused(state, FaceDown(0), "teamup_still_fits").params["floor"] == 6
+    before = RULES.public_view(state)["score"]
+    after = RULES.apply(state, Place.of(0, fits[0]))
+    assert after.placed[-1] == fits[0] and RULES.public_view(after)["score"] == before + 1
 
 
 def test_stopping_scores_the_pallet_as_it_stands():
@@ -716,6 +776,10 @@ def test_the_solver_considers_exactly_the_placements_the_rules_allow():
 
     for position in solver_positions():                  # neat pallets, as the bots build them
         compare([as_package(p) for p in position["placed"]], position["seed"])
+    for name in ("sixth_floor", "ten_floors"):           # towers above the fifth floor
+        placed = [as_package(p) for p in HIGH[name]["placed"]]
+        for i in range(2, len(placed) + 1):
+            compare(placed[:i], (name, i))
     for seed in (2, 5, 9, 11, 14, 17):                   # messy ones: towers up to the fifth floor
         state, rng = RULES.new_game({"players": 1}, seed), _random.Random(seed)
         while state.phase != "over" and cards_left(state) > 0:
@@ -725,6 +789,19 @@ def test_the_solver_considers_exactly_the_placements_the_rules_allow():
             low = [p for p in fits if p.z == min(q.z for q in fits)]        # low first, as people build
             state = RULES.apply(state, Place.of(0, rng.choice(low)) if low else FaceDown(0))
     assert checked > 1000
+
+
+def test_the_solver_builds_on_the_sixth_floor_where_the_rules_allow_it():
+    """From the sixth-floor pallet, with a white card, an A card and a white card to come:
+    the A left fits only on the tower, and after it nothing white does. The best line a
+    search of every line finds places the A up there (placing it beats turning a card face
+    down by two points); the solver finds that line and proves it."""
+    from controller.games.teamup_solver import solve
+    cards = [5, 2, 10]
+    best = every_line_best(SIXTH_FLOOR, cards, 0)
+    found = solve(cards, SIXTH_FLOOR[0], 0.0, placed=SIXTH_FLOOR[1:], nodes=2000)
+    assert found.score == best == score(pallet_of(SIXTH_FLOOR), 0) + 1 and found.proven
+    assert len(found.moves) == 1 and found.moves[0].z == 5 and placement_error(SIXTH_FLOOR, found.moves[0]) is None
 
 
 def test_the_solvers_bound_never_promises_less_than_the_best_line():
@@ -743,9 +820,10 @@ def test_the_solvers_bound_never_promises_less_than_the_best_line():
 def test_the_solver_proves_its_answers_within_a_step_budget():
     """How long the table waits for the best score is counted in the search's steps, the
     same on every machine (STEPS_PER_SECOND on the development machine). The puzzle deck is
-    proven in under 1,000 steps and the ten positions in under 2,000 together (451 and 981
-    when written): a change to the order, the bound or the table of pallets seen that makes
-    the search twice as long fails here."""
+    proven in under 1,000 steps and the ten positions in under 2,000 together (449 and 992
+    when the positions were renewed for packages above the fifth floor): a change to the
+    order, the bound or the table of pallets seen that makes the search twice as long fails
+    here."""
     from controller.games.teamup_solver import solve
     found = solve(CARD_NUMBERS, puzzle_neutral(), 2.0)
     assert found.proven and found.nodes < 1000

@@ -5,7 +5,9 @@ made of presses only."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,8 @@ from controller.bots.teamup import TeamUpBot
 from controller.games import find_game
 from controller.app.demo import finished_games
 from controller.games.teamup import (
-    DATA, Draw, FaceDown, Place, Stop, as_package, current_card, fitting, kind_of_card, pallet_of, screen_steps,
+    CARD_KIND, DATA, Draw, FaceDown, Place, Stop, as_package, current_card, fitting, kind_of_card, pallet_of,
+    screen_steps,
 )
 from controller.inputs.teamup import DRAW, HINT, MORE, MOVE_RIGHT, PACKAGE, PLACE, STOP, TURN
 from controller.table import BUZZ_REFUSED, LED_REFUSED
@@ -166,6 +169,28 @@ def test_face_down_and_its_refusal_at_the_buttons(make_table):
     assert h.state.moves[-1] == -1 and isinstance(h.table.actions[-1], FaceDown)
     assert pallet_of(h.state.placed).complete_floors() == 4
     assert not any(isinstance(a, (Stop, Draw)) and a.player != 0 for a in h.table.actions)
+
+
+def test_a_package_goes_up_on_the_sixth_floor_at_the_buttons(make_table):
+    """On the sixth-floor pallet (tests/vectors/teamup_high.json) a white card's package
+    fits only on top of the five-floor tower: the bottom-middle key offers "place", not
+    "face down", and the ghost, moved there with the buttons, is placed on floor 6."""
+    high = json.loads((Path(__file__).parent / "vectors" / "teamup_high.json").read_text(encoding="utf-8"))
+    placed = tuple(as_package(p) for p in high["sixth_floor"]["placed"])
+    h = make_table(players=1, mode="virtual", seed=4, game="team-up")
+    white = next(n for n in h.state.deck if CARD_KIND[n] == "W")
+    others = [n for n in h.state.deck if n != white]
+    h.table.state = h.state._replace(placed=placed, moves=tuple(range(1, 15)),
+                                     deck=tuple(others[:14]) + (white,) + tuple(others[14:]))
+    h.table.adapter.reset()
+    h.press(0, DRAW)
+    assert current_card(h.state) == white
+    keys = [k.key if k else None for k in h.table.snapshot().seats[0].soft_keys]
+    assert keys[PLACE] == "teamup_key_place"
+    target = max(fitting(pallet_of(placed), kind_of_card(white)))       # the last place up there
+    assert target.z == 5 and ghost(h, 0) != target
+    act(h, Place.of(0, target))
+    assert h.state.placed[-1] == target and h.state.moves[-1] == len(placed)
 
 
 def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_table):

@@ -17,7 +17,7 @@ from controller.games.core import (
     GameOption, GameRules, IllegalAction, Outcome, action_from_fields, action_to_fields, check_move,
 )
 from controller.games.teamup_pallet import (  # noqa: F401  (the pallet's names are the game's too)
-    BEST, CARD_KIND, CARD_NUMBERS, CELLS, COLOUR_NAME, COLOURS, COLUMNS, COPIES, DATA, FLOORS, KINDS, NEUTRAL,
+    BEST, CARD_KIND, CARD_NUMBERS, CELLS, COLOUR_NAME, COLOURS, COLUMNS, COPIES, DATA, FLOORS, HEIGHT, KINDS, NEUTRAL,
     NEUTRAL_ORIENTATIONS, PACKAGES, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y, CardKind, Package,
     Pallet, _pallet, as_package, box_cells, cell, clone_of, fitting, kind_of_card, orientations, pallet_of,
     placement_error, placement_problem, puzzle_neutral, random_neutral, resting_floor, score, screen_steps,

@@ -9,7 +9,7 @@ import random
 
 from controller.games.teamup import TeamupState, current_card, face_down_count
 from controller.games.teamup_pallet import (
-    CARD_KIND, CARD_NUMBERS, Package, as_package, fitting, kind_of_card, pallet_of,
+    CARD_KIND, CARD_NUMBERS, FLOORS, Package, as_package, fitting, kind_of_card, pallet_of,
 )
 from controller.games.teamup_solver import COLOUR_INDEX, FOOTPRINT_AT, SHAPE_INDEX, _Search, solve
 
@@ -28,7 +28,9 @@ def unseen_kinds(state: TeamupState) -> list[str]:
 
 
 def _rank(state: TeamupState, candidates: list[Package]) -> list[Package]:
-    """The placements, best first, by what they leave of the floors."""
+    """The placements, best first, by what they leave of the floors: how far up all floors
+    can still be completed, then a place in the five floors before one above them, then
+    how many ways the open floors keep, then low and snug."""
     search = _Search([], as_package(state.placed[0]), float("inf"))
     for p in state.placed[1:]:
         search.add(p)
@@ -38,7 +40,8 @@ def _rank(state: TeamupState, candidates: list[Package]) -> list[Package]:
         search.place(f, p.z, COLOUR_INDEX[p.colour])
         open_ways = sum(bin(search.open[z]).count("1") for z in range(search.floors(), search.lost))
         snug = sum(1 for c in f.rim if c < 0 or search.heights[c] > p.z + 1)
-        scored.append((-search.lost, -open_ways, p.z, -snug, p))
+        above = p.z >= FLOORS          # completes nothing, though it leaves every way open: after the rest
+        scored.append((-search.lost, above, -open_ways, p.z, -snug, p))
         search.remove(f, p.z, COLOUR_INDEX[p.colour])
     scored.sort()
     return [t[-1] for t in scored]
@@ -46,8 +49,7 @@ def _rank(state: TeamupState, candidates: list[Package]) -> list[Package]:
 
 def suggest_placement(state: TeamupState, rng: random.Random | None = None) -> Package | None:
     """A good package for the card drawn (the bots' move and the players' hint), from what
-    the players see: the placements ranked by what they leave of the floors (how far up all
-    floors can still be completed, how many ways the open floors keep, then low and snug),
+    the players see: the placements ranked by what they leave of the floors (``_rank``),
     the best few tried with the solver on a few guessed orders of the cards still in the pile
     (in puzzle and challenge games, where the order is known, planned with it), each with a
     budget of steps, the same on every machine, so a game replays as it was played. None

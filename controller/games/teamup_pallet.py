@@ -2,7 +2,7 @@
 the game (``teamup.py``), its solver (``teamup_solver.py``) and the screen share. The rule
 decisions are in ``docs/team-up.md``.
 
-The pallet is 6 × 4 cells and five floors high. A placed package is
+The pallet is 6 × 4 cells; five complete floors make a perfect pallet. A placed package is
 written as a tuple ``(shape, colour, x, y, z, dx, dy, dz)``: the shape ``"A"``, ``"B"``,
 ``"C"`` or ``"N"`` (the neutral package, colour ``None``), its colour ``"R"``, ``"BL"`` or
 ``"W"``, its minimum corner (x along the 6-cell side, y along the 4-cell side, z the floor
@@ -33,15 +33,21 @@ from controller.games import texts
 from controller.games.core import IllegalAction, load_data
 
 DATA = load_data("teamup")
-X, Y, FLOORS = DATA["pallet"]["x"], DATA["pallet"]["y"], DATA["pallet"]["floors"]
+X, Y = DATA["pallet"]["x"], DATA["pallet"]["y"]
+FLOORS = DATA["pallet"]["floors"]          # the complete floors of a perfect pallet, the ones the score counts
 COLUMNS = X * Y
-CELLS = COLUMNS * FLOORS
 SHAPES: dict[str, tuple[int, int, int]] = {s: tuple(size) for s, size in DATA["shapes"].items()}
 NEUTRAL = DATA["neutral"]["shape"]
 NEUTRAL_ORIENTATIONS: tuple[tuple[int, int, int], ...] = tuple(tuple(o) for o in DATA["neutral"]["orientations"])
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
 COPIES: int = DATA["copies"]
 PACKAGES = len(SHAPES) * len(COLOURS) * COPIES                  # 27, the neutral not counted
+# The book's only limit above the pallet is that nothing hangs in the air, so the grid is as
+# high as every piece stacked on one another could reach: the neutral standing on its
+# longest side and every package on top (3 + 27 = 30 floors). No placement the rules allow
+# is ever refused for want of room.
+HEIGHT = max(o[2] for o in NEUTRAL_ORIENTATIONS) + COPIES * len(COLOURS) * sum(s[2] for s in SHAPES.values())
+CELLS = COLUMNS * HEIGHT
 CARD_KIND: dict[int, str] = {c["number"]: c["kind"] for c in DATA["cards"]}
 CARD_NUMBERS: tuple[int, ...] = tuple(sorted(CARD_KIND))
 PER_FLOOR = DATA["scoring"]["per_floor"]
@@ -142,6 +148,9 @@ class Pallet:
         return COPIES - self.used[(shape, colour)]
 
     def complete_floors(self) -> int:
+        """The complete floors, counted up to a perfect pallet's five: the pieces fill
+        exactly five floors (108 cells of packages and the neutral's 12 make 5 × 24), so a
+        floor above the fifth is never complete; a package up there counts as placed."""
         return sum(1 for z in range(FLOORS) if all(o >= 0 for o in self.owner[z * COLUMNS:(z + 1) * COLUMNS]))
 
 
@@ -216,11 +225,11 @@ def _neutral_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] |
 
 
 def _space_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | None:
-    """The rules of the space itself: the edge, the height, overlap, support, touch, clones."""
+    """The rules of the space itself: the edge, overlap, support, touch, clones."""
     if p.x < 0 or p.y < 0 or p.z < 0 or p.x + p.dx > X or p.y + p.dy > Y:
         return "teamup_off_pallet", {}
-    if p.z + p.dz > FLOORS:
-        return "teamup_too_high", {"n": FLOORS}
+    if p.z + p.dz > HEIGHT:                      # higher than all the pieces stacked: nothing under it
+        return "teamup_overhang", {}
     inside, below, beside = box_cells(p.x, p.y, p.z, p.dx, p.dy, p.dz)
     owner = pallet.owner
     for c in inside:                             # plain loops: this is the hot path of every check

@@ -5,7 +5,9 @@ What makes the search small:
 
 - **Heights, not cells.** No package may overhang, so nothing ever has a hole under it: the
   pallet is a height per column, and a coloured package (one floor high) goes where the
-  columns under it stand level.
+  columns under it stand level, on the fifth floor and above it too (the book's only
+  limit is the pallet's edge); no floor above the fifth can be completed (the pieces fill
+  exactly five), so the ways to fill a floor are kept for the five only.
 - **Colours are chosen at the end.** The placement rules never look at colours (the clone
   rule is about shapes), so the search only counts, per shape, the packages placed and,
   per shape and colour, those a colour card fixed; a line is possible exactly when no
@@ -37,8 +39,8 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from controller.games.teamup_pallet import (
-    CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y,
-    Package, as_package, orientations,
+    CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, HEIGHT, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES,
+    X, Y, Package, as_package, orientations,
 )
 
 PER_SHAPE = COPIES * len(COLOURS)                 # 9 packages of each shape
@@ -96,7 +98,7 @@ FOOTPRINTS = _footprints()
 FOOTPRINT_AT = {(f.shape, f.x, f.y, f.dx, f.dy): f for f in FOOTPRINTS}
 BY_SHAPE = [[f for f in FOOTPRINTS if f.shape == s] for s in range(len(SHAPE_LIST))]
 _ZOBRIST_RNG = random.Random(20261122)
-Z_PLACE = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(FLOORS)] for _ in FOOTPRINTS]
+Z_PLACE = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(HEIGHT)] for _ in FOOTPRINTS]
 Z_FIXED = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(COPIES + 1)] for _ in range(len(SHAPE_LIST) * len(COLOURS))]
 
 
@@ -115,7 +117,7 @@ class _Search:
         self.deadline = deadline
         self.clock: Any = None                 # a wall clock, when the caller gives one
         self.heights = [0] * COLUMNS
-        self.owner = [-1] * (COLUMNS * FLOORS)
+        self.owner = [-1] * (COLUMNS * HEIGHT)
         # per package: shape index (−1 neutral), x0, y0, z0, x1, y1
         self.boxes: list[tuple[int, int, int, int, int, int]] = [(-1, neutral.x, neutral.y, neutral.z,
                                                                    neutral.x + neutral.dx, neutral.y + neutral.dy)]
@@ -266,7 +268,7 @@ class _Search:
             for f in BY_SHAPE[s]:
                 cols = f.columns
                 h = heights[cols[0]]
-                if h >= FLOORS or any(heights[c] != h for c in cols):
+                if any(heights[c] != h for c in cols):
                     continue
                 if h == 0:
                     if not any(heights[c] for c in f.around):
@@ -314,17 +316,18 @@ class _Search:
         for c in f.columns:
             self.owner[c + base] = index
             self.heights[c] = h + 1
-        above = self.open[h + 1] if h + 1 < FLOORS else 0
-        self.undo.append((self.lost, self.open[h], above))
-        self.open[h] &= self.floor_tilings[h].containing[f.index]
-        if not self.open[h]:
-            self.lost = min(self.lost, h)
-        if h + 1 < FLOORS:                     # the floor above may not have its twin exactly on it
-            self.open[h + 1] &= ~self.floor_tilings[h + 1].containing[f.index]
-            if not self.open[h + 1]:
-                self.lost = min(self.lost, h + 1)
+        if h < FLOORS:          # above the fifth floor no floor can be completed: nothing to keep
+            above = self.open[h + 1] if h + 1 < FLOORS else 0
+            self.undo.append((self.lost, self.open[h], above))
+            self.open[h] &= self.floor_tilings[h].containing[f.index]
+            if not self.open[h]:
+                self.lost = min(self.lost, h)
+            if h + 1 < FLOORS:                 # the floor above may not have its twin exactly on it
+                self.open[h + 1] &= ~self.floor_tilings[h + 1].containing[f.index]
+                if not self.open[h + 1]:
+                    self.lost = min(self.lost, h + 1)
+            self.on_floor[h][f.shape] += 1
         self.total[f.shape] += 1
-        self.on_floor[h][f.shape] += 1
         self.placed += 1
         self.hash ^= Z_PLACE[f.index][h]
         if colour >= 0:
@@ -338,11 +341,12 @@ class _Search:
         for c in f.columns:
             self.owner[c + base] = -1
             self.heights[c] = h
-        self.lost, self.open[h], above = self.undo.pop()
-        if h + 1 < FLOORS:
-            self.open[h + 1] = above
+        if h < FLOORS:
+            self.lost, self.open[h], above = self.undo.pop()
+            if h + 1 < FLOORS:
+                self.open[h + 1] = above
+            self.on_floor[h][f.shape] -= 1
         self.total[f.shape] -= 1
-        self.on_floor[h][f.shape] -= 1
         self.placed -= 1
         self.hash ^= Z_PLACE[f.index][h]
         if colour >= 0:

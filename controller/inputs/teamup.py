@@ -8,7 +8,8 @@ Soft keys (buttons 0-2 top row, 3-5 bottom row) while a card waits for its packa
 
 - **Moving**: the ghost package moves one cell along the pallet in the direction the
   arrow shows on the screen (whichever way the view is turned), and wraps round at the
-  edge; its floor follows the stack under it. **Turn** gives it a quarter turn.
+  edge; its floor follows the stack under it, on the fifth floor and above it too. **Turn**
+  gives it a quarter turn.
 - **Package** cycles the packages the card allows that are still in the supply (the card's
   colour with each shape, or the card's shapes in each colour).
 - **Place** places it; where it may not go the screen says why and nothing changes. When
