@@ -237,6 +237,19 @@ def test_a_card_met_only_on_the_sixth_floor_is_not_turned_face_down(card):
     assert after.placed[-1] == fits[0] and RULES.public_view(after)["score"] == before + 1
 
 
+def test_a_refused_face_down_names_the_lowest_place_that_fits():
+    """The puzzle's 26 packages and card 27 (B or C): its bar fits in the last gap of the
+    fifth floor and on top of it too; turning the card face down is refused naming the gap,
+    where the floors grow."""
+    state = RULES.new_game({"players": 1, "puzzle": True}, seed=1)
+    state = RULES.apply(state._replace(placed=(puzzle_neutral(),) + tuple(LINE[:26]), moves=tuple(range(1, 27))),
+                        Draw(0))
+    assert current_card(state) == 27
+    assert {p.z for p in fitting(pallet_of(state.placed), kind_of_card(27))} == {4, 5}
+    refusal = refused(state, FaceDown(0), "teamup_still_fits")
+    assert refusal.params["floor"] == 5 and (refusal.params["x"], refusal.params["y"]) == (6, 1)
+
+
 def test_stopping_scores_the_pallet_as_it_stands():
     state = RULES.new_game({"players": 2}, seed=3)
     state = RULES.apply(state, Stop(0))
@@ -609,7 +622,7 @@ def test_turns_go_round_and_the_end_names_the_team():
 def test_face_down_is_refused_with_where_the_card_still_fits():
     state = RULES.apply(RULES.new_game({"players": 1, "puzzle": True}, seed=1), Draw(0))
     e = refused(state, FaceDown(0), "teamup_still_fits")
-    first = next(fitting(pallet_of(state.placed), kind_of_card(1)))
+    first = min(fitting(pallet_of(state.placed), kind_of_card(1)), key=lambda p: p.z)     # the lowest, first found
     assert e.params == {"shape": first.shape, "colour": "red", "x": first.x + 1, "y": first.y + 1, "floor": first.z + 1}
 
 

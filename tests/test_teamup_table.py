@@ -193,6 +193,17 @@ def test_a_package_goes_up_on_the_sixth_floor_at_the_buttons(make_table):
     assert h.state.placed[-1] == target and h.state.moves[-1] == len(placed)
 
 
+def test_the_ghost_starts_at_the_lowest_place_it_fits(make_table):
+    """The puzzle's 26 packages and card 27: its bar fits in the last gap of the fifth floor
+    and on top of the pallet too; the ghost starts in the gap."""
+    h = make_table(players=1, mode="virtual", seed=1, game="team-up", puzzle=True)
+    h.table.state = h.state._replace(placed=(h.state.placed[0],) + tuple(LINE[:26]), moves=tuple(range(1, 27)))
+    h.table.adapter.reset()
+    h.press(0, DRAW)
+    assert any(p.z == 5 for p in fitting(pallet_of(h.state.placed), kind_of_card(current_card(h.state))))
+    assert ghost(h, 0) == LINE[26] and h.table.snapshot().seats[0].pending["problem"] is None
+
+
 def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_table):
     """A game stopped after one card: its result keeps that card, and the challenge that
     follows (as `play` and `demo` prepare it from the finished games) has exactly that card

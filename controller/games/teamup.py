@@ -19,9 +19,9 @@ from controller.games.core import (
 from controller.games.teamup_pallet import (  # noqa: F401  (the pallet's names are the game's too)
     BEST, CARD_KIND, CARD_NUMBERS, CELLS, COLOUR_NAME, COLOURS, COLUMNS, COPIES, DATA, FLOORS, HEIGHT, KINDS, NEUTRAL,
     NEUTRAL_ORIENTATIONS, PACKAGES, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y, CardKind, Package,
-    Pallet, _pallet, as_package, box_cells, cell, clone_of, fitting, kind_of_card, orientations, pallet_of,
-    placement_error, placement_problem, puzzle_neutral, random_neutral, resting_floor, score, screen_steps,
-    view_coordinates,
+    Pallet, _pallet, as_package, box_cells, cell, clone_of, fitting, kind_of_card, lowest_fit, orientations,
+    pallet_of, placement_error, placement_problem, puzzle_neutral, random_neutral, resting_floor, score,
+    screen_steps, view_coordinates,
 )
 from controller.games.teamup_solver import solve
 
@@ -356,7 +356,7 @@ def card_wants(card: int) -> IllegalAction:
 
 def _face_down(state: TeamupState, action: FaceDown) -> TeamupState:
     kind = kind_of_card(current_card(state))
-    fits = next(fitting(pallet_of(state.placed), kind), None)
+    fits = lowest_fit(pallet_of(state.placed), kind)
     if fits is not None:
         raise IllegalAction("teamup_still_fits", shape=fits.shape, colour=COLOUR_NAME[fits.colour],
                             x=fits.x + 1, y=fits.y + 1, floor=fits.z + 1)

@@ -316,6 +316,13 @@ def fitting(pallet: Pallet, kind: CardKind) -> Iterator[Package]:
                             yield p
 
 
+def lowest_fit(pallet: Pallet, kind: CardKind) -> Package | None:
+    """The lowest place a package the card allows fits (the first found on that floor), or
+    None: where the ghost starts, and the place a refused "face down" names (a place on top
+    of the stack fits too, but the lower one is where the floors grow)."""
+    return min(fitting(pallet, kind), key=lambda p: p.z, default=None)
+
+
 def view_coordinates(turn: int, x: float, y: float) -> tuple[float, float]:
     """A point of the pallet as the screen's view, turned ``turn`` quarters, places it."""
     turn %= 4

@@ -32,7 +32,7 @@ from typing import Any
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
     X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
-    fitting, kind_of_card, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
+    fitting, kind_of_card, lowest_fit, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
 from controller.games.teamup_hints import suggest_placement
 from controller.games.teamup_solver import solve
@@ -94,7 +94,7 @@ class TeamUpInput(InputAdapter):
             return None
         ghost = self._ghost.get(seat)
         if ghost is None or (ghost.shape, ghost.colour) not in options:
-            first = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+            first = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
             if first is not None:
                 turn = orientations(first.shape).index((first.dx, first.dy, first.dz))
                 ghost = Ghost(first.shape, first.colour, turn, first.x, first.y)
@@ -187,7 +187,7 @@ class TeamUpInput(InputAdapter):
     def _face_down(self, state: TeamupState, seat: int) -> FaceDown:
         """Turning the card face down; when a package still fits, the ghost goes there to
         show it, and the rules refuse with the reason."""
-        fits = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+        fits = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
         if fits is not None:
             self._ghost[seat] = ghost_of(fits)
         return FaceDown(seat)
