@@ -3,7 +3,8 @@ the packages in their colours with their edges drawn, the ghost package of the p
 turn (solid edges and "fits" where it may go, dashed edges and the reason where not), the
 card drawn large, the cards left and turned face down, the floors completed, the supply,
 the players and the soft keys of the one on turn. At the end: the score, the best score
-these cards allowed, and that best line built up step by step on request.
+these cards allowed, and that best line built up step by step on request. A stack above the
+fifth floor is drawn smaller, in the same space (``Projection``).
 
 Colours are never the only difference: red packages carry a circle on top, blue ones a
 square, white ones nothing; the card names its colour in words; the ghost's verdict is
@@ -17,7 +18,7 @@ from typing import Any, Sequence
 import pygame
 
 from controller.games import texts
-from controller.games.teamup import (
+from controller.games.teamup_pallet import (
     CARD_KIND, COLOUR_NAME, COLOURS, DATA, FLOORS, KINDS, SHAPES, X, Y, as_package, pallet_of, puzzle_neutral, score,
     view_coordinates,
 )
@@ -26,8 +27,9 @@ from display.draw import GOLD, INK, MUTED, RED
 
 MAIN = pygame.Rect(0, 100, 1300, 980)
 SIDE = pygame.Rect(1310, 20, 600, 1050)
-CELL = 92                      # the side of a cell on the screen
-RISE = 66                      # the height of a floor
+CELL = 92                      # the side of a cell on the screen, a pallet up to five floors high
+RISE = 66                      # the height of a floor, the same
+MARK_SIZE = (40, 34)           # a floor's number up the pallet's left edge
 COS, SIN = math.cos(math.radians(30)), math.sin(math.radians(30))
 FILL = {"R": (196, 44, 40), "BL": (44, 96, 196), "W": (236, 234, 226), None: (176, 138, 92)}
 GHOST_OK, GHOST_BAD = (60, 220, 90), (240, 60, 50)
@@ -43,19 +45,27 @@ def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
 
 
 class Projection:
-    """Pallet cells (x, y, floor z) to screen points, for the view turned ``turn`` quarters."""
+    """Pallet cells (x, y, floor z) to screen points, for the view turned ``turn`` quarters.
 
-    def __init__(self, turn: int) -> None:
+    ``floors``: how high the view must reach. Up to the five floors of a perfect pallet it
+    is drawn at full size; a stack above them is drawn smaller, so that the pallet and the
+    stack fill the same space as five floors do (its front corner stays where it is, its
+    top as high as a fifth floor reaches): nothing else on the screen moves."""
+
+    def __init__(self, turn: int, floors: int = FLOORS) -> None:
         self.turn = turn % 4
         width, depth = (X, Y) if self.turn % 2 == 0 else (Y, X)
         self.width, self.depth = width, depth
-        span_x = (width + depth) * CELL * COS
-        top = MAIN.top + 70 + FLOORS * RISE
-        self.origin = (MAIN.centerx - span_x / 2 + depth * CELL * COS, top - 32)
+        deep = (width + depth) * SIN                # the pallet's depth on the screen, in cells
+        self.scale = min(1.0, (deep * CELL + FLOORS * RISE) / (deep * CELL + max(floors, FLOORS) * RISE))
+        self.cell, self.rise = CELL * self.scale, RISE * self.scale
+        front = MAIN.top + 38 + FLOORS * RISE + deep * CELL          # the front corner, at floor 0
+        self.origin = (MAIN.centerx - (width + depth) * self.cell * COS / 2 + depth * self.cell * COS,
+                       front - deep * self.cell)
 
     def point(self, u: float, v: float, z: float) -> tuple[int, int]:
         ox, oy = self.origin
-        return round(ox + (u - v) * CELL * COS), round(oy + (u + v) * CELL * SIN - z * RISE)
+        return round(ox + (u - v) * self.cell * COS), round(oy + (u + v) * self.cell * SIN - z * self.rise)
 
     def cell_uv(self, x: int, y: int) -> tuple[int, int]:
         corners = [view_coordinates(self.turn, x + i, y + j) for i in (0, 1) for j in (0, 1)]
@@ -63,6 +73,12 @@ class Projection:
 
 
 TITLE = pygame.Rect(0, 0, MAIN.right, 100)
+
+
+def floors_shown(placed: Sequence[Sequence[Any]], ghost: Sequence[Any] | None = None) -> int:
+    """How high the view reaches: five floors, or the top of the highest package or of the ghost."""
+    boxes = [as_package(p) for p in list(placed) + ([ghost] if ghost is not None else [])]
+    return max([FLOORS] + [p.z + p.dz for p in boxes])
 
 
 def package_cells(projection: Projection, placed: Sequence[Sequence[Any]]) -> dict[tuple[int, int, int], int]:
@@ -99,8 +115,9 @@ def voxel_rect(projection: Projection, u: int, v: int, z: int) -> pygame.Rect:
     """Where a cell's faces and edges can be drawn on the screen (its corners' extremes, as
     ``Projection.point`` places them, and the edges' width)."""
     ox, oy = projection.origin
-    left, right = round(ox + (u - v - 1) * CELL * COS), round(ox + (u - v + 1) * CELL * COS)
-    top, bottom = round(oy + (u + v) * CELL * SIN - (z + 1) * RISE), round(oy + (u + v + 2) * CELL * SIN - z * RISE)
+    cell, rise = projection.cell, projection.rise
+    left, right = round(ox + (u - v - 1) * cell * COS), round(ox + (u - v + 1) * cell * COS)
+    top, bottom = round(oy + (u + v) * cell * SIN - (z + 1) * rise), round(oy + (u + v + 2) * cell * SIN - z * rise)
     return pygame.Rect(left - 3, top - 3, right - left + 7, bottom - top + 7)
 
 
@@ -128,7 +145,8 @@ class TeamUpView:
         self.overlaid = False
         self._pallet_image: tuple[Any, pygame.Surface] | None = None   # (what it shows, the drawing)
         self._pallet_shown: Any = None                # the pallet the canvas shows
-        self._pallet_parts: tuple[int, list, int] | None = None   # what the pallet image shows: turn, packages, floors
+        self._pallet_parts: tuple[int, list, int, int] | None = None   # what the pallet image shows: turn,
+        #                                                                    packages, floors complete, floors shown
         self._over_pallet = pygame.Rect(0, 0, 0, 0)   # where the ghost and the verdict were drawn over it
 
     def t(self, key: str, **params: Any) -> str:
@@ -143,7 +161,6 @@ class TeamUpView:
         self.names = [s.name for s in snap.seats]
         pending = self._pending(snap)
         turn = pending.get("view_turn", 0)
-        projection = Projection(turn)
         placed = view["placed"]
         hindsight = pending.get("hindsight") if snap.finished else None
         if hindsight is not None and pending.get("solution_step", 0) > 0:
@@ -154,8 +171,10 @@ class TeamUpView:
         title = (snap.title, view["puzzle"], view["to_beat"], snap.finished, view["to_act"])
         paint(surface, "title", TITLE, names + title, lambda: self._title(surface, snap, view), draw.FELT_DARK)
         floors = view["floors"] if len(placed) == len(view["placed"]) else 0
-        pallet_key = (turn, repr(placed), floors)
         ghost = pending.get("ghost") if not snap.finished else None
+        shown = floors_shown(placed, ghost)             # a stack above the fifth floor: drawn smaller
+        projection = Projection(turn, shown)
+        pallet_key = (turn, repr(placed), floors, shown)
         main_key = names + pallet_key + (repr(ghost), repr(pending.get("problem")), snap.finished,
                                          repr(hindsight), pending.get("solution_step"), view["ended"], view["score"],
                                          view["best_possible"])
@@ -235,15 +254,15 @@ class TeamUpView:
     def _pallet_image_for(self, surface, projection: Projection, placed, floors: int,
                           key: Any) -> tuple[pygame.Surface, pygame.Rect | None]:
         """The pallet's image for ``key`` and where it changed (None: everywhere): one package
-        more than the last image (as turned the same way, the same floors complete) is drawn
+        more than the last image (as turned the same way, the same floors complete and shown) is drawn
         onto it, only where it changes the picture (its cells, and a sign it now covers);
         anything else is drawn whole."""
         last = self._pallet_image
-        turn, _, _ = key
+        turn, shown = key[0], key[3]
         if last is not None and self._pallet_parts is not None:
-            old_turn, old_placed, old_floors = self._pallet_parts
-            if old_turn == turn and old_floors == floors and len(placed) == len(old_placed) + 1 and \
-                    list(placed[:-1]) == list(old_placed):
+            old_turn, old_placed, old_floors, old_shown = self._pallet_parts
+            if old_turn == turn and old_floors == floors and old_shown == shown and \
+                    len(placed) == len(old_placed) + 1 and list(placed[:-1]) == list(old_placed):
                 image = last[1]
                 owner = package_cells(projection, placed)
                 new = [cell for cell, index in owner.items() if index == len(placed) - 1]
@@ -261,13 +280,13 @@ class TeamUpView:
                 self._pallet(image, projection, placed, clip=area)
                 self._floor_marks(image, projection, floors)
                 image.set_clip(None)
-                self._pallet_parts = (turn, list(placed), floors)
+                self._pallet_parts = (turn, list(placed), floors, shown)
                 return image, area
         image = pygame.Surface(surface.get_size())
         image.fill(draw.FELT, MAIN)
         self._pallet(image, projection, placed)
         self._floor_marks(image, projection, floors)
-        self._pallet_parts = (turn, list(placed), floors)
+        self._pallet_parts = (turn, list(placed), floors, shown)
         return image, None
 
     # -- parts -----------------------------------------------------------------------------------------
@@ -299,7 +318,7 @@ class TeamUpView:
         # the wooden pallet under it all
         corners = [projection.point(0, 0, 0), projection.point(projection.width, 0, 0),
                    projection.point(projection.width, projection.depth, 0), projection.point(0, projection.depth, 0)]
-        under = [(px, py + 22) for px, py in corners]
+        under = [(px, py + round(22 * projection.scale)) for px, py in corners]
         pygame.draw.polygon(surface, (120, 84, 44), [corners[1], corners[2], under[2], under[1]])
         pygame.draw.polygon(surface, (100, 70, 36), [corners[2], corners[3], under[3], under[2]])
         pygame.draw.polygon(surface, (150, 110, 64), corners)
@@ -317,10 +336,12 @@ class TeamUpView:
         for index, centre in symbol_spots(projection, placed, owner).items():
             if centre is None:
                 continue                                   # covered: nothing to see
+            size = round(12 * projection.scale)
             if as_package(placed[index]).colour == "R":
-                pygame.draw.circle(surface, (255, 236, 230), centre, 15, 5)
+                pygame.draw.circle(surface, (255, 236, 230), centre, size + 3, 5)
             else:
-                pygame.draw.rect(surface, (230, 238, 255), pygame.Rect(centre[0] - 12, centre[1] - 12, 24, 24), 5)
+                square = pygame.Rect(centre[0] - size, centre[1] - size, 2 * size, 2 * size)
+                pygame.draw.rect(surface, (230, 238, 255), square, 5)
 
     def _voxel(self, surface, projection, owner, colours, u, v, z) -> None:
         index = owner[(u, v, z)]
@@ -354,10 +375,15 @@ class TeamUpView:
             pygame.draw.line(surface, EDGE, face[a], face[b], 3)
 
     def _floor_marks(self, surface, projection: Projection, floors: int) -> None:
-        """The floors numbered up the pallet's left edge, gold and filled once complete."""
+        """The five floors that score, numbered up the pallet's left edge, gold and filled
+        once complete (none above: no floor there can be completed). On a stack drawn so
+        small that the numbers would touch, they are left out: the ladder beside the card
+        says the same."""
+        if projection.rise < MARK_SIZE[1] + 2:
+            return
         for z in range(FLOORS):
             x, y = projection.point(0, projection.depth, z + 0.5)
-            box = pygame.Rect(0, 0, 40, 34)
+            box = pygame.Rect((0, 0), MARK_SIZE)
             box.midright = (x - 18, y)
             if z < floors:
                 draw.rounded(surface, GOLD, box, 0, 6)

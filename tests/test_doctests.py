@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["controller.games", "controller.games.core", "controller.games.partout", "controller.bots",
-           "controller.table.arbiter", "hardware.clocksync"]
+MODULES = ["controller.games", "controller.games.core", "controller.games.partout", "controller.games.teamup_pallet",
+           "controller.bots", "controller.table.arbiter", "hardware.clocksync"]
 
 
 @pytest.mark.parametrize("name", MODULES)

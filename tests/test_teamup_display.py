@@ -4,16 +4,20 @@ reads fits at 28 px or more; the ghost's verdict is framed green or red and writ
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pygame
 import pytest
 
 from controller.games import find_game, texts
-from controller.games.teamup import DATA, FLOORS, X, Y, Draw, Place, as_package
+from controller.games.teamup import CARD_KIND, DATA, FLOORS, HEIGHT, X, Y, Draw, Place, as_package
 from controller.games.texts import LANGUAGES
 from controller.table.table import Table
 from display import draw
 from display.teamup_view import (
-    CARD_SIZE, GHOST_BAD, GHOST_OK, KEY_SIZE, MAIN, SIDE, Projection, TeamUpView,
+    CARD_SIZE, FILL, GHOST_BAD, GHOST_OK, KEY_SIZE, MAIN, PALLET_REGION, SIDE, TITLE, Projection, TeamUpView,
+    verdict_rect,
 )
 
 RULES = find_game("team-up")
@@ -40,6 +44,44 @@ def test_the_pallet_full_to_the_top_stays_in_its_area_at_every_turn():
         assert MAIN.left + 150 <= min(xs) and max(xs) <= MAIN.right - 20 < SIDE.left       # floor marks on the left
         assert MAIN.top <= min(ys) and max(ys) + 22 <= MAIN.bottom - 120                   # above the verdict box
         assert {p.width, p.depth} == {X, Y}
+
+
+def test_a_stack_above_the_fifth_floor_is_drawn_smaller_in_the_same_area():
+    """A package may stand above the fifth floor, as high as every piece stacked on one
+    another (HEIGHT floors): the view then draws the pallet smaller, so that the whole
+    stack stays in the pallet's area, under the title and above the verdict box; up to
+    five floors it is drawn at full size, as before."""
+    for turn in range(4):
+        assert Projection(turn, FLOORS).scale == Projection(turn).scale == 1.0
+        for floors in range(FLOORS, HEIGHT + 1):
+            p = Projection(turn, floors)
+            points = [p.point(u, v, z) for u in (0, p.width) for v in (0, p.depth) for z in (0, floors)]
+            assert all(PALLET_REGION.collidepoint(q) for q in points), (turn, floors)
+            assert min(y for _, y in points) >= TITLE.bottom and max(y for _, y in points) + 22 <= verdict_rect().top
+            assert floors == FLOORS or p.scale < Projection(turn, floors - 1).scale
+
+
+def test_the_ten_floor_tower_is_drawn_whole(screen):
+    """The ten-floor column of tests/vectors/teamup_high.json on the screen: its top (the
+    red bar) shows where the projection puts it, and the title band above stays clear."""
+    placed = [as_package(p) for p in json.loads((Path(__file__).parent / "vectors" / "teamup_high.json")
+                                                .read_text(encoding="utf-8"))["ten_floors"]["placed"]]
+    table = Table(RULES, config={"players": 2}, seed=5, stations=["a", "b"], names=["Anna", "Ben"])
+    state = table.state
+    card = next(n for n in state.deck if CARD_KIND[n] == "B")
+    others = [n for n in state.deck if n != card]
+    table.state = state._replace(placed=tuple(placed), moves=tuple(range(1, len(placed))),
+                                 deck=tuple(others[:len(placed) - 1]) + (card,) + tuple(others[len(placed) - 1:]))
+    table.apply(Draw(table.state.to_act))
+    surface = screen.canvas
+    surface.fill(draw.FELT)
+    TeamUpView("en").draw(surface, table.snapshot())
+    top = placed[-1]
+    assert top.z + top.dz == 10
+    centre = Projection(0, 10).point(top.x + 0.5, top.y + 1.25, top.z + top.dz)     # beside the sign on its top
+    assert tuple(surface.get_at(centre))[:3] == FILL["R"]
+    band = [tuple(surface.get_at((x, TITLE.bottom - 2)))[:3] for x in range(0, MAIN.right, 40)]
+    assert set(band) == {draw.FELT_DARK}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,4 +1,4 @@
-"""Team UP!'s hint and bots (``suggest_placement`` in ``controller/games/teamup_solver.py``)
+"""Team UP!'s hint and bots (``suggest_placement`` in ``controller/games/teamup_hints.py``)
 as a player sees them, and the search's signature.
 
 The solver's answers (best score, proven, legal moves) are checked against an independent
@@ -36,9 +36,8 @@ from controller.games.teamup import (
     CARD_KIND, CARD_NUMBERS, Draw, FaceDown, Place, as_package, current_card, fitting, kind_of_card, pallet_of,
     puzzle_neutral, score,
 )
-from controller.games.teamup_solver import (
-    FOOTPRINT_AT, SHAPE_INDEX, STEPS_PER_SECOND, _rank, _Search, solve, suggest_placement, unseen_kinds,
-)
+from controller.games.teamup_hints import _rank, suggest_placement, unseen_kinds
+from controller.games.teamup_solver import FOOTPRINT_AT, SHAPE_INDEX, STEPS_PER_SECOND, _Search, solve
 
 RULES = find_game("team-up")
 VECTORS = Path(__file__).parent / "vectors"
@@ -88,6 +87,32 @@ def test_the_cards_not_seen_yet_are_those_still_in_the_pile():
     tapped = RULES.apply(RULES.new_game({"players": 1, "mode": "physical"}, 7), Draw(0, 33))
     assert len(unseen_kinds(tapped)) == len(CARD_NUMBERS) - 1
     assert Counter(unseen_kinds(tapped)) + Counter([CARD_KIND[33]]) == Counter(CARD_KIND[n] for n in CARD_NUMBERS)
+
+
+def test_in_a_challenge_the_cards_to_come_are_those_of_its_pile():
+    """A challenge's pile is the cards the game before drew: the hint and the bots count
+    on those still in it, not on the whole deck (and not on their order but by number)."""
+    pile = [12, 3, 30, 7, 21]
+    state = RULES.new_game({"players": 1, "deck": pile, "neutral": list(puzzle_neutral())}, 0)
+    assert unseen_kinds(state) == [CARD_KIND[n] for n in sorted(pile)]
+    state = RULES.apply(state, Draw(0))
+    assert unseen_kinds(state) == [CARD_KIND[n] for n in sorted(pile[1:])]
+
+
+def test_the_hint_goes_to_the_sixth_floor_when_only_that_fits():
+    """On the sixth-floor pallet (tests/vectors/teamup_high.json) a white card's package,
+    the last A, fits only on top of the five-floor tower: the hint is a place up there (and
+    the bots place it there), never "nothing fits"."""
+    high = json.loads((VECTORS / "teamup_high.json").read_text(encoding="utf-8"))["sixth_floor"]
+    placed = tuple(as_package(p) for p in high["placed"])
+    state = RULES.new_game({"players": 1}, 4)
+    drawn = [n for n in state.deck if CARD_KIND[n] != "W"][:14] + [next(n for n in state.deck if CARD_KIND[n] == "W")]
+    state = state._replace(placed=placed, moves=tuple(range(1, 15)), deck=tuple(drawn) + tuple(
+        n for n in state.deck if n not in drawn), phase="place")
+    fits = list(fitting(pallet_of(placed), kind_of_card(current_card(state))))
+    assert fits and {p.z for p in fits} == {5}
+    hint = suggest_placement(state)
+    assert hint in fits
 
 
 @pytest.mark.parametrize("seed, moves", [(1, 0), (2, 8), (3, 8), (3, 16), (5, 12)])
@@ -331,31 +356,42 @@ def snapshot(search):
 
 
 def test_a_package_placed_and_taken_back_leaves_the_search_as_it_was():
-    """At every step of games, each place the card allows is put on and taken off the
-    search's pallet: after it, the search is exactly as before; while it stands, the lowest
-    floor lost is the lowest with no way left to fill it."""
+    """At every step of games, and of the towers above the fifth floor
+    (tests/vectors/teamup_high.json), each place the card allows is put on and taken off
+    the search's pallet: after it, the search is exactly as before; while it stands, the
+    lowest floor lost is the lowest with no way left to fill it."""
     from controller.games.teamup import Draw, FaceDown, KINDS, cards_left
     from controller.games.teamup_solver import FLOORS
-    tried = 0
+    tried, above = 0, 0
+
+    def try_each_place(placed):
+        nonlocal tried, above
+        search = _Search([], placed[0], float("inf"))
+        for p in placed[1:]:
+            search.add(p)
+        before = snapshot(search)
+        for name in ("R", "A/B", "A/C"):
+            for _, f, h, colour in search.candidates(KINDS[name]):
+                search.place(f, h, colour)
+                assert search.lost == min([FLOORS] + [z for z in range(FLOORS) if not search.open[z]])
+                search.remove(f, h, colour)
+                assert snapshot(search) == before
+                tried, above = tried + 1, above + (h >= FLOORS)
+
     for seed in (2, 5, 9):
         state, rng = RULES.new_game({"players": 1}, seed), random.Random(seed)
         while state.phase != "over" and cards_left(state) > 0:
-            search = _Search([], state.placed[0], float("inf"))
-            for p in state.placed[1:]:
-                search.add(p)
-            before = snapshot(search)
-            for name in ("R", "A/B", "A/C"):
-                for _, f, h, colour in search.candidates(KINDS[name]):
-                    search.place(f, h, colour)
-                    assert search.lost == min([FLOORS] + [z for z in range(FLOORS) if not search.open[z]])
-                    search.remove(f, h, colour)
-                    assert snapshot(search) == before
-                    tried += 1
+            try_each_place(state.placed)
             state = RULES.apply(state, Draw(0))
             fits = sorted(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
             low = [p for p in fits if p.z == min(q.z for q in fits)]
             state = RULES.apply(state, Place.of(0, rng.choice(low)) if low else FaceDown(0))
-    assert tried > 1000
+    high = json.loads((VECTORS / "teamup_high.json").read_text(encoding="utf-8"))
+    for tower in (high["sixth_floor"]["placed"], high["ten_floors"]["placed"]):
+        tower = [as_package(p) for p in tower]
+        for i in range(2, len(tower) + 1):
+            try_each_place(tower[:i])
+    assert tried > 1000 and above > 0
 
 
 def test_with_no_card_left_the_best_is_the_pallet_as_it_stands_face_downs_counted():

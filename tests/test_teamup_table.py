@@ -5,13 +5,19 @@ made of presses only."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from controller.bots.teamup import TeamUpBot
 from controller.games import find_game
-from controller.games.teamup import DATA, Draw, FaceDown, Place, Stop, as_package, pallet_of, screen_steps
+from controller.app.demo import finished_games
+from controller.games.teamup import (
+    CARD_KIND, DATA, Draw, FaceDown, Place, Stop, as_package, current_card, fitting, kind_of_card, pallet_of,
+    screen_steps,
+)
 from controller.inputs.teamup import DRAW, HINT, MORE, MOVE_RIGHT, PACKAGE, PLACE, STOP, TURN
 from controller.table import BUZZ_REFUSED, LED_REFUSED
 
@@ -163,3 +169,58 @@ def test_face_down_and_its_refusal_at_the_buttons(make_table):
     assert h.state.moves[-1] == -1 and isinstance(h.table.actions[-1], FaceDown)
     assert pallet_of(h.state.placed).complete_floors() == 4
     assert not any(isinstance(a, (Stop, Draw)) and a.player != 0 for a in h.table.actions)
+
+
+def test_a_package_goes_up_on_the_sixth_floor_at_the_buttons(make_table):
+    """On the sixth-floor pallet (tests/vectors/teamup_high.json) a white card's package
+    fits only on top of the five-floor tower: the bottom-middle key offers "place", not
+    "face down", and the ghost, moved there with the buttons, is placed on floor 6."""
+    high = json.loads((Path(__file__).parent / "vectors" / "teamup_high.json").read_text(encoding="utf-8"))
+    placed = tuple(as_package(p) for p in high["sixth_floor"]["placed"])
+    h = make_table(players=1, mode="virtual", seed=4, game="team-up")
+    white = next(n for n in h.state.deck if CARD_KIND[n] == "W")
+    others = [n for n in h.state.deck if n != white]
+    h.table.state = h.state._replace(placed=placed, moves=tuple(range(1, 15)),
+                                     deck=tuple(others[:14]) + (white,) + tuple(others[14:]))
+    h.table.adapter.reset()
+    h.press(0, DRAW)
+    assert current_card(h.state) == white
+    keys = [k.key if k else None for k in h.table.snapshot().seats[0].soft_keys]
+    assert keys[PLACE] == "teamup_key_place"
+    target = max(fitting(pallet_of(placed), kind_of_card(white)))       # the last place up there
+    assert target.z == 5 and ghost(h, 0) != target
+    act(h, Place.of(0, target))
+    assert h.state.placed[-1] == target and h.state.moves[-1] == len(placed)
+
+
+def test_the_ghost_starts_at_the_lowest_place_it_fits(make_table):
+    """The puzzle's 26 packages and card 27: its bar fits in the last gap of the fifth floor
+    and on top of the pallet too; the ghost starts in the gap."""
+    h = make_table(players=1, mode="virtual", seed=1, game="team-up", puzzle=True)
+    h.table.state = h.state._replace(placed=(h.state.placed[0],) + tuple(LINE[:26]), moves=tuple(range(1, 27)))
+    h.table.adapter.reset()
+    h.press(0, DRAW)
+    assert any(p.z == 5 for p in fitting(pallet_of(h.state.placed), kind_of_card(current_card(h.state))))
+    assert ghost(h, 0) == LINE[26] and h.table.snapshot().seats[0].pending["problem"] is None
+
+
+def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_table):
+    """A game stopped after one card: its result keeps that card, and the challenge that
+    follows (as `play` and `demo` prepare it from the finished games) has exactly that card
+    in its pile, ends when it is used up, and shows the first game's score to beat."""
+    first = make_table(players=2, mode="virtual", seed=6, game="team-up")
+    first.press(0, DRAW)
+    card = current_card(first.state)
+    act(first, Place.of(0, next(fitting(pallet_of(first.state.placed), kind_of_card(card)))))
+    first.press(1, STOP, STOP)
+    assert first.state.phase == "over" and first.table.result()["drawn"] == [card]
+    config = RULES.prepare_config({"players": 2, "mode": "virtual", "challenge": True},
+                                  lambda: finished_games(first.store, "team-up", demo=False))
+    assert config["deck"] == [card] and config["to_beat"] == first.table.result()["scores"][0]
+    again = make_table(players=2, mode="virtual", seed=7, game="team-up",
+                       **{k: v for k, v in config.items() if k not in ("players", "mode")})
+    assert again.table.snapshot().view["cards_left"] == 1
+    again.press(0, DRAW)
+    assert current_card(again.state) == card
+    act(again, Place.of(0, next(fitting(pallet_of(again.state.placed), kind_of_card(card)))))
+    assert again.state.phase == "over" and again.state.ended == "no_cards"

@@ -51,12 +51,14 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
                                                   "tests/test_bots_see_only_their_seat.py"]),
     "teamup": ("controller/games/teamup.py", ["tests/test_teamup_rules.py",
                                               "tests/test_bots_see_only_their_seat.py"]),
+    "teamup_pallet": ("controller/games/teamup_pallet.py", ["tests/test_teamup_rules.py"]),
     "teamup_solver": ("controller/games/teamup_solver.py", ["tests/test_teamup_rules.py", "tests/test_teamup_solver.py"]),
+    "teamup_hints": ("controller/games/teamup_hints.py", ["tests/test_teamup_solver.py"]),
     "arbiter": ("controller/table/arbiter.py", ["tests/test_arbiter.py", "tests/test_doctests.py"]),
     "clocksync": ("hardware/clocksync.py", ["tests/test_clocksync.py", "tests/test_doctests.py"]),
     "protocol": ("hardware/protocol.py", ["tests/test_protocol.py", "tests/test_firmware.py"]),
 }
-RULES_CORES = {"partout", "crazykick", "tadika", "teamplay", "teamup", "teamup_solver"}
+RULES_CORES = {"partout", "crazykick", "tadika", "teamplay", "teamup", "teamup_pallet", "teamup_solver", "teamup_hints"}
 GOAL = {True: 0.95, False: 0.90}            # rules cores, others
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.json"
 

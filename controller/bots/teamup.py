@@ -3,7 +3,7 @@ card drawn, the cards already played (so it knows which kinds are still in the p
 their order).
 
 - **Placing**: the solver's suggestion (``suggest_placement`` in
-  ``controller/games/teamup_solver.py``, also the players' hint): the placements ranked by
+  ``controller/games/teamup_hints.py``, also the players' hint): the placements ranked by
   what they leave of the floors, the best few tried on three guessed orders of the cards
   still in the pile; in puzzle and challenge games, planned with the real order.
 - **Drawing or stopping**: it stops when more than half of the kinds still in the pile
@@ -18,7 +18,7 @@ from typing import Any
 from controller.bots.base import RandomBot
 from controller.games.core import GameRules
 from controller.games.teamup import CARD_NUMBERS, KINDS, Draw, FaceDown, Place, Stop, TeamupState, fitting, pallet_of
-from controller.games.teamup_solver import suggest_placement, unseen_kinds
+from controller.games.teamup_hints import suggest_placement, unseen_kinds
 
 def should_stop(state: TeamupState) -> bool:
     pallet = pallet_of(state.placed)

@@ -230,6 +230,11 @@ class GameRules:
         takes what it needs from them). Most games take the config as it is."""
         return dict(config)
 
+    def result_details(self, state: Any) -> dict[str, Any]:
+        """What a game's result keeps beyond its scores, for a later game that repeats it
+        (Team UP!'s challenge: the cards drawn). Most games keep nothing more."""
+        return {}
+
     def replay(self, config: Mapping[str, Any], seed: int, actions: Iterable[Any]) -> Any:
         """The state reached by applying ``actions`` to a new game."""
         state = self.new_game(config, seed)

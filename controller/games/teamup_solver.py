@@ -5,7 +5,9 @@ What makes the search small:
 
 - **Heights, not cells.** No package may overhang, so nothing ever has a hole under it: the
   pallet is a height per column, and a coloured package (one floor high) goes where the
-  columns under it stand level.
+  columns under it stand level, on the fifth floor and above it too (the book's only
+  limit is the pallet's edge); no floor above the fifth can be completed (the pieces fill
+  exactly five), so the ways to fill a floor are kept for the five only.
 - **Colours are chosen at the end.** The placement rules never look at colours (the clone
   rule is about shapes), so the search only counts, per shape, the packages placed and,
   per shape and colour, those a colour card fixed; a line is possible exactly when no
@@ -36,10 +38,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
-from controller.games.teamup import (
-    CARD_NUMBERS, current_card, face_down_count, fitting, kind_of_card, pallet_of,
-    CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y,
-    Package, as_package, orientations,
+from controller.games.teamup_pallet import (
+    CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, HEIGHT, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES,
+    X, Y, Package, as_package, orientations,
 )
 
 PER_SHAPE = COPIES * len(COLOURS)                 # 9 packages of each shape
@@ -97,7 +98,7 @@ FOOTPRINTS = _footprints()
 FOOTPRINT_AT = {(f.shape, f.x, f.y, f.dx, f.dy): f for f in FOOTPRINTS}
 BY_SHAPE = [[f for f in FOOTPRINTS if f.shape == s] for s in range(len(SHAPE_LIST))]
 _ZOBRIST_RNG = random.Random(20261122)
-Z_PLACE = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(FLOORS)] for _ in FOOTPRINTS]
+Z_PLACE = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(HEIGHT)] for _ in FOOTPRINTS]
 Z_FIXED = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(COPIES + 1)] for _ in range(len(SHAPE_LIST) * len(COLOURS))]
 
 
@@ -116,7 +117,7 @@ class _Search:
         self.deadline = deadline
         self.clock: Any = None                 # a wall clock, when the caller gives one
         self.heights = [0] * COLUMNS
-        self.owner = [-1] * (COLUMNS * FLOORS)
+        self.owner = [-1] * (COLUMNS * HEIGHT)
         # per package: shape index (−1 neutral), x0, y0, z0, x1, y1
         self.boxes: list[tuple[int, int, int, int, int, int]] = [(-1, neutral.x, neutral.y, neutral.z,
                                                                    neutral.x + neutral.dx, neutral.y + neutral.dy)]
@@ -267,7 +268,7 @@ class _Search:
             for f in BY_SHAPE[s]:
                 cols = f.columns
                 h = heights[cols[0]]
-                if h >= FLOORS or any(heights[c] != h for c in cols):
+                if any(heights[c] != h for c in cols):
                     continue
                 if h == 0:
                     if not any(heights[c] for c in f.around):
@@ -315,17 +316,18 @@ class _Search:
         for c in f.columns:
             self.owner[c + base] = index
             self.heights[c] = h + 1
-        above = self.open[h + 1] if h + 1 < FLOORS else 0
-        self.undo.append((self.lost, self.open[h], above))
-        self.open[h] &= self.floor_tilings[h].containing[f.index]
-        if not self.open[h]:
-            self.lost = min(self.lost, h)
-        if h + 1 < FLOORS:                     # the floor above may not have its twin exactly on it
-            self.open[h + 1] &= ~self.floor_tilings[h + 1].containing[f.index]
-            if not self.open[h + 1]:
-                self.lost = min(self.lost, h + 1)
+        if h < FLOORS:          # above the fifth floor no floor can be completed: nothing to keep
+            above = self.open[h + 1] if h + 1 < FLOORS else 0
+            self.undo.append((self.lost, self.open[h], above))
+            self.open[h] &= self.floor_tilings[h].containing[f.index]
+            if not self.open[h]:
+                self.lost = min(self.lost, h)
+            if h + 1 < FLOORS:                 # the floor above may not have its twin exactly on it
+                self.open[h + 1] &= ~self.floor_tilings[h + 1].containing[f.index]
+                if not self.open[h + 1]:
+                    self.lost = min(self.lost, h + 1)
+            self.on_floor[h][f.shape] += 1
         self.total[f.shape] += 1
-        self.on_floor[h][f.shape] += 1
         self.placed += 1
         self.hash ^= Z_PLACE[f.index][h]
         if colour >= 0:
@@ -339,11 +341,12 @@ class _Search:
         for c in f.columns:
             self.owner[c + base] = -1
             self.heights[c] = h
-        self.lost, self.open[h], above = self.undo.pop()
-        if h + 1 < FLOORS:
-            self.open[h + 1] = above
+        if h < FLOORS:
+            self.lost, self.open[h], above = self.undo.pop()
+            if h + 1 < FLOORS:
+                self.open[h + 1] = above
+            self.on_floor[h][f.shape] -= 1
         self.total[f.shape] -= 1
-        self.on_floor[h][f.shape] -= 1
         self.placed -= 1
         self.hash ^= Z_PLACE[f.index][h]
         if colour >= 0:
@@ -660,68 +663,3 @@ def _attempt(search: _Search, target: int, share: float, nodes: int, noise: floa
     search.timed_out = False
     search.noise = noise
     return search.run(0, target)
-
-
-# === suggestions at the table ==========================================================================
-
-TRIED = 4                  # placements tried with the solver
-GUESSES = 3                # orders of the cards left guessed for each (bots: mean 15 points, was 10 with one)
-SOLVER_NODES = 200         # the solver's budget for each
-KNOWN_ORDER_NODES = 3000   # the budget when the order of the cards is known
-
-
-def unseen_kinds(state: Any) -> list[str]:
-    """The kinds of the cards not drawn yet (public: the discards lie open)."""
-    drawn = set(state.deck[:len(state.moves) + (1 if state.phase == "place" else 0)])
-    return [CARD_KIND[n] for n in CARD_NUMBERS if n not in drawn]
-
-
-def _rank(state: Any, candidates: list[Package]) -> list[Package]:
-    """The placements, best first, by what they leave of the floors."""
-    search = _Search([], as_package(state.placed[0]), float("inf"))
-    for p in state.placed[1:]:
-        search.add(p)
-    scored = []
-    for p in candidates:
-        f = FOOTPRINT_AT[(SHAPE_INDEX[p.shape], p.x, p.y, p.dx, p.dy)]
-        search.place(f, p.z, COLOUR_INDEX[p.colour])
-        open_ways = sum(bin(search.open[z]).count("1") for z in range(search.floors(), search.lost))
-        snug = sum(1 for c in f.rim if c < 0 or search.heights[c] > p.z + 1)
-        scored.append((-search.lost, -open_ways, p.z, -snug, p))
-        search.remove(f, p.z, COLOUR_INDEX[p.colour])
-    scored.sort()
-    return [t[-1] for t in scored]
-
-
-def suggest_placement(state: Any, rng: random.Random | None = None) -> Package | None:
-    """A good package for the card drawn (the bots' move and the players' hint), from what
-    the players see: the placements ranked by what they leave of the floors (how far up all
-    floors can still be completed, how many ways the open floors keep, then low and snug),
-    the best few tried with the solver on a few guessed orders of the cards still in the pile
-    (in puzzle and challenge games, where the order is known, planned with it), each with a
-    budget of steps, the same on every machine, so a game replays as it was played. None
-    when nothing the card allows fits."""
-    candidates = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
-    if not candidates:
-        return None
-    face_down = face_down_count(state)
-    if state.order_known and len(state.deck) == len(CARD_NUMBERS):
-        # puzzle and challenge: the cards' order is no secret, so the solver plans with it
-        found = solve(state.deck[len(state.moves):], state.placed[0], 0.0, placed=state.placed[1:],
-                      face_down=face_down, nodes=KNOWN_ORDER_NODES)
-        if found.moves and found.moves[0] is not None and found.moves[0] in candidates:
-            return found.moves[0]
-    ranked = _rank(state, candidates)
-    rng = rng or random.Random(f"teamup-hint:{state.seed}:{len(state.moves)}")
-    futures = []
-    for _ in range(GUESSES):
-        future = unseen_kinds(state)
-        rng.shuffle(future)
-        futures.append(future)
-    best, best_score = ranked[0], None
-    for p in ranked[:TRIED]:
-        total = sum(solve(future, state.placed[0], 0.0, placed=list(state.placed[1:]) + [p], face_down=face_down,
-                          nodes=SOLVER_NODES).score for future in futures)
-        if best_score is None or total > best_score:
-            best, best_score = p, total
-    return best

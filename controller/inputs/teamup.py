@@ -8,7 +8,8 @@ Soft keys (buttons 0-2 top row, 3-5 bottom row) while a card waits for its packa
 
 - **Moving**: the ghost package moves one cell along the pallet in the direction the
   arrow shows on the screen (whichever way the view is turned), and wraps round at the
-  edge; its floor follows the stack under it. **Turn** gives it a quarter turn.
+  edge; its floor follows the stack under it, on the fifth floor and above it too. **Turn**
+  gives it a quarter turn.
 - **Package** cycles the packages the card allows that are still in the supply (the card's
   colour with each shape, or the card's shapes in each colour).
 - **Place** places it; where it may not go the screen says why and nothing changes. When
@@ -31,9 +32,10 @@ from typing import Any
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
     X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
-    fitting, kind_of_card, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
+    fitting, kind_of_card, lowest_fit, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
-from controller.games.teamup_solver import solve, suggest_placement
+from controller.games.teamup_hints import suggest_placement
+from controller.games.teamup_solver import solve
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
 HINDSIGHT_SECONDS = 1.0
@@ -92,7 +94,7 @@ class TeamUpInput(InputAdapter):
             return None
         ghost = self._ghost.get(seat)
         if ghost is None or (ghost.shape, ghost.colour) not in options:
-            first = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+            first = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
             if first is not None:
                 turn = orientations(first.shape).index((first.dx, first.dy, first.dz))
                 ghost = Ghost(first.shape, first.colour, turn, first.x, first.y)
@@ -185,7 +187,7 @@ class TeamUpInput(InputAdapter):
     def _face_down(self, state: TeamupState, seat: int) -> FaceDown:
         """Turning the card face down; when a package still fits, the ghost goes there to
         show it, and the rules refuse with the reason."""
-        fits = next(fitting(pallet_of(state.placed), kind_of_card(current_card(state))), None)
+        fits = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
         if fits is not None:
             self._ghost[seat] = ghost_of(fits)
         return FaceDown(seat)
