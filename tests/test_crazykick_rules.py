@@ -352,7 +352,7 @@ def test_a_match_to_eight_goals_can_end():
 def test_the_game_as_the_menu_offers_it():
     assert (RULES.name, RULES.title, RULES.realtime, RULES.bots_fill_seats) == ("crazy-kick", "Crazy Kick", True, True)
     assert RULES.player_counts == (2, 3, 4, 5, 6, 7, 8)
-    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp")), ("book_goals", ())]
+    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp")), ("book_goals", ()), ("learn", ())]
     assert RULES.card_names() == []                      # no tags: every card lives in the table
 
 

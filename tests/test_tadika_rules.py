@@ -543,7 +543,7 @@ def test_actions_from_outside_are_checked(data):
 
 def test_the_game_as_the_menu_offers_it():
     assert (RULES.name, RULES.title, RULES.player_counts) == ("tadika", "Tadika", (2, 3, 4, 5))
-    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("target", (50, 100)), ("forbidden", ())]
+    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("target", (50, 100)), ("forbidden", ()), ("learn", ())]
     assert RULES.card_names() == list(deck(forbidden=True))          # every card has its tag, the forbidden too
     s = RULES.new_game({}, seed=1)                                     # four players to 50 by default
     assert (s.players, s.mode, s.target, s.forbidden, s.round, s.scores, s.history) == \

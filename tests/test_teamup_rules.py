@@ -496,7 +496,7 @@ from controller.games.teamup import (  # noqa: E402
 
 def test_the_game_as_the_menu_offers_it():
     assert (RULES.name, RULES.title, RULES.player_counts) == ("team-up", "Team UP!", (1, 2, 3, 4))
-    assert [o.name for o in RULES.options] == ["puzzle", "challenge"]
+    assert [o.name for o in RULES.options] == ["puzzle", "challenge", "learn"]
     assert RULES.card_names() == [str(n) for n in range(1, 37)]
     state = RULES.new_game({}, seed=1)                   # two players by default, the first to draw
     assert (state.players, state.mode, state.phase, RULES.to_act(state), state.to_beat) == (2, "virtual", "draw", 0, None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from controller.games.core import HIDDEN_NUMBER
 from controller.games.teamup import TeamupState, current_card, face_down_count
 from controller.games.teamup_pallet import (
     CARD_KIND, CARD_NUMBERS, FLOORS, Package, as_package, fitting, kind_of_card, pallet_of,
@@ -21,9 +22,12 @@ KNOWN_ORDER_NODES = 3000   # the budget when the order of the cards is known
 
 def unseen_kinds(state: TeamupState) -> list[str]:
     """The kinds of the cards still in the pile, by card number, not in their order
-    (public: the discards lie open, and a challenge's pile is the cards its game drew)."""
+    (public: the discards lie open, and a challenge's pile is the cards its game drew). A
+    seat's view hides the order of a shuffled pile (``HIDDEN_NUMBER``): its cards are the
+    whole deck."""
     drawn = set(state.deck[:len(state.moves) + (1 if state.phase == "place" else 0)])
-    pile = sorted(state.deck) if len(state.deck) == state.pile else CARD_NUMBERS
+    known = len(state.deck) == state.pile and HIDDEN_NUMBER not in state.deck
+    pile = sorted(state.deck) if known else CARD_NUMBERS
     return [CARD_KIND[n] for n in pile if n not in drawn]
 
 
