@@ -272,18 +272,25 @@ def test_a_command_the_port_cannot_take_at_once_is_sent_whole_and_once():
     link._serial = link._open_port()
     link._hello.set()
     sent = [encode_frame("LED", f"{i:06x}", i) for i in range(3000)]     # far more than a pty holds
+    whole = sum(map(len, sent))
     got = bytearray()
 
     def read_late():
         time.sleep(0.05)                              # the buffer fills meanwhile
         os.set_blocking(master, False)
-        quiet = time.monotonic() + 1.0
-        while time.monotonic() < quiet:
+        # reads until every byte came (or more: a doubled frame), however slowly a busy
+        # machine lets the sender go; the deadline only ends a test that would hang
+        deadline = time.monotonic() + 60
+        while len(got) < whole and time.monotonic() < deadline:
             try:
                 got.extend(os.read(master, 65536))
-                quiet = time.monotonic() + 0.3
             except BlockingIOError:
                 time.sleep(0.002)
+        time.sleep(0.05)                              # a doubled frame would follow at once
+        try:
+            got.extend(os.read(master, 65536))
+        except BlockingIOError:
+            pass
 
     reader = threading.Thread(target=read_late)
     reader.start()
