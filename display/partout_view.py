@@ -156,7 +156,7 @@ class PartoutView:
         i = seat.seat
         team = view["team_of"][i]
         acting = view["to_act"] == i
-        refused = seat.refusal is not None               # until this seat's next input
+        refused = seat.refusal is not None               # while it stands (Table._moved_on)
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 5 if border else 3)
         draw.team_mark(surface, team, (rect.left + 24, rect.top + 30), 12)
