@@ -29,6 +29,15 @@ def has_screen() -> bool:
                 or os.environ.get("SDL_VIDEODRIVER") in ("kmsdrm", "wayland", "x11"))
 
 
+def fitted_window(desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """A window as large as the first screen allows, room left for a desktop's bars: the
+    largest 16:9 size within 90 % of it, never above the canvas's 1920×1080 (a fixed
+    1280×720 was a third of a 1080p screen)."""
+    width, height = desktops[0] if desktops else (1280, 800)
+    scale = min(width * 0.9 / LOGICAL_SIZE[0], height * 0.9 / LOGICAL_SIZE[1], 1.0)
+    return int(LOGICAL_SIZE[0] * scale), int(LOGICAL_SIZE[1] * scale)
+
+
 class Screen:
     def __init__(self, *, lang: str = "en", headless: bool = False, window: tuple[int, int] | None = None,
                  fullscreen: bool = False, max_fps: float = 60.0, volume: int | None = None) -> None:
@@ -47,7 +56,7 @@ class Screen:
             self.canvas = pygame.Surface(LOGICAL_SIZE)
         else:
             flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
-            size = (0, 0) if fullscreen else (window or (1280, 720))
+            size = (0, 0) if fullscreen else (window or fitted_window(pygame.display.get_desktop_sizes()))
             self.window = pygame.display.set_mode(size, flags)
             pygame.display.set_caption("Spieltisch")
             self.canvas = pygame.Surface(LOGICAL_SIZE)

@@ -73,3 +73,12 @@ def test_a_cached_card_face_is_the_drawn_one(screen, lang):
         for size, small in (((170, 240), False), ((56, 80), True)):
             assert _direct_and_cached(size, lambda s, r: tadika_view._paint_card(s, lang, name, r, small),
                                       lambda s, r: tadika_view.draw_card(s, lang, name, r, small=small)), name
+
+
+def test_a_window_fits_the_screen_it_opens_on():
+    """Issue 30: a 1280×720 window on a 1080p screen was a third of it."""
+    from display.app import fitted_window
+    assert fitted_window([(1920, 1080)]) == (1728, 972)
+    assert fitted_window([(3840, 2160), (1280, 1024)]) == (1920, 1080)      # never above the canvas
+    width, height = fitted_window([(1366, 768)])
+    assert width <= 1366 * 0.9 and height <= 768 * 0.9 and abs(width / height - 16 / 9) < 0.01

@@ -38,3 +38,30 @@ def test_the_box_prefers_the_stable_station_names(tmp_path, monkeypatch):
     monkeypatch.setattr(globmod, "glob", lambda pattern: fake.get(pattern, []))
     monkeypatch.setattr(stations.os.path, "realpath", lambda p: real.get(p, p))
     assert stations.candidate_ports() == ["/dev/spieltisch/station-E661", "/dev/ttyACM1"]
+
+
+def test_a_user_the_system_does_not_have_is_refused_before_anything_is_written(tmp_path):
+    """Issue 30: `install-pi --user nobodyhere` wrote a unit for nobody and failed at usermod."""
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\nanna:x:1000:1000::/home/anna:/bin/bash\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert install("nobodyhere", root=tmp_path, out=out, err=err) == 2
+    assert err.getvalue().count("\n") == 1 and "no user 'nobodyhere'" in err.getvalue()
+    assert not (tmp_path / UNIT).exists() and out.getvalue() == ""
+    assert install("anna", root=tmp_path, out=out, err=err) == 0
+    assert "SPIELTISCH_DATA=/home/anna/.local/share/spieltisch" in (tmp_path / UNIT).read_text()
+
+
+def test_a_folder_without_a_password_file_gets_a_warning_and_the_usual_home(tmp_path):
+    err = io.StringIO()
+    assert install("bea", root=tmp_path, out=io.StringIO(), err=err) == 0
+    assert "warning" in err.getvalue() and "/home/bea" in err.getvalue()
+    assert "SPIELTISCH_DATA=/home/bea/.local/share/spieltisch" in (tmp_path / UNIT).read_text()
+
+
+def test_the_cli_refuses_an_unknown_user_on_this_system_in_one_line():
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "install-pi", "--user", "nobodyhere",
+                           "--dry-run"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "nobodyhere" in proc.stderr

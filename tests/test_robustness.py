@@ -23,11 +23,11 @@ from controller.table.eventlog import APPLICATION_ID, EventLog, StorageError, Ta
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def spieltisch(*args, data=None, timeout=60, **popen):
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+def spieltisch(*args, data=None, timeout=60, cwd=ROOT, **popen):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONPATH=str(ROOT))
     if data is not None:
         env["SPIELTISCH_DATA"] = str(data)
-    return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout, **popen)
 
 
@@ -77,6 +77,50 @@ def a_real_database(folder: Path) -> Path:
 ])
 def test_bad_arguments_get_one_line(args, words, tmp_path):
     one_clear_line(spieltisch(*args, data=tmp_path / "d"), None, *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("demo", "partout", "--think", "-1"), ["--think", "0 to 60"]),
+    (("demo", "partout", "--seat", "1", "--headless"), ["--seat", "--headless"]),
+    (("demo", "partout", "--seat", "1"), ["--seat", "no screen"]),       # SDL's dummy driver: no screen
+    (("demo", "partout", "--headless", "--screenshot", "no/such/folder/shot.png"), ["--screenshot", "no folder"]),
+    (("demo", "partout", "--headless", "--screenshot", "s.png", "--screenshot-at", "-5"), ["--screenshot-at"]),
+    (("demo", "partout", "--headless", "--screenshot-at", "5"), ["--screenshot"]),
+    (("demo", "partout", "--players", "9"), ["--players", "1 to 8"]),
+    (("cards", "key", "export", "no/such/folder/table.key"), ["no/such/folder/table.key", "No such file"]),
+])
+def test_a_mistake_ends_at_once_before_any_game_is_played(args, words, tmp_path):
+    """Issue 30: each of these looped, waited for ever, played a whole game first, or blamed
+    the moves; now one line, a non-zero exit, and no game in the data folder."""
+    proc = spieltisch(*args, data=tmp_path / "d", timeout=30, cwd=tmp_path)
+    last = one_clear_line(proc, None, *words)
+    assert "saved" not in last, last                   # no game was played to be saved
+    assert not (tmp_path / "d" / "spieltisch.db").exists()
+    assert not list(tmp_path.glob("**/*.png"))
+
+
+def test_a_screenshot_after_the_games_last_move_is_named_not_passed_over(tmp_path):
+    proc = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "late.png"),
+                      "--screenshot-at", "100000", data=tmp_path / "d")
+    one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot")
+    assert not (tmp_path / "late.png").exists()
+    shot = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "early.png"),
+                      "--screenshot-at", "3", data=tmp_path / "d")
+    assert shot.returncode == 0 and (tmp_path / "early.png").stat().st_size > 0, shot.stderr
+
+
+def test_a_headless_run_says_so_first(tmp_path):
+    proc = spieltisch("demo", "partout", "--players", "3", "--seed", "2", timeout=120, data=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("spieltisch: headless, as this computer shows no screen"), proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["finished"]
+
+
+def test_players_and_fullscreen_say_what_they_take():
+    for command in ("demo", "play"):
+        words = " ".join(spieltisch(command, "--help").stdout.split())
+        assert "--players N how many play (default 4): Partout 3, 4 or 6; Crazy Kick 2-8" in words, words
+        assert "--fullscreen the whole screen" in words, words
 
 
 def test_a_game_that_runs_out_of_time_says_so(tmp_path):

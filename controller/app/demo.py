@@ -98,8 +98,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             stack.callback(bots.close)
             runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard,
                                  give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S)
-        if screenshot:
-            _shoot_at(runner, screen, screenshot, screenshot_at)
+        shot = _shoot_at(runner, screen, screenshot, screenshot_at) if screenshot else None
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):
             _report_first_frame(runner)
         runner.run(timeout=timeout)
@@ -111,6 +110,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             _linger(runner, screen, seconds=8.0)
         result = table.result()
         result["game_id"] = table.game_id
+        if screenshot:             # False: the game ended before --screenshot-at's move
+            result["screenshot_taken"] = screenshot_at is None or bool(shot and shot.taken)
         return result
 
 
@@ -142,18 +143,26 @@ def _keyboard(table: Table, station: Any, game: str):
     return press
 
 
-def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> None:
+class _Shot:
+    taken = False
+
+
+def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> _Shot:
+    """Save the screen once ``at`` moves are accepted (None: at the end, by the caller);
+    whether it was taken, for a game that ended before."""
+    shot = _Shot()
     if at is None:
-        return
+        return shot
     original = runner.handle
 
     def handle(event: Any) -> None:
         original(event)
-        if len(runner.table.actions) == at and not getattr(handle, "done", False):
-            handle.done = True  # type: ignore[attr-defined]
+        if len(runner.table.actions) == at and not shot.taken:
+            shot.taken = True
             screen.render(runner.table.snapshot())
             screen.save(path)
     runner.handle = handle  # type: ignore[method-assign]
+    return shot
 
 
 def _report_first_frame(runner: TableRunner) -> None:

@@ -49,19 +49,49 @@ def _has_group(grp, name: str) -> bool:
     return True
 
 
+def home_of(user: str, root: Path) -> tuple[Path | None, Path | None]:
+    """``user``'s home in the system under ``root`` and the password file that said so;
+    (None, that file) when it has no such user; (None, None) when ``root`` has no password
+    file to ask (a folder being prepared, not a system)."""
+    passwd = root / "etc" / "passwd"
+    if str(root) == "/":
+        try:
+            import pwd
+            return Path(pwd.getpwnam(user).pw_dir), passwd
+        except KeyError:
+            return None, passwd
+        except ImportError:                          # not a Unix: nothing to ask
+            return None, None
+    try:
+        lines = passwd.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None, None
+    for line in lines:
+        fields = line.split(":")
+        if len(fields) >= 6 and fields[0] == user:
+            return Path(fields[5]), passwd
+    return None, passwd
+
+
 def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_run: bool = False,
-            out=sys.stdout) -> int:
+            out=sys.stdout, err=None) -> int:
+    err = err or sys.stderr
     user = user or os.environ.get("SUDO_USER") or os.environ.get("USER") or "pi"
+    root = Path(root)
+    home, asked = home_of(user, root)
+    if home is None and asked is not None:
+        # the unit would start as nobody, and usermod would fail after the files were written
+        print(f"spieltisch: there is no user {user!r} in {asked}; make it first (sudo adduser {user}) "
+              "or name who runs the table with --user", file=err)
+        return 2
+    if home is None:
+        print(f"spieltisch: warning: {root} has no etc/passwd to find {user!r} in; the table's data goes to "
+              f"/home/{user} (make that user on the Pi)", file=err)
+        home = Path("/home") / user
     beside = Path(sys.executable).parent / "spieltisch"             # the virtual environment's own
     command = str(beside) if beside.exists() else shutil.which("spieltisch") or f"{sys.executable} -m controller.app.cli"
-    try:
-        import pwd
-        home = Path(pwd.getpwnam(user).pw_dir)
-    except (KeyError, ImportError):
-        home = Path("/home") / user                 # a user still to be made on the Pi
     data_dir = str(home / ".local" / "share" / "spieltisch")
     files = {UNIT: unit_text(user, command, data_dir), RULES: _template("99-spieltisch.rules")}
-    root = Path(root)
     acting = not dry_run and (str(root) != "/" or os.geteuid() == 0)
     for path, text in files.items():
         target = root / path

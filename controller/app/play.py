@@ -57,6 +57,17 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
 SNAPSHOT_MODULES = ("controller.table.table",)
 
 
+def headless_reason(headless: bool) -> str | None:
+    """Why a command runs without a window, in a few words for its first line; None when it
+    has one."""
+    from display.app import has_screen
+    if headless:
+        return "as --headless asks"
+    if not has_screen():
+        return "as this computer shows no screen (DISPLAY is not set)"
+    return None
+
+
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False,
                 own_process: bool = False) -> Any:
     """The shared screen: a window (the TV), or, with none to show, a headless one whose frames
