@@ -165,49 +165,121 @@ def test_the_box_offers_a_saved_game_at_switch_on(tmp_path, monkeypatch):
 
 # -- seats by button --------------------------------------------------------------------------------
 
-def test_stations_take_seats_in_the_order_pressed_and_pick_names():
-    from controller.app.seating import Seating
-    seating = Seating(3, "Partout", remembered={"st-c": "Oma"})
+def spell(seating, station, name):
+    """Press the letters of ``name`` at ``station``, as a person would: the next row with the
+    top middle button, along the row with left and right, OK to add; then done."""
+    from controller.app.seating import DONE, LETTER_ROWS, NEXT_ROW
+    presses = 0
+    for letter in name:
+        seat = seating._seat(station)
+        row = next(r for r, letters in enumerate(LETTER_ROWS) if letter.upper() in letters)
+        while seat.row != row:
+            seating.press(station, NEXT_ROW)
+            presses += 1
+        col = LETTER_ROWS[row].index(letter.upper())
+        step = PLUS if (col - seat.col) % len(LETTER_ROWS[row]) <= len(LETTER_ROWS[row]) // 2 else MINUS
+        while seat.col != col:
+            seating.press(station, step)
+            presses += 1
+        seating.press(station, OK)
+        presses += 1
+    seating.press(station, DONE)
+    return presses + 1
+
+
+def test_stations_take_seats_in_the_order_pressed_and_offer_the_people_the_table_knows():
+    from controller.app.seating import NEW_NAME, Seating
+    seating = Seating(3, "Partout", remembered={"st-c": "Oma"}, known=["Ben", "Oma", "Anna"])
     seating.press("st-b", 1)                                   # any button: seat 1
     seating.press("st-c", 5)
     seating.press("st-a", 0)
     assert seating.stations == ["st-b", "st-c", "st-a"]
-    assert seating.names == ["Anna", "Oma", "Ben"]             # the remembered name first
+    assert seating.names == ["Ben", "Oma", "Anna"]             # who played last first; st-c's own first
     seating.press("st-x", 4)
     assert seating.note == ("seating_full", {"n": 3}) and len(seating.stations) == 3
-    seating.press("st-a", PLUS)                                # Clara: Anna and Oma are taken by others
-    assert seating.names[2] == "Clara"
+    seating.press("st-a", PLUS)                                # after the people: a new name
+    assert seating.names[2] == NEW_NAME and seating.snapshot().picking[2] == "name"
+    seating.press("st-a", PLUS)                                # round the list: Anna again
+    assert seating.names[2] == "Anna"
     seating.press("st-a", MINUS)
-    seating.press("st-a", MINUS)                               # round the list: the last name
-    assert seating.names[2] == "Jonas"
-    assert not seating.done
-    for station in ("st-b", "st-c", "st-a"):
-        seating.press(station, OK)                             # the name
+    seating.press("st-a", OK)                                  # "a new name": spell it
+    assert seating.snapshot().picking[2] == "spell"
+    spell(seating, "st-a", "Jo")
+    assert seating.names[2] == "Jo" and seating.snapshot().picking[2] == "colour"
+    for station in ("st-b", "st-c"):
+        seating.press(station, OK)                             # the names offered
     assert not seating.done and seating.snapshot().picking == ("colour",) * 3
     for station in ("st-b", "st-c", "st-a"):
         seating.press(station, OK)                             # the colour offered
-    assert seating.done and seating.names == ["Anna", "Oma", "Jonas"]
+    assert seating.done and seating.names == ["Ben", "Oma", "Jo"]
     assert len(set(seating.colours)) == 3
+
+
+def test_a_new_table_spells_each_name_letter_by_letter_with_capitals_where_names_have_them():
+    from controller.app.seating import BACK, DONE, NAME_MAX, Seating
+    seating = Seating(2, "Tadika")
+    seating.press("st-a", 4)
+    assert seating.snapshot().picking == ("spell", "name")     # nobody known: the letters at once
+    rows, row, col, keys = seating.snapshot().spelling[0]
+    assert rows[0] == "ABCDEFG" and (row, col) == (0, 0) and keys[BACK] is None and keys[DONE] is None
+    presses = spell(seating, "st-a", "Jean-Luc")
+    assert seating.names[0] == "Jean-Luc" and presses <= 8 * 7  # at most seven presses a letter
+    seating.press("st-a", BACK)                                # from the colour: back to the letters
+    seating.press("st-a", BACK)                                # and the last letter goes
+    assert seating.names[0] == "Jean-Lu" and seating.snapshot().spelling[0][0][0] == "abcdefg"
+    for _ in range(NAME_MAX):
+        seating.press("st-a", OK)
+    assert len(seating.names[0]) == NAME_MAX and seating.note == ("seating_name_long", {"n": NAME_MAX})
+
+
+def test_spelling_refuses_an_empty_name_and_one_that_begins_with_a_space():
+    from controller.app.seating import DONE, NEXT_ROW, Seating
+    seating = Seating(1, "Team UP!")
+    seating.press("st-a", 4)
+    seating.press("st-a", DONE)
+    assert seating.note == ("seating_name_empty", {}) and seating.snapshot().picking == ("spell",)
+    for _ in range(3):
+        seating.press("st-a", NEXT_ROW)
+    seating.press("st-a", MINUS)                               # the row's last: a hyphen
+    seating.press("st-a", OK)
+    assert seating.note == ("seating_letter_first", {}) and seating.names == [""]
+
+
+def test_a_name_the_table_knows_in_another_case_is_that_person_and_keeps_their_colour():
+    from controller.app.seating import Seating
+    seating = Seating(2, "Tadika", known=["Anna"], person_colours={"Anna": "green"})
+    seating.press("st-a", 4)
+    seating.press("st-b", 4)
+    assert seating.names == ["Anna", ""]                       # b: the only known name is a's:
+    assert seating.snapshot().picking == ("name", "spell")     # b spells at once
+    spell(seating, "st-b", "Ben")
+    seating.press("st-a", OK)
+    assert seating.colours[0] == "green"                       # Anna's colour
+    seating.press("st-a", OK)
+    seating.press("st-b", 0)                                   # b: back to the letters
+    for _ in range(3):
+        seating.press("st-b", 0)                               # Ben's letters taken back
+    spell(seating, "st-b", "ANNA")
+    assert seating.note == ("seating_name_taken", {"name": "Anna"}) and not seating.done
 
 
 def test_each_seat_picks_a_colour_nobody_else_has_and_its_led_shows_it():
     from controller.app.seating import BACK, COLOURS, Seating
-    seating = Seating(2, "Crazy Kick", remembered_colours={"st-b": "blue"})
+    seating = Seating(2, "Crazy Kick", remembered={"st-a": "Ann", "st-b": "Bo"}, known=["Ann", "Bo"],
+                      remembered_colours={"st-b": "orange"})
     seating.press("st-a", 4)
     seating.press("st-b", 4)
     assert seating.led("st-a") is None                         # still choosing a name
     seating.press("st-a", OK)
     assert seating.colours[0] == "red" and seating.led("st-a") == COLOURS["red"]
-    seating.press("st-b", OK)
-    assert seating.colours[1] == "blue"                        # its colour from last time
     seating.press("st-a", PLUS)
     assert seating.colours[0] == "orange" and seating.led("st-a") == COLOURS["orange"]
-    seating.press("st-a", OK)
-    seating.colours[1] = "orange"                              # as if chosen while orange was free
+    seating.press("st-a", OK)                                  # a takes orange first
     seating.press("st-b", OK)
-    assert seating.note == ("seating_colour_taken", {"colour": "orange"}) and not seating.done
-    seating.press("st-b", PLUS)                                # orange is skipped: it is taken
-    assert seating.colours[1] != "orange"
+    assert seating.colours[1] != "orange"                      # b's from last time is taken now
+    seating.press("st-b", MINUS)
+    seating.press("st-b", MINUS)
+    assert seating.colours[1] not in ("orange",)               # orange is skipped: it is taken
     seating.press("st-b", BACK)                                # back to the name
     assert seating.snapshot().picking[1] == "name"
     seating.press("st-b", OK)
@@ -220,45 +292,38 @@ def test_a_name_taken_by_another_seat_is_refused():
     seating = Seating(2, "Tadika")
     seating.press("st-a", 4)
     seating.press("st-b", 4)
-    seating.press("st-a", OK)
-    seating.names[1] = "Anna"                                  # as if chosen while Anna was still free
-    seating.press("st-b", OK)
+    spell(seating, "st-a", "Anna")
+    spell(seating, "st-b", "Anna")
     assert seating.note == ("seating_name_taken", {"name": "Anna"}) and not seating.done
 
 
-def test_seating_at_the_stations_orders_the_ports_and_remembers_the_names(tmp_path, monkeypatch):
+def test_seating_at_the_stations_orders_the_ports_and_remembers_the_people(tmp_path, monkeypatch):
     from controller.app.box import run_seating
     from controller.app.seating import COLOURS
     from controller.table.eventlog import EventLog
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.person("Anna", "red")
+        store.person("Clara")                                  # played last: offered first
     with SimulatedStation("sim-a") as a, SimulatedStation("sim-b") as b:
         def people():
             a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.2)
-            b.press(2)                                         # b sits down first
-            time.sleep(0.05)
-            a.press(2)
-            time.sleep(0.05)
-            a.press(PLUS)                                      # a: not Ben (b has Anna): Clara
-            time.sleep(0.05)
-            a.press(OK)
-            time.sleep(0.05)
-            b.press(OK)
-            time.sleep(0.05)
-            b.press(OK)                                        # b: the first colour, red
-            time.sleep(0.05)
-            a.press(PLUS)                                      # a: from orange to yellow
-            time.sleep(0.05)
-            a.press(OK)
+            for station, button in ((b, 2), (a, 2),            # b sits down first: Clara; a: Anna
+                                    (a, OK),                   # Anna, in her red
+                                    (b, OK), (b, PLUS), (b, OK),   # Clara: orange is offered, yellow taken
+                                    (a, OK)):
+                station.press(button)
+                time.sleep(0.05)
         threading.Thread(target=people, daemon=True).start()
         seated = run_seating([a.port, b.port], 2, "crazy-kick", lang="en", headless=True, fullscreen=False,
                              timeout=20)
-        assert a.wait_for(lambda s: any(f[0] == "f0d232" for f in s.sent("LED")), timeout=5)   # its LED: yellow
-    assert seated == ([b.port, a.port], ["Anna", "Clara"], [COLOURS["red"], COLOURS["yellow"]])
+        assert b.wait_for(lambda s: any(f[0] == "f0d232" for f in s.sent("LED")), timeout=5)   # its LED: yellow
+    assert seated == ([b.port, a.port], ["Clara", "Anna"], [COLOURS["yellow"], COLOURS["red"]])
     with EventLog(tmp_path / "spieltisch.db") as store:
-        assert store.station_names() == {"sim-b": "Anna", "sim-a": "Clara"}
-        assert store.station_colours() == {"sim-b": "red", "sim-a": "yellow"}
+        assert store.station_names() == {"sim-b": "Clara", "sim-a": "Anna"}
+        assert sorted(store.people()) == [("Anna", "red"), ("Clara", "yellow")]
 
 
 def test_going_on_with_a_saved_game_needs_its_stations(monkeypatch):
@@ -392,3 +457,34 @@ def test_bots_play_the_empty_seats_of_a_crazy_kick_match(tmp_path, monkeypatch):
     assert saved.seats == ["sim-person", "bot-1", "bot-2"] and saved.config["bots"] == 2
     movers = {a.get("player") for a in saved.actions}
     assert movers and movers <= {1, 2}                    # only the bots' seats moved
+
+
+def test_a_game_knows_who_sat_at_its_seats_and_going_on_seats_them_again(tmp_path, monkeypatch):
+    """Issue 30: players are people. The people (not the bots) are recorded at their seats when
+    a game starts, and going on with it names them again (before, a resumed game's seats had
+    no names)."""
+    import pytest
+    from controller.app import play
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.person("Anna", "green")
+    with SimulatedStation("sim-person") as person:
+        with pytest.raises(TimeoutError):
+            play.run_table("crazy-kick", ports=[person.port], players=3, names=["Anna"], virtual=True, seed=5,
+                           new=True, lang="en", fullscreen=False, headless=True, timeout=2, options={"bots": 2})
+        with EventLog(tmp_path / "spieltisch.db") as store:
+            game_id = store.unfinished_ids("crazy-kick")[0]
+            assert store.players_of([game_id]) == {game_id: {0: ("Anna", "green")}}
+        resumed = {}
+        real = play.Table.resume
+
+        def resume(rules, saved, store, **kw):
+            resumed.update(kw)
+            return real(rules, saved, store, **kw)
+        monkeypatch.setattr(play.Table, "resume", staticmethod(resume))
+        with pytest.raises(TimeoutError):
+            play.run_table("crazy-kick", ports=[person.port], players=3, names=[], virtual=True, seed=None,
+                           new=False, lang="en", fullscreen=False, headless=True, timeout=1, options={"bots": 2})
+    assert resumed["names"] == ["Anna", "Bot 1", "Bot 2"]
+    assert resumed["colours"] == ["3cb43c", None, None]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from controller.games import IllegalAction, find_game
-from controller.table.eventlog import APPLICATION_ID, EventLog, StorageError, TableLock
+from controller.table.eventlog import APPLICATION_ID, SCHEMA_VERSION, EventLog, StorageError, TableLock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -216,7 +216,7 @@ def test_our_table_names_with_other_columns_are_refused(tmp_path):
 def test_the_database_is_marked_as_ours_and_a_file_from_before_is_taken_over(tmp_path):
     with EventLog(tmp_path / "new.db") as log:
         assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     old = sqlite3.connect(tmp_path / "old.db")               # as the table wrote it before the mark
     for table, columns in (("games", "id INTEGER PRIMARY KEY, game, config, seed, seats, started_at, finished_at, "
                                      "result"), ("log", "game_id, seq, kind, action, at"),
@@ -243,9 +243,43 @@ def test_a_version_1_file_keeps_its_names_and_learns_colours_and_settings(tmp_pa
         log.colour_station("st-1", "blue")
         log.set_setting("volume", "60")
     with EventLog(tmp_path / "v1.db") as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert log.station_colours() == {"st-1": "blue"} and log.station_names() == {"st-1": "Oma"}
         assert log.setting("volume") == "60" and log.setting("lang", "en") == "en"
+
+
+def test_a_version_2_file_keeps_its_games_and_its_stations_names_become_people(tmp_path):
+    """Schema 3 (issue 30): the people who play, and who sat where. A file of version 2 opens,
+    keeps every game, and the names its stations remember are the first people (in the
+    station's colour); its games were played under names picked from a list, so nobody is
+    recorded at their seats."""
+    v2 = sqlite3.connect(tmp_path / "v2.db")                 # as schema 2 wrote it
+    v2.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL,
+                            seats TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL, result TEXT);
+        CREATE TABLE log (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+                          kind TEXT NOT NULL CHECK (kind IN ('action', 'undo')), action TEXT, at REAL NOT NULL,
+                          PRIMARY KEY (game_id, seq));
+        CREATE TABLE cards (uid TEXT PRIMARY KEY, game TEXT NOT NULL, card TEXT NOT NULL);
+        CREATE TABLE stations (station TEXT PRIMARY KEY, name TEXT, colour TEXT);
+        CREATE TABLE health (id INTEGER PRIMARY KEY, at REAL NOT NULL);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO stations VALUES ('st-1', 'Oma', 'blue'), ('st-2', 'Ben', NULL), ('st-3', NULL, 'red');
+        INSERT INTO games VALUES (1, 'tadika', '{"players": 2}', 7, '["st-1", "st-2"]', 1.0, 2.0,
+                                  '{"game": "tadika", "scores": [50, 12], "winner": 0, "teams": [["Oma"], ["Ben"]]}');
+    """)
+    v2.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    v2.execute("PRAGMA user_version = 2")
+    v2.commit()
+    v2.close()
+    with EventLog(tmp_path / "v2.db") as log:
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert sorted(log.people()) == [("Ben", None), ("Oma", "blue")]
+        assert [r["scores"] for r in log.results()] == [[50, 12]] and log.players_of([1]) == {}
+        oma = log.person("oma")                                # the same person in any case
+        log.seat_people(1, {0: oma})
+    with EventLog(tmp_path / "v2.db") as log:
+        assert log.players_of([1]) == {1: {0: ("Oma", "blue")}}
 
 
 def test_a_newer_schema_is_refused(tmp_path):

@@ -70,8 +70,10 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         links = open_present(ports, events, stack)
         port_of = {station: link.port for station, link in links.items()}
+        known = store.people()
         seating = Seating(players, find_game(game).title, remembered=store.station_names(),
-                          remembered_colours=store.station_colours())
+                          remembered_colours=store.station_colours(), known=[name for name, _ in known],
+                          person_colours={name: colour for name, colour in known if colour})
         screen.show(seating.snapshot())
         while not seating.done:
             event = next_input(screen, events, deadline)
@@ -84,7 +86,8 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
                 if led is not None and event.station in links:
                     links[event.station].led(led, 0)
         for station, name, colour in zip(seating.stations, seating.names, seating.colours):
-            store.name_station(station, name)     # offered first next time
+            store.person(name, colour)            # a person the table knows, in their colour
+            store.name_station(station, name)     # offered first at this station next time
             store.colour_station(station, colour)
         return ([port_of[s] for s in seating.stations], list(seating.names),
                 [COLOURS[c] for c in seating.colours])

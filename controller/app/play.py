@@ -206,6 +206,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
+        if saved is not None and not any(names):       # going on: the people who sat there, in their colours
+            names, colours = seated_people(store, saved.id, people)
         names = (names + [""] * people)[:people] + [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
         colours = (list(colours) + [None] * people)[:people] + [None] * bots if colours else None
         if saved is not None:
@@ -216,6 +218,10 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store, colours=colours)
+            # the people at the table (not the bots): whose game it is, for the leaderboard and a resume
+            sitting = {seat: store.person(name) for seat, name in enumerate(names[:people]) if name}
+            if sitting and table.game_id is not None:
+                store.seat_people(table.game_id, sitting)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
@@ -233,6 +239,16 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         # the scoreboard. Without one, nobody is looking: stop at the end.
         runner.run(until_finished=not screen.interactive, timeout=timeout)
         return table.result()
+
+
+def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:
+    """The names and colours ("rrggbb") of the people who sat at a saved game's first ``seats``
+    seats, as recorded when it started; "" (and no colour) where nobody was recorded."""
+    from controller.app.seating import COLOURS
+    sat = store.players_of([game_id]).get(game_id, {})
+    names = [sat[seat][0] if seat in sat else "" for seat in range(seats)]
+    colours = [COLOURS.get(sat[seat][1] or "") if seat in sat else None for seat in range(seats)]
+    return names, colours if any(colours) else None
 
 
 def learn_cards(game: str, port: str) -> int:
