@@ -357,6 +357,62 @@ def test_the_box_waits_for_a_station_and_leaves_out_one_that_does_not_answer(tmp
     assert started == [(Activity("selftest", station=a.port), [a.port])]
 
 
+def shown_on_the_tv(monkeypatch) -> list:
+    """Every snapshot the box's screens are given."""
+    from display.app import Screen
+    shown: list = []
+    real = Screen.show
+    monkeypatch.setattr(Screen, "show", lambda self, snap: shown.append(snap) or real(self, snap))
+    return shown
+
+
+def test_without_a_station_the_tv_says_plug_one_in_and_why_each_port_failed(tmp_path, monkeypatch):
+    """Issue 30: with no station the box waited and the TV said nothing useful."""
+    from controller.app.box import run_box
+    from controller.games import texts
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    assert run_box(["/dev/no-such-station", "/dev/null"], headless=True, timeout=3) == 0
+    status = shown[-1]
+    assert status.game == "boxstatus" and status.title.key == "box_plug_in" and status.trouble
+    said = {line.key: line.params for line in status.lines}
+    assert said["box_port_missing"] == {"port": "/dev/no-such-station"}
+    assert said["box_port_failed"]["port"] == "/dev/null"
+    assert texts.render("de", "box_plug_in", {}) == "Eine Station anstecken"
+    shown.clear()
+    assert run_box([], headless=True, timeout=3) == 0           # nothing found at all: only the request
+    assert [line.key for line in shown[-1].lines] == ["box_plug_in_how"] and not shown[-1].trouble
+
+
+def test_a_port_the_table_may_not_open_names_the_dialout_group():
+    from controller.app.box_status import port_problem
+    from hardware.link import StationError
+    try:
+        raise StationError("cannot open station port /dev/ttyACM0: [Errno 13] Permission denied") \
+            from PermissionError(13, "Permission denied")
+    except StationError as exc:
+        assert port_problem("/dev/ttyACM0", exc).key == "box_port_denied"
+    assert port_problem("/dev/ttyACM1", StationError("no HELLO from /dev/ttyACM1 within 2.0 s")).key == \
+        "box_port_silent"
+
+
+def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp_path, monkeypatch):
+    """Issue 30: a bad database stopped the box (systemd started it again and again, the TV
+    dark); now the TV says what is wrong, and the box tries again until it can be used."""
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    (tmp_path / "spieltisch.db").write_bytes(b"not a database at all" * 100)
+    shown = shown_on_the_tv(monkeypatch)
+    assert run_box([], headless=True, timeout=3) == 0
+    status = shown[-1]
+    assert status.game == "boxstatus" and status.title.key == "box_storage_title" and status.trouble
+    assert "spieltisch.db" in status.detail and "not a Spieltisch database" in status.detail
+    (tmp_path / "spieltisch.db").unlink()                       # the owner moved it aside: the box goes on
+    shown.clear()
+    assert run_box([], headless=True, timeout=3) == 0
+    assert shown[-1].title.key == "box_plug_in"
+
+
 def test_the_volume_is_chosen_in_steps_or_muted():
     menu = Menu(stations=2, volume=60)
     assert [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 60}

@@ -139,9 +139,10 @@ def unfinished_game(game: str | None) -> Saved | None:
                  tuple(saved.seats))
 
 
-def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack) -> dict[str, Any]:
+def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
+                 failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
     """The stations that answer, each on its own: one unplugged or silent is left out (and
-    logged), not the end of the box."""
+    logged, and put in ``failed`` with the reason), not the end of the box."""
     from controller.app.play import open_links
     from hardware.link import StationError
     links: dict[str, Any] = {}
@@ -150,7 +151,20 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
             links.update(open_links([port], events, stack))
         except (StationError, OSError, RuntimeError) as exc:
             log.warning("the box leaves %s out: %s", port, exc)
+            if failed is not None:
+                failed[port] = exc
     return links
+
+
+def wait_showing(screen: Any, status: Any, seconds: float) -> bool:
+    """Show what the box waits for, for ``seconds``; False when Esc was pressed meanwhile."""
+    screen.show(status)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if any(ui[0] == "quit" for ui in screen.poll()):
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def remembered_language() -> str:
@@ -178,6 +192,8 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
     """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
     ``ports`` None: whatever stations are plugged in, looked for again each time the menu
     comes back; with none, the TV asks for one and the box waits for it."""
+    from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, storage_trouble, store_problem,
+                                           waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input
     from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
@@ -189,15 +205,18 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         events: queue.Queue = queue.Queue()
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+            problem = store_problem()
+            if problem is not None:                   # no game could be saved: say what is wrong, try again
+                log.warning("the box waits for its database: %s", problem)
+                if not wait_showing(screen, storage_trouble(problem), STORE_AGAIN_S):
+                    return 0
+                continue
             ports = list(fixed) if fixed is not None else candidate_ports()
-            links = open_present(ports, events, stack)
+            failed: dict[str, BaseException] = {}
+            links = open_present(ports, events, stack, failed)
             if not links:                             # nothing to drive the menu: ask, and look again
-                screen.show(Menu(0, lang).snapshot_waiting())
-                end = time.monotonic() + 2.0
-                while time.monotonic() < end:
-                    if any(ui[0] == "quit" for ui in screen.poll()):
-                        return 0
-                    time.sleep(0.1)
+                if not wait_showing(screen, waiting_for_stations(failed), LOOK_AGAIN_S):
+                    return 0
                 continue
             port_of = {station: link.port for station, link in links.items()}
             ports = [link.port for link in links.values()]

@@ -147,10 +147,6 @@ class Menu:
         title, lines = self.lines()
         return MenuSnapshot("menu", title, lines, self.chosen, self.stations, self.lang, self.note)
 
-    def snapshot_waiting(self) -> MenuSnapshot:
-        """No station answers: the TV asks for one (the box looks again every few seconds)."""
-        return MenuSnapshot("menu", MenuLine("menu_plug_in"), (), 0, 0, self.lang, None)
-
     # -- a press ---------------------------------------------------------------------------------
     def press(self, button: int, station: str | None = None) -> Activity | None:
         _, lines = self.lines()

@@ -1,0 +1,52 @@
+"""The box's TV while it waits (``controller/app/box_status.py``): what it waits for in
+large letters, how to get on, each port that did not become a station and why, and, when
+the table's database cannot be used, the store's own sentence for the owner. Something
+wrong is framed red; a wait alone is not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from controller.games import texts
+from display import draw
+from display.draw import GOLD, INK, MUTED, RED
+
+BODY = pygame.Rect(160, 300, 1600, 700)
+
+
+class BoxStatusView:
+    def __init__(self, lang: str, *, live: bool = False) -> None:
+        self.lang = lang
+
+    def draw(self, surface: pygame.Surface, snap: Any) -> None:
+        draw.text(surface, "Spieltisch", (30, 20), 64, GOLD, True)
+        draw.text(surface, texts.render(self.lang, snap.title.key, snap.title.params), (960, 150), 72,
+                  RED if snap.trouble and snap.detail else INK, True, "midtop", 1800)
+        draw.panel(surface, BODY, RED if snap.trouble else None, 6 if snap.trouble else 3)
+        y = BODY.top + 30
+        for i, line in enumerate(snap.lines):
+            words = texts.render(self.lang, line.key, line.params)
+            size = 40 if i == 0 else 34
+            height = self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
+            draw.wrapped(surface, words, pygame.Rect(BODY.left + 40, y, BODY.width - 80, height), size,
+                         INK if i == 0 else MUTED)
+            y += height + 24
+        if snap.detail:
+            draw.wrapped(surface, snap.detail, pygame.Rect(BODY.left + 40, y, BODY.width - 80, BODY.bottom - y - 20),
+                         32, INK)
+
+    @staticmethod
+    def _lines(words: str, size: int, width: int) -> int:
+        f, count, line = draw.font(size), 1, ""
+        for word in words.split():
+            trial = f"{line} {word}".strip()
+            if f.size(trial)[0] > width and line:
+                count, line = count + 1, word
+            else:
+                line = trial
+        return count
+
+
+VIEW = BoxStatusView
