@@ -25,17 +25,16 @@ class BoxStatusView:
         draw.text(surface, texts.render(self.lang, snap.title.key, snap.title.params), (960, 150), 72,
                   RED if snap.trouble and snap.detail else INK, True, "midtop", 1800)
         draw.panel(surface, BODY, RED if snap.trouble else None, 6 if snap.trouble else 3)
-        y = BODY.top + 30
-        for i, line in enumerate(snap.lines):
-            words = texts.render(self.lang, line.key, line.params)
-            size = 40 if i == 0 else 34
-            height = self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
-            draw.wrapped(surface, words, pygame.Rect(BODY.left + 40, y, BODY.width - 80, height), size,
-                         INK if i == 0 else MUTED)
-            y += height + 24
+        # the first line says how to get on; the owner's sentence follows it; then the rest
+        said = [(texts.render(self.lang, line.key, line.params), 40 if i == 0 else 34, INK if i == 0 else MUTED)
+                for i, line in enumerate(snap.lines)]
         if snap.detail:
-            draw.wrapped(surface, snap.detail, pygame.Rect(BODY.left + 40, y, BODY.width - 80, BODY.bottom - y - 20),
-                         32, INK)
+            said.insert(1, (snap.detail, 32, INK))
+        y = BODY.top + 30
+        for words, size, ink in said:
+            height = self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
+            draw.wrapped(surface, words, pygame.Rect(BODY.left + 40, y, BODY.width - 80, height), size, ink)
+            y += height + 24
 
     @staticmethod
     def _lines(words: str, size: int, width: int) -> int:

@@ -413,6 +413,116 @@ def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp
     assert shown[-1].title.key == "box_plug_in"
 
 
+def test_switch_off_is_asked_first_with_no_first():
+    menu = Menu(stations=2)
+    assert choose(menu, "menu_switch_off") is None and menu.page == "switch_off"
+    assert [line.key for line in menu.lines()[1]] == ["menu_switch_off_no", "menu_switch_off_yes"]
+    assert menu.press(OK) is None and menu.page == "main"               # "no": back, on the same line
+    assert menu.lines()[1][menu.chosen].key == "menu_switch_off"
+    menu.press(OK)
+    menu.press(PLUS)
+    assert menu.press(OK) == Activity("switch_off")
+
+
+def switched_off_by(tmp_path) -> list[str]:
+    """A power-off command for the test: it leaves a mark instead of switching anything off."""
+    import sys
+    mark = tmp_path / "switched-off"
+    return [sys.executable, "-c", f"open({str(mark)!r}, 'w').write('off')"]
+
+
+def test_switch_off_from_the_menu_powers_off_with_the_command_it_is_given_and_says_when_to_unplug(
+        tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (MINUS, OK, PLUS, OK):               # the last line, then "yes"
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        assert run_box([a.port], headless=True, timeout=6, poweroff=switched_off_by(tmp_path)) == 0
+    assert (tmp_path / "switched-off").read_text() == "off"
+    assert shown[-1].game == "boxstatus" and shown[-1].title.key == "box_switching_off"
+    assert [line.key for line in shown[-1].lines] == ["box_switching_off_how"]
+
+
+def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    refusing = ["sh", "-c", "echo 'sudo: a password is required' >&2; exit 1"]
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (MINUS, OK, PLUS, OK):
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        run_box([a.port], headless=True, timeout=30, poweroff=refusing,
+                until=lambda: any(getattr(snap, "note", None) for snap in shown))
+    note = next(snap.note for snap in shown if getattr(snap, "note", None))
+    assert note.key == "menu_error" and "sudo: a password is required" in note.params["reason"]
+    assert "install-pi" in note.params["reason"]
+
+
+def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(tmp_path, monkeypatch):
+    """Issue 30: the Pi's own buttons worked only in `play --panel`. In the box a short press
+    of menu moves on, holding it chooses, undo goes back; with no station at all, holding
+    menu switches the box off."""
+    from gpiozero.pins.mock import MockFactory
+    from controller.app.box import run_box
+    from hardware.panel import DEFAULT_PINS
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    menu_pin, undo_pin, led_pin, _ = DEFAULT_PINS
+    factory = MockFactory()
+    shown = shown_on_the_tv(monkeypatch)
+    try:
+        def hold_menu():
+            from conftest import wait_until
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
+            assert factory.pin(led_pin).state in (0, 1)
+            factory.pin(menu_pin).drive_low()
+            time.sleep(2.4)                                    # held: HOLD_S is 2 s
+            factory.pin(menu_pin).drive_high()
+        threading.Thread(target=hold_menu, daemon=True).start()
+        assert run_box([], headless=True, timeout=8, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                       poweroff=switched_off_by(tmp_path)) == 0
+        assert (tmp_path / "switched-off").exists()
+        lines = next(s.lines for s in shown if s.game == "boxstatus" and s.title.key == "box_plug_in")
+        assert "box_panel_switch_off" in [line.key for line in lines]
+        factory.reset()
+        started = []
+        with SimulatedStation("sim-a") as a:
+            def panel_person():
+                a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+                time.sleep(0.3)
+
+                def push(pin, hold=0.05):
+                    factory.pin(pin).drive_low()
+                    time.sleep(hold)
+                    factory.pin(pin).drive_high()
+                    time.sleep(0.1)
+                push(menu_pin, 2.4)                            # held: choose "Play"
+                push(undo_pin)                                 # undo: back to the main page
+                push(menu_pin)                                 # a short press: the next line
+                push(menu_pin, 2.4)                            # held: choose "Games played"
+            threading.Thread(target=panel_person, daemon=True).start()
+            run_box([a.port], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                    launcher=lambda act, ports, **kw: started.append((act, kw)), until=lambda: bool(started))
+        activity, kw = started[0]
+        assert activity == Activity("history")
+        assert kw["panel_pins"] == DEFAULT_PINS                # a game gets the panel too (undo)
+        pages = [s.title.key for s in shown if s.game == "menu"]
+        assert "menu_choose_game" in pages and pages[-1] == "menu_title"
+    finally:
+        factory.reset()
+
+
 def test_the_volume_is_chosen_in_steps_or_muted():
     menu = Menu(stations=2, volume=60)
     assert [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 60}

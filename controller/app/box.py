@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from controller.app.menu import Activity, Menu, MenuLine, Saved
+from controller.app.menu import BACK, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
 
 log = logging.getLogger(__name__)
 
 
 def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
-           stations: dict[str, str] | None = None) -> Any:
+           stations: dict[str, str] | None = None, panel_pins: tuple[int, int, int, int] | None = None,
+           panel_factory: Any = None) -> Any:
     """Run what the menu chose, with the screen and the stations its own. ``stations``:
-    station id → port, as the menu saw them."""
+    station id → port, as the menu saw them; ``panel_pins``: a game's host panel (undo, and
+    holding menu goes back to the menu)."""
     if activity.kind == "play":
         from controller.app.play import run_table
         saved = None if activity.new else unfinished_game(activity.game)
@@ -42,7 +45,8 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
             seated, names, colours = seating
         return run_table(activity.game, ports=seated, players=activity.players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
-                         headless=headless, options=activity.options, colours=colours)
+                         headless=headless, options=activity.options, colours=colours, panel_pins=panel_pins,
+                         panel_factory=panel_factory)
     if activity.kind == "history":
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
@@ -156,15 +160,78 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
     return links
 
 
-def wait_showing(screen: Any, status: Any, seconds: float) -> bool:
-    """Show what the box waits for, for ``seconds``; False when Esc was pressed meanwhile."""
+def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None) -> str:
+    """Show what the box waits for, for ``seconds``: "" when the time is up, "quit" when Esc
+    was pressed, "switch_off" when the host panel's menu button was held (the way to switch
+    a box off that has no station to choose it with)."""
     screen.show(status)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if any(ui[0] == "quit" for ui in screen.poll()):
-            return False
-        time.sleep(0.1)
-    return True
+            return "quit"
+        try:
+            event = events.get(timeout=0.1) if events is not None else time.sleep(0.1)
+        except queue.Empty:
+            continue
+        if type(event).__name__ == "PanelEvent" and event.button == "menu_held":
+            return "switch_off"
+    return ""
+
+
+def open_box_panel(pins: tuple[int, int, int, int] | None, events: queue.Queue, stack: contextlib.ExitStack,
+                   factory: Any = None) -> Any:
+    """The Pi's own menu/undo buttons and status LED for the menu; None without (no pins, or
+    no GPIO here: said in the log, and the box goes on with its stations)."""
+    if pins is None:
+        return None
+    from controller.app.play import open_panel
+    try:
+        return open_panel(pins, events, stack, factory)
+    except SystemExit as exc:
+        log.warning("the box goes on without its host panel: %s", exc.code)
+        return None
+
+
+# the host panel in the menu: a short press of menu moves on, holding it chooses, undo goes back
+PANEL_IN_MENU = {"menu": PLUS, "menu_held": OK, "undo": BACK}
+
+
+def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence[str],
+               deadline: float | None = None) -> int:
+    """Shut the Pi down safely: everything is on disk already (every move was saved when it
+    was made, and nothing is open here), the file systems are synced, and ``command`` asks
+    the system to power off (`spieltisch install-pi` permits exactly that, nothing else:
+    ``controller/app/install_pi.py``). The TV says when the box may be unplugged, and keeps
+    saying it until the system stops the box (or, for tests, ``deadline``). A command the
+    system refuses raises IllegalAction("switch_off_refused"), said on the menu."""
+    import subprocess
+    from controller.app.box_status import switching_off
+    from controller.app.play import make_screen
+    with contextlib.ExitStack() as stack:
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        screen.show(switching_off())
+        os.sync()
+        log.warning("switching off: %s", " ".join(command))
+        try:
+            done = subprocess.run(list(command), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise IllegalAction("switch_off_refused", reason=str(exc)) from exc
+        if done.returncode != 0:
+            said = (done.stderr or done.stdout).strip().splitlines()
+            raise IllegalAction("switch_off_refused", reason=said[-1] if said else f"exit code {done.returncode}")
+        while deadline is None or time.monotonic() < deadline:     # until the system stops the box
+            screen.poll()
+            time.sleep(0.2)
+    return 0
+
+
+def poweroff_command() -> list[str]:
+    """What "Switch off" runs: ``$SPIELTISCH_POWEROFF`` (a command line: for trying the box on a
+    computer that must stay on), else the one command `install-pi` permits."""
+    import shlex
+    from controller.app.install_pi import POWEROFF
+    own = os.environ.get("SPIELTISCH_POWEROFF")
+    return shlex.split(own) if own else list(POWEROFF)
 
 
 def remembered_language() -> str:
@@ -188,10 +255,13 @@ def remember_settings(lang: str, volume: int) -> None:
 
 def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool = False, fullscreen: bool = True,
             timeout: float | None = None, launcher: Callable[..., Any] = launch,
-            until: Callable[[], bool] | None = None) -> int:
-    """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
-    ``ports`` None: whatever stations are plugged in, looked for again each time the menu
-    comes back; with none, the TV asks for one and the box waits for it."""
+            until: Callable[[], bool] | None = None, panel_pins: tuple[int, int, int, int] | None = None,
+            panel_factory: Any = None, poweroff: Sequence[str] | None = None) -> int:
+    """The menu, round and round, until Esc, or until it is switched off (or, for tests,
+    ``timeout`` seconds or ``until()``). ``ports`` None: whatever stations are plugged in,
+    looked for again each time the menu comes back; with none, the TV asks for one and the
+    box waits for it. ``panel_pins``: the host panel drives the menu too (and a game's undo),
+    and switches off a box without stations. ``poweroff``: the command "Switch off" runs."""
     from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, storage_trouble, store_problem,
                                            waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input
@@ -200,59 +270,95 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
     fixed = ports
     lang = lang or remembered_language()
     deadline = None if timeout is None else time.monotonic() + timeout
+    poweroff = list(poweroff) if poweroff is not None else poweroff_command()
     menu: Menu | None = None
+    with_panel = panel_pins is not None
     while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
         events: queue.Queue = queue.Queue()
+        activity = None
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+            panel = open_box_panel(panel_pins, events, stack, panel_factory) if with_panel else None
+            with_panel = panel is not None            # no GPIO here: not tried again each round
             problem = store_problem()
             if problem is not None:                   # no game could be saved: say what is wrong, try again
                 log.warning("the box waits for its database: %s", problem)
-                if not wait_showing(screen, storage_trouble(problem), STORE_AGAIN_S):
+                if panel is not None:
+                    panel.show_status("waiting")
+                waited = wait_showing(screen, storage_trouble(problem, panel=panel is not None), STORE_AGAIN_S,
+                                      events)
+                if waited == "quit":
                     return 0
-                continue
-            ports = list(fixed) if fixed is not None else candidate_ports()
-            failed: dict[str, BaseException] = {}
-            links = open_present(ports, events, stack, failed)
-            if not links:                             # nothing to drive the menu: ask, and look again
-                if not wait_showing(screen, waiting_for_stations(failed), LOOK_AGAIN_S):
-                    return 0
-                continue
-            port_of = {station: link.port for station, link in links.items()}
-            ports = [link.port for link in links.values()]
-            note = menu.note if menu is not None else None
-            first = menu is None
-            menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game),
-                        volume=screen.sounds.volume if screen.sounds is not None else box_volume())
-            menu.note = note
-            if first:                                 # switched on after a power cut: the game first
-                newest = unfinished_game(None)
-                if newest is not None:
-                    menu.offer(newest)
-            activity = None
+                if waited != "switch_off":
+                    continue
+                activity = Activity("switch_off")
+            else:
+                ports = list(fixed) if fixed is not None else candidate_ports()
+                failed: dict[str, BaseException] = {}
+                links = open_present(ports, events, stack, failed)
+                if not links:                         # nothing to drive the menu: ask, and look again
+                    if panel is not None:
+                        panel.show_status("waiting")
+                    waited = wait_showing(screen, waiting_for_stations(failed, panel=panel is not None),
+                                          LOOK_AGAIN_S, events)
+                    if waited == "quit":
+                        return 0
+                    if waited != "switch_off":
+                        continue
+                    activity = Activity("switch_off")
+            if activity is None:
+                port_of = {station: link.port for station, link in links.items()}
+                ports = [link.port for link in links.values()]
+                note = menu.note if menu is not None else None
+                first = menu is None
+                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game),
+                            volume=screen.sounds.volume if screen.sounds is not None else box_volume())
+                menu.note = note
+                if first:                             # switched on after a power cut: the game first
+                    newest = unfinished_game(None)
+                    if newest is not None:
+                        menu.offer(newest)
+                if panel is not None:
+                    panel.show_status("ready")
             while activity is None:
                 screen.set_lang(menu.lang)
                 screen.show(menu.snapshot())
                 event = next_input(screen, events, deadline)
                 if event is QUIT:
                     return 0
+                pressed = None
                 if isinstance(event, ButtonEvent) and event.pressed:
+                    pressed = (event.button, port_of.get(event.station))
+                elif type(event).__name__ == "PanelEvent" and event.button in PANEL_IN_MENU:
+                    pressed = (PANEL_IN_MENU[event.button], None)
+                    panel.beep()
+                if pressed is not None:
                     before = (menu.lang, menu.volume)
-                    activity = menu.press(event.button, port_of.get(event.station))
+                    activity = menu.press(*pressed)
+                    if activity is not None and activity.kind in ("enroll", "selftest") and activity.station is None:
+                        menu.note, activity = MenuLine("menu_needs_station"), None   # chosen at the panel
                     if (menu.lang, menu.volume) != before:
                         remember_settings(menu.lang, menu.volume)
                         if menu.volume != before[1] and screen.sounds is not None:
                             screen.sounds.set_volume(menu.volume)
                             screen.sounds.play("point")      # how loud it is now
-            lang = menu.lang
-        # the menu's screen and links are closed: the activity opens its own
+            if menu is not None:
+                lang = menu.lang
+        # the menu's screen, links and panel are closed: the activity opens its own
         try:
-            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of)
-            menu.note = None
+            if activity.kind == "switch_off":
+                return switch_off(lang=lang, headless=headless, fullscreen=fullscreen, command=poweroff,
+                                  deadline=deadline)
+            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
+                     **({"panel_pins": panel_pins, "panel_factory": panel_factory} if with_panel else {}))
+            if menu is not None:
+                menu.note = None
         except SystemExit as exc:                     # a setup refused, said in one line
+            menu = menu or Menu(0, lang)
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
             reason = exc.message(lang) if isinstance(exc, IllegalAction) else str(exc)
             log.warning("the menu's %s ended: %s", activity.kind, reason)
+            menu = menu or Menu(0, lang)
             menu.note = MenuLine("menu_error", {"reason": reason})
     return 0

@@ -31,10 +31,12 @@ class BoxStatus:
     detail: str | None = None                  # the owner's sentence, as the store says it
 
 
-def waiting_for_stations(failed: dict[str, BaseException]) -> BoxStatus:
-    """No station answers: plug one in. Each port that was there but did not open, and why."""
+def waiting_for_stations(failed: dict[str, BaseException], *, panel: bool = False) -> BoxStatus:
+    """No station answers: plug one in. Each port that was there but did not open, and why;
+    with a host panel, how to switch off meanwhile."""
     lines = [StatusLine("box_plug_in_how", {"s": int(LOOK_AGAIN_S)})]
     lines += [port_problem(port, exc) for port, exc in sorted(failed.items())]
+    lines += [StatusLine("box_panel_switch_off")] if panel else []
     return BoxStatus("boxstatus", StatusLine("box_plug_in"), tuple(lines), trouble=bool(failed))
 
 
@@ -54,10 +56,16 @@ def port_problem(port: str, exc: BaseException) -> StatusLine:
     return StatusLine("box_port_failed", {"port": port, "reason": words})
 
 
-def storage_trouble(problem: str) -> BoxStatus:
+def storage_trouble(problem: str, *, panel: bool = False) -> BoxStatus:
     """The database cannot be used: no game can be saved, so none starts."""
-    return BoxStatus("boxstatus", StatusLine("box_storage_title"),
-                     (StatusLine("box_storage_how", {"s": int(STORE_AGAIN_S)}),), trouble=True, detail=problem)
+    lines = (StatusLine("box_storage_how", {"s": int(STORE_AGAIN_S)}),)
+    lines += (StatusLine("box_panel_switch_off"),) if panel else ()
+    return BoxStatus("boxstatus", StatusLine("box_storage_title"), lines, trouble=True, detail=problem)
+
+
+def switching_off() -> BoxStatus:
+    """The box is shutting the Pi down: when to unplug it."""
+    return BoxStatus("boxstatus", StatusLine("box_switching_off"), (StatusLine("box_switching_off_how"),))
 
 
 def store_problem() -> str | None:

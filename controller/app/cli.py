@@ -95,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
                      help="language of the screen (default: the one last chosen in the menu, else English)")
     box.add_argument("--window", action="store_true", help="a window instead of the full screen (development)")
     box.add_argument("--headless", action="store_true", help="no screen at all")
+    box.add_argument("--panel", action="store_true",
+                     help="the host panel on the Pi's GPIO drives the menu too (menu: next line, held: choose; "
+                          "undo: back; held menu with no station: switch off) and a game's undo")
+    box.add_argument("--panel-pins", default="5,6,13,12",
+                     help="BCM pins of the panel: MENU,UNDO,LED,BUZZER (default 5,6,13,12)")
 
     pi = sub.add_parser("install-pi", help="make a Raspberry Pi boot into the table (systemd unit, udev rules, groups)")
     pi.add_argument("--user", help="who runs the table (default: the one who ran sudo)")
@@ -368,16 +373,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.app.play import run_table
-    panel_pins = None
-    if args.panel:
-        try:
-            panel_pins = tuple(int(p) for p in args.panel_pins.split(","))
-            if len(panel_pins) != 4:
-                raise ValueError
-        except ValueError:
-            print(f"spieltisch: --panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got "
-                  f"{args.panel_pins!r}", file=sys.stderr)
-            return 2
+    try:
+        panel_pins = _panel_pins(args)
+    except ValueError as exc:
+        return _fail(exc, 2)
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins,
@@ -385,6 +384,18 @@ def cmd_play(args: argparse.Namespace) -> int:
                                     **({"bots": args.bots} if args.bots else {})))
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
+
+
+def _panel_pins(args: argparse.Namespace) -> tuple[int, int, int, int] | None:
+    if not args.panel:
+        return None
+    try:
+        pins = tuple(int(p) for p in args.panel_pins.split(","))
+    except ValueError:
+        pins = ()
+    if len(pins) != 4:
+        raise ValueError(f"--panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got {args.panel_pins!r}")
+    return pins  # type: ignore[return-value]
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
@@ -409,7 +420,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_box(args: argparse.Namespace) -> int:
     from controller.app.box import run_box
-    return run_box(args.port or None, lang=args.lang, headless=args.headless, fullscreen=not args.window)
+    try:
+        panel_pins = _panel_pins(args)
+    except ValueError as exc:
+        return _fail(exc, 2)
+    return run_box(args.port or None, lang=args.lang, headless=args.headless, fullscreen=not args.window,
+                   panel_pins=panel_pins)
 
 
 def cmd_install_pi(args: argparse.Namespace) -> int:

@@ -11,7 +11,9 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 - **Station self-test**: at the station that chose it;
 - **Games played**: the finished games and the leaderboard, until a button is pressed;
 - **Language** of the screen;
-- **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud).
+- **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud);
+- **Switch off**: asked first ("no" comes first); then the box shuts the Pi down safely and
+  the TV says when it may be unplugged (``controller/app/box.py``).
 
 A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
 silently: "start" then asks whether to go on with it (its players and variants) or to
@@ -30,13 +32,14 @@ from controller.games import GAMES
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
-MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume")
+MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume",
+              "menu_switch_off")
 VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
 @dataclass(frozen=True)
 class Activity:
-    kind: str                          # "play", "enroll", "selftest"
+    kind: str                          # "play", "enroll", "selftest", "history", "switch_off"
     station: str | None = None         # the station that chose it (enroll, self-test)
     game: str | None = None
     players: int | None = None
@@ -138,6 +141,8 @@ class Menu:
             return (MenuLine("menu_resume_title", {"game": GAMES[saved.game].title}),
                     (MenuLine("menu_resume_go_on", {"n": saved.players, "when": saved.when, "moves": saved.moves}),
                      MenuLine("menu_resume_new")))
+        if self.page == "switch_off":
+            return MenuLine("menu_switch_off_ask"), (MenuLine("menu_switch_off_no"), MenuLine("menu_switch_off_yes"))
         if self.page == "deck":
             return MenuLine("menu_choose_deck"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._decks())
@@ -157,7 +162,8 @@ class Menu:
             return None
         if button == BACK:
             self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
-                      "language": "main", "volume": "main", "resume": "main"}.get(self.page, "main"))
+                      "language": "main", "volume": "main", "resume": "main",
+                      "switch_off": "main"}.get(self.page, "main"))
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -193,6 +199,8 @@ class Menu:
                 return Activity("history")
             elif item == "menu_volume":
                 self._go("volume", VOLUMES.index(self.volume) if self.volume in VOLUMES else 0)
+            elif item == "menu_switch_off":
+                self._go("switch_off")               # "no" first: a slip of the finger changes nothing
             else:
                 self._go("language", LANGUAGES.index(self.lang))
             return None
@@ -241,6 +249,11 @@ class Menu:
                                 new=True)
             self.game, self.options = saved.game, {}
             self._go("players")                      # offered at switch-on: now choose the new game's players
+            return None
+        if self.page == "switch_off":
+            if self.chosen == 1:
+                return Activity("switch_off")
+            self._go("main", MAIN_ITEMS.index("menu_switch_off"))
             return None
         if self.page == "deck":
             return Activity("enroll", station=station, game=self._decks()[self.chosen])
