@@ -24,16 +24,19 @@ class BoxStatusView:
         draw.text(surface, "Spieltisch", (30, 20), 64, GOLD, True)
         draw.text(surface, texts.render(self.lang, snap.title.key, snap.title.params), (960, 150), 72,
                   RED if snap.trouble and snap.detail else INK, True, "midtop", 1800)
-        draw.panel(surface, BODY, RED if snap.trouble else None, 6 if snap.trouble else 3)
         # the first line says how to get on; the owner's sentence follows it; then the rest
         said = [(texts.render(self.lang, line.key, line.params), 40 if i == 0 else 34, INK if i == 0 else MUTED)
                 for i, line in enumerate(snap.lines)]
         if snap.detail:
             said.insert(1, (snap.detail, 32, INK))
-        y = BODY.top + 30
-        for words, size, ink in said:
-            height = self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
-            draw.wrapped(surface, words, pygame.Rect(BODY.left + 40, y, BODY.width - 80, height), size, ink)
+        heights = [self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
+                   for words, size, _ in said]
+        body = BODY.copy()
+        body.height = min(BODY.height, 60 + sum(heights) + 24 * (len(said) - 1))
+        draw.panel(surface, body, RED if snap.trouble else None, 6 if snap.trouble else 3)
+        y = body.top + 30
+        for (words, size, ink), height in zip(said, heights):
+            draw.wrapped(surface, words, pygame.Rect(body.left + 40, y, body.width - 80, height), size, ink)
             y += height + 24
 
     @staticmethod
