@@ -523,6 +523,35 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
         factory.reset()
 
 
+def test_games_played_turns_its_pages_with_left_and_right_and_any_other_button_goes_back(tmp_path, monkeypatch):
+    from controller.app.box import show_history
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (PLUS, PLUS, MINUS, OK):
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        show_history([a.port], lang="en", headless=True, fullscreen=False, timeout=20)
+    assert [snap.page for snap in shown] == [0, 1, 2, 1]
+
+
+def test_the_menu_offers_a_saved_game_with_the_languages_date(tmp_path, monkeypatch):
+    import time as clock
+    from controller.app.box import unfinished_game
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        game_id = store.start_game("tadika", {"players": 2, "mode": "physical"}, 1, ["a", "b"])
+        store._db.execute("UPDATE games SET started_at = ? WHERE id = ?",
+                          (clock.mktime((2026, 11, 25, 19, 40, 0, 0, 0, -1)), game_id))
+    assert unfinished_game(None, "de").when == "25.11. 19:40"
+    assert unfinished_game("tadika", "it").when == "25/11 19:40"
+
+
 def test_the_volume_is_chosen_in_steps_or_muted():
     menu = Menu(stations=2, volume=60)
     assert [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 60}

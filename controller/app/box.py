@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from controller.app.menu import BACK, OK, PLUS, Activity, Menu, MenuLine, Saved
+from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -98,36 +98,46 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
 
 
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
-                 timeout: float | None = None) -> None:
-    """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
+                 timeout: float | None = None, **_: Any) -> None:
+    """The games played and the leaderboard on the TV: the bottom left and right buttons turn
+    the pages, any other button (or Esc) goes back to the menu."""
     from controller.app.play import QUIT, make_screen, next_input
-    from controller.app.results import leaderboard, result_rows
+    from controller.app.results import people_board, result_rows
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
     with EventLog() as store:
-        rows = result_rows(store, limit=12)
-        board = leaderboard(result_rows(store, limit=500))
+        rows = result_rows(store, limit=500)
+    board = people_board(rows)
     events: queue.Queue = queue.Queue()
     deadline = None if timeout is None else time.monotonic() + timeout
+    page = 0
     with contextlib.ExitStack() as stack:
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         open_present(ports, events, stack)
-        screen.show(HistorySnapshot("history", rows, board))
+        screen.show(HistorySnapshot("history", rows, board, page))
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT:
                 return
+            if isinstance(event, ButtonEvent) and event.pressed:
+                if event.button not in (MINUS, PLUS):
+                    return
+                page += 1 if event.button == PLUS else -1      # the view shows it modulo its pages
+                screen.show(HistorySnapshot("history", rows, board, page))
 
 
 @dataclass(frozen=True)
 class HistorySnapshot:
     game: str                                         # "history": the screen's view
-    rows: list
-    board: dict
+    rows: list                                        # controller/app/results.py's result_rows
+    board: list                                       # and its people_board
+    page: int = 0                                     # turned by the buttons; the view takes it modulo its pages
 
 
-def unfinished_game(game: str | None) -> Saved | None:
-    """The newest unfinished real game (of this kind), as the menu offers it."""
+def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
+    """The newest unfinished real game (of this kind), as the menu offers it (when it began,
+    in the language's way of writing a date)."""
+    from controller.games.texts import when
     from controller.table.eventlog import EventLog
     with EventLog() as store:
         ids = store.unfinished_ids(game, demo=False)
@@ -138,9 +148,8 @@ def unfinished_game(game: str | None) -> Saved | None:
         except Exception:                             # noqa: BLE001 - a broken log: play says so when started
             return None
     options = {k: v for k, v in saved.config.items() if k not in ("players", "mode", "demo")}
-    return Saved(saved.game, int(saved.config.get("players", 0)), options,
-                 time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)), len(saved.actions),
-                 tuple(saved.seats))
+    return Saved(saved.game, int(saved.config.get("players", 0)), options, when(lang, saved.started_at),
+                 len(saved.actions), tuple(saved.seats))
 
 
 def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
@@ -311,11 +320,11 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 ports = [link.port for link in links.values()]
                 note = menu.note if menu is not None else None
                 first = menu is None
-                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game),
+                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang),
                             volume=screen.sounds.volume if screen.sounds is not None else box_volume())
                 menu.note = note
                 if first:                             # switched on after a power cut: the game first
-                    newest = unfinished_game(None)
+                    newest = unfinished_game(None, lang)
                     if newest is not None:
                         menu.offer(newest)
                 if panel is not None:
