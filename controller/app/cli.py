@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
 
     results = sub.add_parser("results", help="finished games, their scores and winners, and the leaderboard")
     results.add_argument("--game", help="only this game")
-    results.add_argument("--demo", action="store_true", help="the demo games instead of the real ones")
+    results.add_argument("--demo", action="store_true",
+                         help="the demo games instead of the family's (from the demos' own folder)")
     shape = results.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="one JSON object per game")
     shape.add_argument("--csv", action="store_true", help="comma-separated, with a header")
@@ -444,9 +445,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 def cmd_results(args: argparse.Namespace) -> int:
     from controller.app.results import show
-    from controller.table.eventlog import EventLog
+    from controller.table.eventlog import EventLog, demo_data_dir
     game = find_game(args.game).name if args.game else None
-    with EventLog() as store:
+    with EventLog(demo_data_dir() / "spieltisch.db" if args.demo else None) as store:
         print(show(store, demo=args.demo, game=game, fmt="json" if args.json else "csv" if args.csv else "table"))
     return 0
 

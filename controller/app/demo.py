@@ -17,7 +17,7 @@ from controller.app.play import make_screen, open_links, simulated_stations
 from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
-from controller.table.eventlog import EventLog, StorageError, TableLock, default_data_dir
+from controller.table.eventlog import EventLog, StorageError, TableLock, demo_data_dir
 from controller.table.realtime import RealtimeRunner, SimulatedTime, SimulatedWire
 from controller.table.runner import TableRunner, Wake
 from controller.table.table import Table
@@ -46,7 +46,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
     """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
     the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``."""
     rules = find_game(game)
-    folder = Path(data_dir or default_data_dir())
+    folder = Path(data_dir or demo_data_dir())
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(folder))          # one table per data directory

@@ -103,6 +103,16 @@ def default_data_dir() -> Path:
     return Path(base) / "spieltisch"
 
 
+def demo_data_dir() -> Path:
+    """Where demos keep their games: ``$SPIELTISCH_DATA`` when one is chosen (``--data-dir``
+    sets it), else a folder beside the family's, ``…/spieltisch-demo``: bots' games never mix
+    into the family's "Games played", and a demo never waits for the box's lock."""
+    if os.environ.get("SPIELTISCH_DATA"):
+        return Path(os.environ["SPIELTISCH_DATA"])
+    family = default_data_dir()
+    return family.with_name(family.name + "-demo")
+
+
 class StorageError(RuntimeError):
     """The data directory or the database cannot be used; the message says why and what to do."""
 
