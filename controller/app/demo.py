@@ -136,8 +136,8 @@ def _keyboard(table: Table, station: Any, game: str):
             if hands is not None and ui[1] < len(hands[seat]):
                 tap_virtual_card(station, game, hands[seat][ui[1]])
         elif ui[0] == "table_card":                   # the cards lying open: Tadika's middle, Teamplay's bank
-            view = table.snapshot().view
-            open_cards = view.get("middle") or view.get("bank") or []
+            from display.app import table_cards
+            open_cards = table_cards(table.snapshot().view)
             if ui[1] < len(open_cards):
                 tap_virtual_card(station, game, open_cards[ui[1]])
     return press
