@@ -122,8 +122,9 @@ def card_name(lang: str, card: str) -> str:
 
 
 def card_mark(lang: str, card: str) -> str:
-    """The letter printed on a special card, in the language's own edition (German: the King
-    and Queen share their K, as the book prints it)."""
+    """The letter printed on a special card, in the language's own edition; where two cards
+    share one (German K, French and Italian R for King and Queen) the Queen's adds the letter
+    that tells her apart (Kn, Rn, Rg): the screen shows which of the two was played."""
     return table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
 
 
