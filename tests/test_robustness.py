@@ -517,3 +517,14 @@ def test_a_demo_whose_window_cannot_open_says_so_in_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "demo", "crazy-kick"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     one_clear_line(proc, 1, "the screen cannot be opened", "--headless")
+
+
+def test_the_demo_fills_the_screen_and_window_asks_for_a_window(monkeypatch, capsys):
+    """Issue 30: the demo opened a 1280×720 window on a 1080p screen."""
+    from controller.app import cli, demo, play
+    given = []
+    monkeypatch.setattr(demo, "run_demo", lambda game, **kw: given.append(kw) or {"game": game})
+    monkeypatch.setattr(play, "headless_reason", lambda headless: None)          # as with a screen
+    assert cli.main(["demo", "partout", "--seed", "1"]) == 0
+    assert cli.main(["demo", "partout", "--seed", "1", "--window"]) == 0
+    assert [kw["fullscreen"] for kw in given] == [True, False]

@@ -378,6 +378,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         panel_pins = _panel_pins(args)
     except ValueError as exc:
         return _fail(exc, 2)
+    from controller.app.play import headless_reason
+    no_screen = headless_reason(False)
+    if no_screen is not None:
+        print(f"spieltisch: headless, {no_screen}: the game is played without a window and ends with its "
+              "last move; its result is the line at the end", file=sys.stderr, flush=True)
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins,
