@@ -7,6 +7,7 @@ past its panel, however many games and people there are."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pygame
@@ -34,7 +35,10 @@ class HistoryView:
 
     # -- laying out -------------------------------------------------------------------------------
     def date(self, ended: float | None) -> str:
-        return texts.when(self.lang, ended) if ended else ""
+        if not ended:
+            return ""
+        local = time.localtime(ended)
+        return texts.date_time(self.lang, local.tm_mday, local.tm_mon, local.tm_hour, local.tm_min)
 
     def score_parts(self, row: dict[str, Any]) -> list[list[tuple[str, bool]]]:
         """The score line's words, as lines of (words, a winner's) that fit the panel: a team

@@ -523,6 +523,30 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
         factory.reset()
 
 
+def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch):
+    from gpiozero.pins.mock import MockFactory
+    from controller.app.box import run_box
+    from hardware.panel import DEFAULT_PINS
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    factory = MockFactory()
+    shown = shown_on_the_tv(monkeypatch)
+    try:
+        def hold_menu():
+            from conftest import wait_until
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
+            factory.pin(DEFAULT_PINS[0]).drive_low()
+            time.sleep(2.4)
+            factory.pin(DEFAULT_PINS[0]).drive_high()
+        threading.Thread(target=hold_menu, daemon=True).start()
+        run_box([], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                poweroff=["sh", "-c", "echo 'not permitted' >&2; exit 1"],
+                until=lambda: any(getattr(s, "detail", None) for s in shown))
+    finally:
+        factory.reset()
+    said = next(s for s in shown if getattr(s, "detail", None))
+    assert said.title.key == "box_plug_in" and said.trouble and "not permitted" in said.detail
+
+
 def test_games_played_turns_its_pages_with_left_and_right_and_any_other_button_goes_back(tmp_path, monkeypatch):
     from controller.app.box import show_history
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))

@@ -479,7 +479,7 @@ def test_actions_from_outside_are_checked_in_every_game(game, data):
 
 
 def test_a_new_file_read_between_its_two_creation_steps_is_not_refused(tmp_path):
-    """A new file gets today's tables at step 1 and its version 2 at step 2; another
+    """A new file gets today's tables at step 1 and its later versions step by step; another
     program (`spieltisch results`) opening it in between must not call it damaged."""
     from controller.table.eventlog import _create_schema
     db = sqlite3.connect(tmp_path / "half.db")
@@ -489,7 +489,7 @@ def test_a_new_file_read_between_its_two_creation_steps_is_not_refused(tmp_path)
     db.commit()
     db.close()
     with EventLog(tmp_path / "half.db") as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         log.colour_station("st", "red")
 
 

@@ -137,7 +137,7 @@ class HistorySnapshot:
 def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
     """The newest unfinished real game (of this kind), as the menu offers it (when it began,
     in the language's way of writing a date)."""
-    from controller.games.texts import when
+    from controller.games.texts import date_time
     from controller.table.eventlog import EventLog
     with EventLog() as store:
         ids = store.unfinished_ids(game, demo=False)
@@ -148,8 +148,10 @@ def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
         except Exception:                             # noqa: BLE001 - a broken log: play says so when started
             return None
     options = {k: v for k, v in saved.config.items() if k not in ("players", "mode", "demo")}
-    return Saved(saved.game, int(saved.config.get("players", 0)), options, when(lang, saved.started_at),
-                 len(saved.actions), tuple(saved.seats))
+    began = time.localtime(saved.started_at)
+    return Saved(saved.game, int(saved.config.get("players", 0)), options,
+                 date_time(lang, began.tm_mday, began.tm_mon, began.tm_hour, began.tm_min), len(saved.actions),
+                 tuple(saved.seats))
 
 
 def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
@@ -178,8 +180,11 @@ def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue |
     while time.monotonic() < end:
         if any(ui[0] == "quit" for ui in screen.poll()):
             return "quit"
+        if events is None:
+            time.sleep(0.1)
+            continue
         try:
-            event = events.get(timeout=0.1) if events is not None else time.sleep(0.1)
+            event = events.get(timeout=0.1)
         except queue.Empty:
             continue
         if type(event).__name__ == "PanelEvent" and event.button == "menu_held":
@@ -308,8 +313,11 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 if not links:                         # nothing to drive the menu: ask, and look again
                     if panel is not None:
                         panel.show_status("waiting")
-                    waited = wait_showing(screen, waiting_for_stations(failed, panel=panel is not None),
-                                          LOOK_AGAIN_S, events)
+                    # what went wrong last (a switch-off the system refused) is said here too
+                    said = menu.note if menu is not None and menu.note is not None else None
+                    waited = wait_showing(screen, waiting_for_stations(
+                        failed, panel=panel is not None,
+                        detail=said.params.get("reason") if said is not None else None), LOOK_AGAIN_S, events)
                     if waited == "quit":
                         return 0
                     if waited != "switch_off":

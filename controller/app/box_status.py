@@ -31,13 +31,16 @@ class BoxStatus:
     detail: str | None = None                  # the owner's sentence, as the store says it
 
 
-def waiting_for_stations(failed: dict[str, BaseException], *, panel: bool = False) -> BoxStatus:
+def waiting_for_stations(failed: dict[str, BaseException], *, panel: bool = False,
+                         detail: str | None = None) -> BoxStatus:
     """No station answers: plug one in. Each port that was there but did not open, and why;
-    with a host panel, how to switch off meanwhile."""
+    with a host panel, how to switch off meanwhile; ``detail``: what went wrong last (a
+    switch-off the system refused), in its own sentence."""
     lines = [StatusLine("box_plug_in_how", {"s": int(LOOK_AGAIN_S)})]
     lines += [port_problem(port, exc) for port, exc in sorted(failed.items())]
     lines += [StatusLine("box_panel_switch_off")] if panel else []
-    return BoxStatus("boxstatus", StatusLine("box_plug_in"), tuple(lines), trouble=bool(failed))
+    return BoxStatus("boxstatus", StatusLine("box_plug_in"), tuple(lines), trouble=bool(failed or detail),
+                     detail=detail)
 
 
 def port_problem(port: str, exc: BaseException) -> StatusLine:

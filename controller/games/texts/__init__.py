@@ -128,13 +128,10 @@ def card_mark(lang: str, card: str) -> str:
     return table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
 
 
-def when(lang: str, timestamp: float) -> str:
+def date_time(lang: str, day: int, month: int, hour: int, minute: int) -> str:
     """A moment as people here write it: day and month in the language's way ("25.11." in
-    German, "25/11" in English, French and Italian) and the time ("19:40"), local time."""
-    import time
-    local = time.localtime(timestamp)
-    day = text(lang, "date_day_month", d=f"{local.tm_mday:02d}", m=f"{local.tm_mon:02d}")
-    return f"{day} {local.tm_hour:02d}:{local.tm_min:02d}"
+    German, "25/11" in English, French and Italian) and the time ("19:40")."""
+    return f"{text(lang, 'date_day_month', d=f'{day:02d}', m=f'{month:02d}')} {hour:02d}:{minute:02d}"
 
 
 def colour_name(lang: str, colour: str) -> str:
