@@ -528,3 +528,9 @@ def test_the_demo_fills_the_screen_and_window_asks_for_a_window(monkeypatch, cap
     assert cli.main(["demo", "partout", "--seed", "1"]) == 0
     assert cli.main(["demo", "partout", "--seed", "1", "--window"]) == 0
     assert [kw["fullscreen"] for kw in given] == [True, False]
+
+
+def test_a_mistake_found_while_setting_up_a_headless_demo_is_its_one_line(tmp_path):
+    """The headless notice comes once the game begins: before, a mistake is said alone."""
+    proc = spieltisch("demo", "tadika", "--resume", data=tmp_path)              # no --headless: no screen here
+    assert proc.stderr.count("\n") == 1 and "no unfinished" in proc.stderr and "headless" not in proc.stderr

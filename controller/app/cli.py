@@ -356,14 +356,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
             reaction = Reaction.parse(args.reaction)
         except ValueError as exc:
             return _fail(exc, 2)
-    if no_screen is not None:
-        print(f"spieltisch: headless, {no_screen}: the game is played without a window, as fast as it goes; "
-              "its result is the line at the end", file=sys.stderr, flush=True)
+    note = None if no_screen is None else \
+        f"spieltisch: headless, {no_screen}: the game is played without a window, as fast as it goes; " \
+        "its result is the line at the end"
     result = run_demo(rules.name, players=args.players, seed=args.seed, headless=no_screen is not None,
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
                       fullscreen=not args.window, timeout=args.timeout, options=options,
-                      reaction=reaction)
+                      reaction=reaction, headless_note=note)
     if args.screenshot and not result.pop("screenshot_taken"):
         return _fail(f"the game ended after {result['actions']} moves, before --screenshot-at {args.screenshot_at}: "
                      f"no screenshot written (the game {result['game_id']} is saved)", 1)
@@ -380,12 +380,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _fail(exc, 2)
     from controller.app.play import headless_reason
     no_screen = headless_reason(False)
-    if no_screen is not None:
-        print(f"spieltisch: headless, {no_screen}: the game is played without a window and ends with its "
-              "last move; its result is the line at the end", file=sys.stderr, flush=True)
+    note = None if no_screen is None else \
+        f"spieltisch: headless, {no_screen}: the game is played without a window and ends with its last move; " \
+        "its result is the line at the end"
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
-                       fullscreen=args.fullscreen, panel_pins=panel_pins,
+                       fullscreen=args.fullscreen, panel_pins=panel_pins, headless_note=note,
                        options=dict(game_options(args, find_game(args.game)),
                                     **({"bots": args.bots} if args.bots else {})))
     print(json.dumps(result, ensure_ascii=False), flush=True)

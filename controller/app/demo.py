@@ -42,9 +42,11 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False,
              timeout: float | None = None, options: dict[str, Any] | None = None,
-             reaction: Any = None) -> dict[str, Any]:
+             reaction: Any = None, headless_note: str | None = None) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
-    the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``."""
+    the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``;
+    ``headless_note``: said on stderr once everything is set up and the game begins without
+    a window (a mistake found before is said alone, in one line)."""
     rules = find_game(game)
     folder = Path(data_dir or demo_data_dir())
     events: queue.Queue = queue.Queue()
@@ -68,6 +70,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         watching = screen.interactive
+        if headless_note and not watching:
+            print(headless_note, file=sys.stderr, flush=True)
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching else None
         sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated)

@@ -167,10 +167,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
-              options: dict[str, Any] | None = None, colours: list[str] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, colours: list[str] | None = None,
+              headless_note: str | None = None) -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
     the game's variants (``GameRules.options``); ``colours``: each seat's colour ("rrggbb"), as
-    chosen at seating."""
+    chosen at seating; ``headless_note``: said on stderr once the table is set up and plays
+    without a window."""
     import random
     rules = find_game(game)
     config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
@@ -223,6 +225,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             if sitting and table.game_id is not None:
                 store.seat_people(table.game_id, sitting)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
+        if headless_note and not screen.interactive:
+            print(headless_note, file=sys.stderr, flush=True)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
             from controller.bots.driver import RealtimeBotDriver
