@@ -19,6 +19,15 @@ LOGICAL_SIZE = (1920, 1080)
 KEY_BUTTONS = "qweasd"
 KEY_CARDS = "1234567890"
 KEY_TABLE_CARDS = "zxcvbnm"      # the cards lying open on the table (Tadika's middle, Teamplay's bank)
+# At the keyboard the table is drawn whole and shown smaller above a strip of its own: the
+# seat's hand under keys 1-0, the open cards under z-m, the buttons' keys. Drawn across the
+# table, the hand covered the seat's own panel, its bid and its − / OK keys (issue 30).
+KEYBOARD_STRIP = 236
+
+
+def table_cards(view: dict[str, Any]) -> list[Any]:
+    """The cards lying open on the table that the keys z-m tap, in order."""
+    return list(view.get("middle") or view.get("bank") or [])
 
 
 def has_screen() -> bool:
@@ -27,6 +36,15 @@ def has_screen() -> bool:
         return False
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
                 or os.environ.get("SDL_VIDEODRIVER") in ("kmsdrm", "wayland", "x11"))
+
+
+def fitted_window(desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """A window as large as the first screen allows, room left for a desktop's bars: the
+    largest 16:9 size within 90 % of it, never above the canvas's 1920×1080 (a fixed
+    1280×720 was a third of a 1080p screen)."""
+    width, height = desktops[0] if desktops else (1280, 800)
+    scale = min(width * 0.9 / LOGICAL_SIZE[0], height * 0.9 / LOGICAL_SIZE[1], 1.0)
+    return int(LOGICAL_SIZE[0] * scale), int(LOGICAL_SIZE[1] * scale)
 
 
 class Screen:
@@ -47,7 +65,7 @@ class Screen:
             self.canvas = pygame.Surface(LOGICAL_SIZE)
         else:
             flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
-            size = (0, 0) if fullscreen else (window or (1280, 720))
+            size = (0, 0) if fullscreen else (window or fitted_window(pygame.display.get_desktop_sizes()))
             self.window = pygame.display.set_mode(size, flags)
             pygame.display.set_caption("Spieltisch")
             self.canvas = pygame.Surface(LOGICAL_SIZE)
@@ -128,11 +146,14 @@ class Screen:
         frame; otherwise, and for every other view, the whole canvas is drawn afresh."""
         from display.draw import FELT, FELT_DARK
         started = time.monotonic_ns()
-        canvas = self.canvas
+        private = getattr(snapshot, "private", None)
+        if private and getattr(self, "_table", None) is None:
+            self._table = self.pg.Surface(LOGICAL_SIZE)
+        canvas = self._table if private else self.canvas
         view = self._view(snapshot.game)
         regions = getattr(view, "regions", None)
         # the same view at another player count lays its regions out elsewhere
-        layout = (snapshot.game, len(getattr(snapshot, "seats", ())))
+        layout = (snapshot.game, len(getattr(snapshot, "seats", ())), bool(private))
         if regions is None or self._drawn_by is not view or self._overlaid or layout != self._layout:
             canvas.fill(FELT)
             self.pg.draw.rect(canvas, FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
@@ -140,37 +161,78 @@ class Screen:
                 regions.forget()
         view.draw(canvas, snapshot)
         self._drawn_by, self._layout = view, layout
-        # something drawn across the regions (a banner, the keyboard seat's hand): next frame afresh
+        # something drawn across the regions (a banner): next frame afresh
         self._overlaid = bool(getattr(view, "overlaid", False))
-        if getattr(snapshot, "private", None):
-            self._private_hand(canvas, snapshot)
-            self._overlaid = True
+        if private:
+            self._keyboard_frame(canvas, snapshot)
         self.frames += 1
         self.last_snapshot = snapshot
         self.frame_ns.append(time.monotonic_ns() - started)
-        return canvas
+        return self.canvas
 
-    def _private_hand(self, canvas: Any, snapshot: Any) -> None:
-        """The keyboard seat's hand at the foot of the screen, each card under the key that
-        taps it (1-0), drawn as the game's view draws its cards."""
+    def table_area(self) -> Any:
+        """Where the table is shown at the keyboard: whole, smaller, above the strip."""
+        height = LOGICAL_SIZE[1] - KEYBOARD_STRIP
+        width = round(LOGICAL_SIZE[0] * height / LOGICAL_SIZE[1])
+        return self.pg.Rect((LOGICAL_SIZE[0] - width) // 2, 0, width, height)
+
+    def _keyboard_frame(self, table: Any, snapshot: Any) -> None:
+        """The keyboard seat's frame: the table whole above; below it the seat's hand, each
+        card under the key that taps it (1-0), and the cards lying open on the table under
+        z-m, drawn as the game's view draws its cards; beside the table, the station's keys."""
         from importlib import import_module
         from controller.games import find_game, texts
         from display import draw
+        canvas, area = self.canvas, self.table_area()
+        canvas.fill(draw.FELT_DARK)
+        canvas.blit(self.pg.transform.smoothscale(table, area.size), area.topleft)
+        self._keys_legend(canvas, self.pg.Rect(0, 0, area.left, area.height))
         seat, hand = snapshot.private
         try:
             face = import_module(f"display.{find_game(snapshot.game).module}_view").card_face
         except (ImportError, AttributeError, KeyError):
             return
-        w, h, gap = 96, 136, 10
-        shown = hand[:len(KEY_CARDS)]
-        box = self.pg.Rect(8, LOGICAL_SIZE[1] - h - 86, 24 + len(shown) * (w + gap), h + 78)
-        draw.panel(canvas, box, draw.GOLD, 3)
-        draw.text(canvas, texts.render(self.lang, "your_hand", {"player": seat}, [s.name for s in snapshot.seats]),
-                  (box.left + 12, box.top + 4), 28, draw.GOLD, True, max_width=max(box.width - 24, 200))
-        for i, card in enumerate(shown):
-            rect = self.pg.Rect(box.left + 12 + i * (w + gap), box.top + 70, w, h)
-            draw.text(canvas, KEY_CARDS[i], (rect.centerx, rect.top - 34), 30, draw.GOLD, True, "midtop")
-            face(canvas, self.lang, card, rect)
+        names = [s.name for s in snapshot.seats]
+        strip = self.pg.Rect(0, area.bottom, LOGICAL_SIZE[0], KEYBOARD_STRIP)
+        groups = [(texts.render(self.lang, "your_hand", {"player": seat}, names), KEY_CARDS,
+                   list(hand[:len(KEY_CARDS)]))]
+        on_table = table_cards(snapshot.view)[:len(KEY_TABLE_CARDS)]
+        if on_table:
+            groups.append((texts.render(self.lang, "table_cards_keys", {}), KEY_TABLE_CARDS, on_table))
+        count = sum(len(cards) for _, _, cards in groups)
+        gap = 10
+        w = min(96, (strip.width - 40 - 40 * len(groups) - gap * count) // max(count, 1))
+        h = round(w * 136 / 96)
+        x = strip.left + 8
+        for title, keys, cards in groups:
+            box = self.pg.Rect(x, strip.top + 6, 24 + len(cards) * (w + gap), strip.height - 12)
+            draw.panel(canvas, box, draw.GOLD, 3)
+            draw.text(canvas, title, (box.left + 12, box.top + 4), 28, draw.GOLD, True,
+                      max_width=max(box.width - 24, 200))
+            for i, card in enumerate(cards):
+                rect = self.pg.Rect(box.left + 12 + i * (w + gap), box.bottom - h - 8, w, h)
+                draw.text(canvas, keys[i], (rect.centerx, rect.top - 34), 30, draw.GOLD, True, "midtop")
+                face(canvas, self.lang, card, rect)
+            x = box.right + 24
+
+    def _keys_legend(self, canvas: Any, room: Any) -> None:
+        """The keys that stand for the station's buttons, beside the table: q w e over a s d
+        (top and bottom row, as on the station), u to undo, Esc to stop."""
+        from controller.games import texts
+        from display import draw
+        draw.wrapped(canvas, texts.render(self.lang, "keyboard_buttons", {}),
+                     self.pg.Rect(room.left + 12, room.top + 100, room.width - 20, 72), 28, draw.GOLD, bold=True)
+        size = (room.width - 40) // 3
+        for i, key in enumerate(KEY_BUTTONS):
+            cell = self.pg.Rect(room.left + 14 + (i % 3) * (size + 6), room.top + 176 + (i // 3) * (size + 6),
+                                size, size)
+            draw.panel(canvas, cell, draw.GOLD, 2)
+            draw.text(canvas, key, cell.center, 32, draw.INK, True, "center")
+        y = room.top + 176 + 2 * (size + 6) + 24
+        for key, words in (("u", "keyboard_undo"), ("Esc", "keyboard_quit")):
+            draw.text(canvas, f"{key}: {texts.render(self.lang, words, {})}", (room.left + 14, y), 28, draw.INK,
+                      False, max_width=room.width - 24)
+            y += 44
 
     def present(self) -> None:
         if self.headless:

@@ -183,7 +183,7 @@ class CrazyKickView:
     def _seat(self, surface, snap, view, seat, rect) -> None:
         i = seat.seat
         team = view["team_of"][i]
-        refused = seat.refusal is not None               # until this seat's next input
+        refused = seat.refusal is not None               # while it stands (Table._moved_on)
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
         draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)

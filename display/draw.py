@@ -299,8 +299,9 @@ class Regions:
 
 
 def message_shown(snap: Any) -> Any:
-    """The message the message box shows: the table's last one; when a move has replaced it,
-    the newest refusal still standing at a seat (until that seat's next input); or None."""
+    """The message the message box shows: the table's last one; when it is gone, the newest
+    refusal still standing at a seat (until that seat's next input or the table moves on:
+    Table._moved_on); or None."""
     if snap.message is not None:
         return snap.message
     standing = [seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None]

@@ -156,7 +156,7 @@ class PartoutView:
         i = seat.seat
         team = view["team_of"][i]
         acting = view["to_act"] == i
-        refused = seat.refusal is not None               # until this seat's next input
+        refused = seat.refusal is not None               # while it stands (Table._moved_on)
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 5 if border else 3)
         draw.team_mark(surface, team, (rect.left + 24, rect.top + 30), 12)
@@ -278,8 +278,11 @@ class PartoutView:
                 draw.text(surface, texts.seat_label(self.lang, p, self.names), (x, box.top + 74 + 30 * k), 28,
                           INK, True, max_width=col_w - 12)
         y = box.top + 74 + 30 * max(len(team) for team in teams) + 8
-        draw.text(surface, self.t("score_header"), (box.left + 20, y), 28, MUTED, max_width=box.width - 40)
-        y += 36
+        # one legend for every team's column (in the first column's place it read as that column's)
+        legend = self.t("score_header")
+        lines = 1 if draw.font(28).size(legend)[0] <= box.width - 40 else 2
+        draw.wrapped(surface, legend, pygame.Rect(box.left + 20, y, box.width - 40, 36 * lines), 28, MUTED)
+        y += 4 + 32 * lines
         for r, row in enumerate(view["history"]):
             draw.text(surface, str(r + 1), (box.left + 24, y), 28, MUTED)
             for t in range(len(teams)):
@@ -304,7 +307,9 @@ class PartoutView:
 
     def _message(self, surface, snap) -> None:
         box = MESSAGE
-        draw.message_box(surface, self.lang, snap, self.names, box, "help_line", 32)
+        # the table deals (a demo, virtual cards): nobody taps real cards on a reader
+        help_key = "help_line_virtual" if snap.view.get("mode") == "virtual" else "help_line"
+        draw.message_box(surface, self.lang, snap, self.names, box, help_key, 32)
 
     def _winner(self, surface, view) -> None:
         """The winners named (a tie said as one), then every team's total, best first."""

@@ -176,7 +176,7 @@ class TadikaView:
     def _seat(self, surface, snap, view, seat, rect) -> None:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
-        refused = seat.refusal is not None               # until this seat's next input
+        refused = seat.refusal is not None               # while it stands (Table._moved_on)
         border = RED if refused else (GOLD if acting else None)
         draw.panel(surface, rect, border, 6 if border else 3)
         name = texts.seat_label(self.lang, i, self.names)

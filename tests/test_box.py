@@ -168,49 +168,121 @@ def test_the_box_offers_a_saved_game_at_switch_on(tmp_path, monkeypatch):
 
 # -- seats by button --------------------------------------------------------------------------------
 
-def test_stations_take_seats_in_the_order_pressed_and_pick_names():
-    from controller.app.seating import Seating
-    seating = Seating(3, "Partout", remembered={"st-c": "Oma"})
+def spell(seating, station, name):
+    """Press the letters of ``name`` at ``station``, as a person would: the next row with the
+    top middle button, along the row with left and right, OK to add; then done."""
+    from controller.app.seating import DONE, LETTER_ROWS, NEXT_ROW
+    presses = 0
+    for letter in name:
+        seat = seating._seat(station)
+        row = next(r for r, letters in enumerate(LETTER_ROWS) if letter.upper() in letters)
+        while seat.row != row:
+            seating.press(station, NEXT_ROW)
+            presses += 1
+        col = LETTER_ROWS[row].index(letter.upper())
+        step = PLUS if (col - seat.col) % len(LETTER_ROWS[row]) <= len(LETTER_ROWS[row]) // 2 else MINUS
+        while seat.col != col:
+            seating.press(station, step)
+            presses += 1
+        seating.press(station, OK)
+        presses += 1
+    seating.press(station, DONE)
+    return presses + 1
+
+
+def test_stations_take_seats_in_the_order_pressed_and_offer_the_people_the_table_knows():
+    from controller.app.seating import NEW_NAME, Seating
+    seating = Seating(3, "Partout", remembered={"st-c": "Oma"}, known=["Ben", "Oma", "Anna"])
     seating.press("st-b", 1)                                   # any button: seat 1
     seating.press("st-c", 5)
     seating.press("st-a", 0)
     assert seating.stations == ["st-b", "st-c", "st-a"]
-    assert seating.names == ["Anna", "Oma", "Ben"]             # the remembered name first
+    assert seating.names == ["Ben", "Oma", "Anna"]             # who played last first; st-c's own first
     seating.press("st-x", 4)
     assert seating.note == ("seating_full", {"n": 3}) and len(seating.stations) == 3
-    seating.press("st-a", PLUS)                                # Clara: Anna and Oma are taken by others
-    assert seating.names[2] == "Clara"
+    seating.press("st-a", PLUS)                                # after the people: a new name
+    assert seating.names[2] == NEW_NAME and seating.snapshot().picking[2] == "name"
+    seating.press("st-a", PLUS)                                # round the list: Anna again
+    assert seating.names[2] == "Anna"
     seating.press("st-a", MINUS)
-    seating.press("st-a", MINUS)                               # round the list: the last name
-    assert seating.names[2] == "Jonas"
-    assert not seating.done
-    for station in ("st-b", "st-c", "st-a"):
-        seating.press(station, OK)                             # the name
+    seating.press("st-a", OK)                                  # "a new name": spell it
+    assert seating.snapshot().picking[2] == "spell"
+    spell(seating, "st-a", "Jo")
+    assert seating.names[2] == "Jo" and seating.snapshot().picking[2] == "colour"
+    for station in ("st-b", "st-c"):
+        seating.press(station, OK)                             # the names offered
     assert not seating.done and seating.snapshot().picking == ("colour",) * 3
     for station in ("st-b", "st-c", "st-a"):
         seating.press(station, OK)                             # the colour offered
-    assert seating.done and seating.names == ["Anna", "Oma", "Jonas"]
+    assert seating.done and seating.names == ["Ben", "Oma", "Jo"]
     assert len(set(seating.colours)) == 3
+
+
+def test_a_new_table_spells_each_name_letter_by_letter_with_capitals_where_names_have_them():
+    from controller.app.seating import BACK, DONE, NAME_MAX, Seating
+    seating = Seating(2, "Tadika")
+    seating.press("st-a", 4)
+    assert seating.snapshot().picking == ("spell", "name")     # nobody known: the letters at once
+    rows, row, col, keys = seating.snapshot().spelling[0]
+    assert rows[0] == "ABCDEFG" and (row, col) == (0, 0) and keys[BACK] is None and keys[DONE] is None
+    presses = spell(seating, "st-a", "Jean-Luc")
+    assert seating.names[0] == "Jean-Luc" and presses <= 8 * 7  # at most seven presses a letter
+    seating.press("st-a", BACK)                                # from the colour: back to the letters
+    seating.press("st-a", BACK)                                # and the last letter goes
+    assert seating.names[0] == "Jean-Lu" and seating.snapshot().spelling[0][0][0] == "abcdefg"
+    for _ in range(NAME_MAX):
+        seating.press("st-a", OK)
+    assert len(seating.names[0]) == NAME_MAX and seating.note == ("seating_name_long", {"n": NAME_MAX})
+
+
+def test_spelling_refuses_an_empty_name_and_one_that_begins_with_a_space():
+    from controller.app.seating import DONE, NEXT_ROW, Seating
+    seating = Seating(1, "Team UP!")
+    seating.press("st-a", 4)
+    seating.press("st-a", DONE)
+    assert seating.note == ("seating_name_empty", {}) and seating.snapshot().picking == ("spell",)
+    for _ in range(3):
+        seating.press("st-a", NEXT_ROW)
+    seating.press("st-a", MINUS)                               # the row's last: a hyphen
+    seating.press("st-a", OK)
+    assert seating.note == ("seating_letter_first", {}) and seating.names == [""]
+
+
+def test_a_name_the_table_knows_in_another_case_is_that_person_and_keeps_their_colour():
+    from controller.app.seating import Seating
+    seating = Seating(2, "Tadika", known=["Anna"], person_colours={"Anna": "green"})
+    seating.press("st-a", 4)
+    seating.press("st-b", 4)
+    assert seating.names == ["Anna", ""]                       # b: the only known name is a's:
+    assert seating.snapshot().picking == ("name", "spell")     # b spells at once
+    spell(seating, "st-b", "Ben")
+    seating.press("st-a", OK)
+    assert seating.colours[0] == "green"                       # Anna's colour
+    seating.press("st-a", OK)
+    seating.press("st-b", 0)                                   # b: back to the letters
+    for _ in range(3):
+        seating.press("st-b", 0)                               # Ben's letters taken back
+    spell(seating, "st-b", "ANNA")
+    assert seating.note == ("seating_name_taken", {"name": "Anna"}) and not seating.done
 
 
 def test_each_seat_picks_a_colour_nobody_else_has_and_its_led_shows_it():
     from controller.app.seating import BACK, COLOURS, Seating
-    seating = Seating(2, "Crazy Kick", remembered_colours={"st-b": "blue"})
+    seating = Seating(2, "Crazy Kick", remembered={"st-a": "Ann", "st-b": "Bo"}, known=["Ann", "Bo"],
+                      remembered_colours={"st-b": "orange"})
     seating.press("st-a", 4)
     seating.press("st-b", 4)
     assert seating.led("st-a") is None                         # still choosing a name
     seating.press("st-a", OK)
     assert seating.colours[0] == "red" and seating.led("st-a") == COLOURS["red"]
-    seating.press("st-b", OK)
-    assert seating.colours[1] == "blue"                        # its colour from last time
     seating.press("st-a", PLUS)
     assert seating.colours[0] == "orange" and seating.led("st-a") == COLOURS["orange"]
-    seating.press("st-a", OK)
-    seating.colours[1] = "orange"                              # as if chosen while orange was free
+    seating.press("st-a", OK)                                  # a takes orange first
     seating.press("st-b", OK)
-    assert seating.note == ("seating_colour_taken", {"colour": "orange"}) and not seating.done
-    seating.press("st-b", PLUS)                                # orange is skipped: it is taken
-    assert seating.colours[1] != "orange"
+    assert seating.colours[1] != "orange"                      # b's from last time is taken now
+    seating.press("st-b", MINUS)
+    seating.press("st-b", MINUS)
+    assert seating.colours[1] not in ("orange",)               # orange is skipped: it is taken
     seating.press("st-b", BACK)                                # back to the name
     assert seating.snapshot().picking[1] == "name"
     seating.press("st-b", OK)
@@ -223,45 +295,38 @@ def test_a_name_taken_by_another_seat_is_refused():
     seating = Seating(2, "Tadika")
     seating.press("st-a", 4)
     seating.press("st-b", 4)
-    seating.press("st-a", OK)
-    seating.names[1] = "Anna"                                  # as if chosen while Anna was still free
-    seating.press("st-b", OK)
+    spell(seating, "st-a", "Anna")
+    spell(seating, "st-b", "Anna")
     assert seating.note == ("seating_name_taken", {"name": "Anna"}) and not seating.done
 
 
-def test_seating_at_the_stations_orders_the_ports_and_remembers_the_names(tmp_path, monkeypatch):
+def test_seating_at_the_stations_orders_the_ports_and_remembers_the_people(tmp_path, monkeypatch):
     from controller.app.box import run_seating
     from controller.app.seating import COLOURS
     from controller.table.eventlog import EventLog
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.person("Anna", "red")
+        store.person("Clara")                                  # played last: offered first
     with SimulatedStation("sim-a") as a, SimulatedStation("sim-b") as b:
         def people():
             a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.2)
-            b.press(2)                                         # b sits down first
-            time.sleep(0.05)
-            a.press(2)
-            time.sleep(0.05)
-            a.press(PLUS)                                      # a: not Ben (b has Anna): Clara
-            time.sleep(0.05)
-            a.press(OK)
-            time.sleep(0.05)
-            b.press(OK)
-            time.sleep(0.05)
-            b.press(OK)                                        # b: the first colour, red
-            time.sleep(0.05)
-            a.press(PLUS)                                      # a: from orange to yellow
-            time.sleep(0.05)
-            a.press(OK)
+            for station, button in ((b, 2), (a, 2),            # b sits down first: Clara; a: Anna
+                                    (a, OK),                   # Anna, in her red
+                                    (b, OK), (b, PLUS), (b, OK),   # Clara: orange is offered, yellow taken
+                                    (a, OK)):
+                station.press(button)
+                time.sleep(0.05)
         threading.Thread(target=people, daemon=True).start()
         seated = run_seating([a.port, b.port], 2, "crazy-kick", lang="en", headless=True, fullscreen=False,
                              timeout=20)
-        assert a.wait_for(lambda s: any(f[0] == "f0d232" for f in s.sent("LED")), timeout=5)   # its LED: yellow
-    assert seated == ([b.port, a.port], ["Anna", "Clara"], [COLOURS["red"], COLOURS["yellow"]])
+        assert b.wait_for(lambda s: any(f[0] == "f0d232" for f in s.sent("LED")), timeout=5)   # its LED: yellow
+    assert seated == ([b.port, a.port], ["Clara", "Anna"], [COLOURS["yellow"], COLOURS["red"]])
     with EventLog(tmp_path / "spieltisch.db") as store:
-        assert store.station_names() == {"sim-b": "Anna", "sim-a": "Clara"}
-        assert store.station_colours() == {"sim-b": "red", "sim-a": "yellow"}
+        assert store.station_names() == {"sim-b": "Clara", "sim-a": "Anna"}
+        assert sorted(store.people()) == [("Anna", "red"), ("Clara", "yellow")]
 
 
 def test_going_on_with_a_saved_game_needs_its_stations(monkeypatch):
@@ -293,6 +358,225 @@ def test_the_box_waits_for_a_station_and_leaves_out_one_that_does_not_answer(tmp
         run_box(["/dev/no-such-station", a.port], headless=True, timeout=30,
                 launcher=lambda act, ports, **kw: started.append((act, ports)), until=lambda: bool(started))
     assert started == [(Activity("selftest", station=a.port), [a.port])]
+
+
+def shown_on_the_tv(monkeypatch) -> list:
+    """Every snapshot the box's screens are given."""
+    from display.app import Screen
+    shown: list = []
+    real = Screen.show
+    monkeypatch.setattr(Screen, "show", lambda self, snap: shown.append(snap) or real(self, snap))
+    return shown
+
+
+def test_without_a_station_the_tv_says_plug_one_in_and_why_each_port_failed(tmp_path, monkeypatch):
+    """Issue 30: with no station the box waited and the TV said nothing useful."""
+    from controller.app.box import run_box
+    from controller.games import texts
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    assert run_box(["/dev/no-such-station", "/dev/null"], headless=True, timeout=3) == 0
+    status = shown[-1]
+    assert status.game == "boxstatus" and status.title.key == "box_plug_in" and status.trouble
+    said = {line.key: line.params for line in status.lines}
+    assert said["box_port_missing"] == {"port": "/dev/no-such-station"}
+    assert said["box_port_failed"]["port"] == "/dev/null"
+    assert texts.render("de", "box_plug_in", {}) == "Eine Station anstecken"
+    shown.clear()
+    assert run_box([], headless=True, timeout=3) == 0           # nothing found at all: only the request
+    assert [line.key for line in shown[-1].lines] == ["box_plug_in_how"] and not shown[-1].trouble
+
+
+def test_a_port_the_table_may_not_open_names_the_dialout_group():
+    from controller.app.box_status import port_problem
+    from hardware.link import StationError
+    try:
+        raise StationError("cannot open station port /dev/ttyACM0: [Errno 13] Permission denied") \
+            from PermissionError(13, "Permission denied")
+    except StationError as exc:
+        assert port_problem("/dev/ttyACM0", exc).key == "box_port_denied"
+    assert port_problem("/dev/ttyACM1", StationError("no HELLO from /dev/ttyACM1 within 2.0 s")).key == \
+        "box_port_silent"
+
+
+def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp_path, monkeypatch):
+    """Issue 30: a bad database stopped the box (systemd started it again and again, the TV
+    dark); now the TV says what is wrong, and the box tries again until it can be used."""
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    (tmp_path / "spieltisch.db").write_bytes(b"not a database at all" * 100)
+    shown = shown_on_the_tv(monkeypatch)
+    assert run_box([], headless=True, timeout=3) == 0
+    status = shown[-1]
+    assert status.game == "boxstatus" and status.title.key == "box_storage_title" and status.trouble
+    assert "spieltisch.db" in status.detail and "not a Spieltisch database" in status.detail
+    (tmp_path / "spieltisch.db").unlink()                       # the owner moved it aside: the box goes on
+    shown.clear()
+    assert run_box([], headless=True, timeout=3) == 0
+    assert shown[-1].title.key == "box_plug_in"
+
+
+def test_switch_off_is_asked_first_with_no_first():
+    menu = Menu(stations=2)
+    assert choose(menu, "menu_switch_off") is None and menu.page == "switch_off"
+    assert [line.key for line in menu.lines()[1]] == ["menu_switch_off_no", "menu_switch_off_yes"]
+    assert menu.press(OK) is None and menu.page == "main"               # "no": back, on the same line
+    assert menu.lines()[1][menu.chosen].key == "menu_switch_off"
+    menu.press(OK)
+    menu.press(PLUS)
+    assert menu.press(OK) == Activity("switch_off")
+
+
+def switched_off_by(tmp_path) -> list[str]:
+    """A power-off command for the test: it leaves a mark instead of switching anything off."""
+    import sys
+    mark = tmp_path / "switched-off"
+    return [sys.executable, "-c", f"open({str(mark)!r}, 'w').write('off')"]
+
+
+def test_switch_off_from_the_menu_powers_off_with_the_command_it_is_given_and_says_when_to_unplug(
+        tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (MINUS, OK, PLUS, OK):               # the last line, then "yes"
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        assert run_box([a.port], headless=True, timeout=6, poweroff=switched_off_by(tmp_path)) == 0
+    assert (tmp_path / "switched-off").read_text() == "off"
+    assert shown[-1].game == "boxstatus" and shown[-1].title.key == "box_switching_off"
+    assert [line.key for line in shown[-1].lines] == ["box_switching_off_how"]
+
+
+def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypatch):
+    from controller.app.box import run_box
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    refusing = ["sh", "-c", "echo 'sudo: a password is required' >&2; exit 1"]
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (MINUS, OK, PLUS, OK):
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        run_box([a.port], headless=True, timeout=30, poweroff=refusing,
+                until=lambda: any(getattr(snap, "note", None) for snap in shown))
+    note = next(snap.note for snap in shown if getattr(snap, "note", None))
+    assert note.key == "menu_error" and "sudo: a password is required" in note.params["reason"]
+    assert "install-pi" in note.params["reason"]
+
+
+def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(tmp_path, monkeypatch):
+    """Issue 30: the Pi's own buttons worked only in `play --panel`. In the box a short press
+    of menu moves on, holding it chooses, undo goes back; with no station at all, holding
+    menu switches the box off."""
+    from gpiozero.pins.mock import MockFactory
+    from controller.app.box import run_box
+    from hardware.panel import DEFAULT_PINS
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    menu_pin, undo_pin, led_pin, _ = DEFAULT_PINS
+    factory = MockFactory()
+    shown = shown_on_the_tv(monkeypatch)
+    try:
+        def hold_menu():
+            from conftest import wait_until
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
+            assert factory.pin(led_pin).state in (0, 1)
+            factory.pin(menu_pin).drive_low()
+            time.sleep(2.4)                                    # held: HOLD_S is 2 s
+            factory.pin(menu_pin).drive_high()
+        threading.Thread(target=hold_menu, daemon=True).start()
+        assert run_box([], headless=True, timeout=8, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                       poweroff=switched_off_by(tmp_path)) == 0
+        assert (tmp_path / "switched-off").exists()
+        lines = next(s.lines for s in shown if s.game == "boxstatus" and s.title.key == "box_plug_in")
+        assert "box_panel_switch_off" in [line.key for line in lines]
+        factory.reset()
+        started = []
+        with SimulatedStation("sim-a") as a:
+            def panel_person():
+                a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+                time.sleep(0.3)
+
+                def push(pin, hold=0.05):
+                    factory.pin(pin).drive_low()
+                    time.sleep(hold)
+                    factory.pin(pin).drive_high()
+                    time.sleep(0.1)
+                push(menu_pin, 2.4)                            # held: choose "Play"
+                push(undo_pin)                                 # undo: back to the main page
+                push(menu_pin)                                 # a short press: the next line
+                push(menu_pin, 2.4)                            # held: choose "Games played"
+            threading.Thread(target=panel_person, daemon=True).start()
+            run_box([a.port], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                    launcher=lambda act, ports, **kw: started.append((act, kw)), until=lambda: bool(started))
+        activity, kw = started[0]
+        assert activity == Activity("history")
+        assert kw["panel_pins"] == DEFAULT_PINS                # a game gets the panel too (undo)
+        pages = [s.title.key for s in shown if s.game == "menu"]
+        assert "menu_choose_game" in pages and pages[-1] == "menu_title"
+    finally:
+        factory.reset()
+
+
+def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch):
+    from gpiozero.pins.mock import MockFactory
+    from controller.app.box import run_box
+    from hardware.panel import DEFAULT_PINS
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    factory = MockFactory()
+    shown = shown_on_the_tv(monkeypatch)
+    try:
+        def hold_menu():
+            from conftest import wait_until
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
+            factory.pin(DEFAULT_PINS[0]).drive_low()
+            time.sleep(2.4)
+            factory.pin(DEFAULT_PINS[0]).drive_high()
+        threading.Thread(target=hold_menu, daemon=True).start()
+        run_box([], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                poweroff=["sh", "-c", "echo 'not permitted' >&2; exit 1"],
+                until=lambda: any(getattr(s, "detail", None) for s in shown))
+    finally:
+        factory.reset()
+    said = next(s for s in shown if getattr(s, "detail", None))
+    assert said.title.key == "box_plug_in" and said.trouble and "not permitted" in said.detail
+
+
+def test_games_played_turns_its_pages_with_left_and_right_and_any_other_button_goes_back(tmp_path, monkeypatch):
+    from controller.app.box import show_history
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    shown = shown_on_the_tv(monkeypatch)
+    with SimulatedStation("sim-a") as a:
+        def person():
+            a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
+            time.sleep(0.3)
+            for button in (PLUS, PLUS, MINUS, OK):
+                a.press(button)
+                time.sleep(0.05)
+        threading.Thread(target=person, daemon=True).start()
+        show_history([a.port], lang="en", headless=True, fullscreen=False, timeout=20)
+    assert [snap.page for snap in shown] == [0, 1, 2, 1]
+
+
+def test_the_menu_offers_a_saved_game_with_the_languages_date(tmp_path, monkeypatch):
+    import time as clock
+    from controller.app.box import unfinished_game
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        game_id = store.start_game("tadika", {"players": 2, "mode": "physical"}, 1, ["a", "b"])
+        store._db.execute("UPDATE games SET started_at = ? WHERE id = ?",
+                          (clock.mktime((2026, 11, 25, 19, 40, 0, 0, 0, -1)), game_id))
+    assert unfinished_game(None, "de").when == "25.11. 19:40"
+    assert unfinished_game("tadika", "it").when == "25/11 19:40"
 
 
 def test_the_volume_is_chosen_in_steps_or_muted():
@@ -395,3 +679,34 @@ def test_bots_play_the_empty_seats_of_a_crazy_kick_match(tmp_path, monkeypatch):
     assert saved.seats == ["sim-person", "bot-1", "bot-2"] and saved.config["bots"] == 2
     movers = {a.get("player") for a in saved.actions}
     assert movers and movers <= {1, 2}                    # only the bots' seats moved
+
+
+def test_a_game_knows_who_sat_at_its_seats_and_going_on_seats_them_again(tmp_path, monkeypatch):
+    """Issue 30: players are people. The people (not the bots) are recorded at their seats when
+    a game starts, and going on with it names them again (before, a resumed game's seats had
+    no names)."""
+    import pytest
+    from controller.app import play
+    from controller.table.eventlog import EventLog
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        store.person("Anna", "green")
+    with SimulatedStation("sim-person") as person:
+        with pytest.raises(TimeoutError):
+            play.run_table("crazy-kick", ports=[person.port], players=3, names=["Anna"], virtual=True, seed=5,
+                           new=True, lang="en", fullscreen=False, headless=True, timeout=2, options={"bots": 2})
+        with EventLog(tmp_path / "spieltisch.db") as store:
+            game_id = store.unfinished_ids("crazy-kick")[0]
+            assert store.players_of([game_id]) == {game_id: {0: ("Anna", "green")}}
+        resumed = {}
+        real = play.Table.resume
+
+        def resume(rules, saved, store, **kw):
+            resumed.update(kw)
+            return real(rules, saved, store, **kw)
+        monkeypatch.setattr(play.Table, "resume", staticmethod(resume))
+        with pytest.raises(TimeoutError):
+            play.run_table("crazy-kick", ports=[person.port], players=3, names=[], virtual=True, seed=None,
+                           new=False, lang="en", fullscreen=False, headless=True, timeout=1, options={"bots": 2})
+    assert resumed["names"] == ["Anna", "Bot 1", "Bot 2"]
+    assert resumed["colours"] == ["3cb43c", None, None]

@@ -316,13 +316,43 @@ def test_a_goal_pauses_play_until_the_whistle_and_presses_meanwhile_are_refused(
     assert ("LED", (LED_REFUSED, 300)) in links["s2"].sent
     assert all(seat.prompt == ("ck_goal_pause", {}) for seat in table.snapshot().seats)   # every seat is told
     assert not any(kind == "BUZZ" and args == BUZZ_WHISTLE for link in links.values() for kind, args in link.sent)
+    assert table.snapshot().seats[1].refusal.key == "ck_goal_pause"
     runner.clock = lambda: table.paused_until_ns                     # the pause is over
     runner.release()
+    assert table.snapshot().seats[1].refusal is None                 # what it said is no longer true
     assert all(("BUZZ", BUZZ_WHISTLE) in link.sent for link in links.values())
     assert table.message.key == "whistle" and table.paused_until_ns is None
     assert all(seat.prompt == ("ck_prompt_kickoff", {}) for seat in table.snapshot().seats)
     press("s2", 2, 3, 4 * second)                                    # now the flip counts
     assert table.state is not during and table.state.last.player == 1 and table.state.last.kind in ("flip", "kickoff")
+
+
+def test_a_refusal_at_a_seat_goes_when_another_seat_plays():
+    """Issue 30: a refusal is said while it is true. Seat 2's press on an empty pile is
+    refused; another seat's play changes the table it spoke of, and the refusal goes (one
+    refused during a goal's pause goes with the whistle: the goal's test)."""
+    deck = load_deck("schmidt")
+    tim = next(c for c in deck if c.player == "Tim" and not c.goal)
+    start = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[tim.id])
+    follows = deck.follows[tim.id]
+    seat, card = next((s, c) for s in (0, 2) for c in start.hands[s] if c in follows)
+    other = 1
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    table.state = arrange(start, {seat: [[card]], other: []}, centre=[tim.id])
+    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations})
+    second = 1_000_000_000
+
+    def press(station_seat, seq, button, at_ns):
+        runner.accept(ButtonEvent(table.stations[station_seat], seq, button, True, 0, at_ns + 1_000_000, at_ns))
+        runner.clock = lambda: at_ns + 20_000_000
+        runner.release()
+
+    press(other, 1, 0, second)                             # its pile 0 is empty: refused
+    refusal = table.snapshot().seats[other].refusal
+    assert refusal is not None and table.state.top == tim.id
+    press(seat, 1, 0, 2 * second)                          # the play the table moves on with
+    assert table.state.top == card
+    assert table.snapshot().seats[other].refusal is None
 
 
 def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():

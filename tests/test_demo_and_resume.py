@@ -109,3 +109,23 @@ def test_wrong_player_count_is_a_clear_error(tmp_path):
     proc = spieltisch("demo", "partout", "--headless", "--players", "5", data_dir=tmp_path)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "3, 4 or 6 players, not 5" in err
+
+
+def test_demos_keep_their_games_in_their_own_folder_not_the_familys(tmp_path):
+    """Issue 30: demos wrote into the box's own data folder, mixing bots' games into a
+    family's history. Without a chosen data directory they go beside it."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "SPIELTISCH_DATA"}
+    env.update(XDG_DATA_HOME=str(tmp_path), SDL_VIDEODRIVER="dummy")
+    root = Path(__file__).resolve().parent.parent
+
+    def spieltisch(*args):
+        return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert spieltisch("demo", "tadika", "--headless", "--seed", "3").returncode == 0
+    assert (tmp_path / "spieltisch-demo" / "spieltisch.db").exists()
+    assert not (tmp_path / "spieltisch" / "spieltisch.db").exists()
+    assert "Tadika" in spieltisch("results", "--demo").stdout
+    assert spieltisch("results").stdout.strip() == "No finished games yet."

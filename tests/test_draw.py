@@ -73,3 +73,57 @@ def test_a_cached_card_face_is_the_drawn_one(screen, lang):
         for size, small in (((170, 240), False), ((56, 80), True)):
             assert _direct_and_cached(size, lambda s, r: tadika_view._paint_card(s, lang, name, r, small),
                                       lambda s, r: tadika_view.draw_card(s, lang, name, r, small=small)), name
+
+
+def test_a_window_fits_the_screen_it_opens_on():
+    """Issue 30: a 1280×720 window on a 1080p screen was a third of it."""
+    from display.app import fitted_window
+    assert fitted_window([(1920, 1080)]) == (1728, 972)
+    assert fitted_window([(3840, 2160), (1280, 1024)]) == (1920, 1080)      # never above the canvas
+    width, height = fitted_window([(1366, 768)])
+    assert width <= 1366 * 0.9 and height <= 768 * 0.9 and abs(width / height - 16 / 9) < 0.01
+
+
+def _played(game: str, players: int, moves: int):
+    """A demo's table a few moves in, the keyboard playing seat 1."""
+    import random
+    from importlib import import_module
+    from controller.games import GAMES
+    from controller.table.table import Table
+    rules = GAMES[game]
+    table = Table(rules, config={"players": players, "mode": "virtual", "demo": True}, seed=3,
+                  stations=[f"s{i}" for i in range(players)], names=["Anna", "Ben", "Clara", "David", "Eva", "Felix"])
+    bot, rng = import_module(f"controller.bots.{rules.module}").BOT(), random.Random(1)
+    for _ in range(moves):
+        table.apply(bot.choose(rules, table.state, rules.to_act(table.state), rng))
+    return table
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("game, players, moves, open_cards", [
+    ("partout", 6, 8, False), ("teamplay", 6, 6, True), ("tadika", 5, 3, True)])
+def test_at_the_keyboard_the_hand_never_covers_the_table_and_the_table_cards_keys_are_shown(
+        game, players, moves, open_cards, monkeypatch):
+    """Issue 30: the hand strip covered the seat's own panel, bid prompt and − / OK keys
+    (Partout), the partner's missions (Teamplay) and the bottom row of keys (Tadika), and the
+    keys z-m were shown nowhere. The table is drawn whole above the strip: what is shown
+    there is exactly the table without the strip, made smaller."""
+    import pygame
+    from display.app import KEY_TABLE_CARDS, Screen
+    from conftest import record_texts
+    table = _played(game, players, moves)
+    screen = Screen(headless=True, lang="de")
+    whole = screen.render(table.snapshot()).copy()              # nobody at the keyboard
+    table.private_seat = 0                                      # as the demo sets it, before its first frame
+    table._changed()
+    texts = record_texts(monkeypatch)
+    framed = screen.render(table.snapshot())
+    area = screen.table_area()
+    expected = pygame.transform.smoothscale(whole, area.size)
+    assert pygame.image.tobytes(framed.subsurface(area).copy(), "RGB") == pygame.image.tobytes(expected, "RGB")
+    said = [words for words, _, _ in texts]
+    assert all(key in said for key in "1234567"[:len(table.state.hands[0])])
+    assert all(key in said for key in KEY_TABLE_CARDS[:3]) == open_cards
+    assert "q" in said and "d" in said                              # the station's buttons, as keys

@@ -246,3 +246,48 @@ def test_an_unplugged_seat_says_so_in_its_status_line_at_28_px_not_over_it(scree
     badge = [at for words, _, at in drawn if words == texts.text("en", "dealer_badge")]
     assert len(offline) == 1 and offline[0][0] >= 28 and len(badge) == 1
     assert not offline[0][1].colliderect(badge[0])   # (both in the seat's own region's coordinates)
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "fr", "it"])
+def test_every_special_card_has_a_mark_of_its_own(lang):
+    """Issue 30: German showed K for both König and Königin (French and Italian R for both),
+    so a trick's two cards looked alike. Each special card's mark is its own."""
+    from controller.games import texts
+    from controller.games.partout import RULES as PARTOUT
+    specials = [card for card in PARTOUT.card_names() if not any(ch.isdigit() for ch in card)]
+    marks = [texts.card_mark(lang, card) for card in specials]
+    assert len(specials) >= 6 and len(set(marks)) == len(marks), dict(zip(specials, marks))
+
+
+@pytest.mark.parametrize("mode", ["virtual", "physical"])
+def test_the_help_line_says_what_people_do_with_the_cards_the_table_dealt_or_they_hold(make_table, mode,
+                                                                                      monkeypatch):
+    """Issue 30: the virtual demo (the table deals) said "Tap your cards on your reader"."""
+    from controller.games import texts
+    said = spoken(monkeypatch)
+    screen = Screen(headless=True, lang="en")
+    screen.render(make_table(players=4, mode=mode).table.snapshot())
+    virtual, physical = texts.render("en", "help_line_virtual", {}), texts.render("en", "help_line", {})
+    assert (virtual in said, physical in said) == ((True, False) if mode == "virtual" else (False, True))
+    assert "reader" not in virtual
+
+
+def test_the_score_tables_legend_spans_every_teams_column(make_table, monkeypatch):
+    """Issue 30: "bid/tricks   points" sat over the first column as if it were that column's;
+    the legend now says it is every team's, across the whole table."""
+    from display import draw
+    from display.partout_view import SCORES
+    spans = []
+    real_wrapped = draw.wrapped
+    monkeypatch.setattr(draw, "wrapped", lambda surface, words, rect, *a, **k: spans.append((words, rect))
+                        or real_wrapped(surface, words, rect, *a, **k))
+    for lang in LANGUAGES:
+        spans.clear()
+        Screen(headless=True, lang=lang).render(make_table(players=6, mode="virtual").table.snapshot())
+        legend = next(rect for words, rect in spans if words == texts_of(lang, "score_header"))
+        assert legend.left == SCORES.left + 20 and legend.width == SCORES.width - 40
+
+
+def texts_of(lang, key):
+    from controller.games import texts
+    return texts.render(lang, key, {})

@@ -18,16 +18,16 @@ from pathlib import Path
 import pytest
 
 from controller.games import IllegalAction, find_game
-from controller.table.eventlog import APPLICATION_ID, EventLog, StorageError, TableLock
+from controller.table.eventlog import APPLICATION_ID, SCHEMA_VERSION, EventLog, StorageError, TableLock
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def spieltisch(*args, data=None, timeout=60, **popen):
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+def spieltisch(*args, data=None, timeout=60, cwd=ROOT, **popen):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYTHONPATH=str(ROOT))
     if data is not None:
         env["SPIELTISCH_DATA"] = str(data)
-    return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "controller.app.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout, **popen)
 
 
@@ -77,6 +77,50 @@ def a_real_database(folder: Path) -> Path:
 ])
 def test_bad_arguments_get_one_line(args, words, tmp_path):
     one_clear_line(spieltisch(*args, data=tmp_path / "d"), None, *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("demo", "partout", "--think", "-1"), ["--think", "0 to 60"]),
+    (("demo", "partout", "--seat", "1", "--headless"), ["--seat", "--headless"]),
+    (("demo", "partout", "--seat", "1"), ["--seat", "no screen"]),       # SDL's dummy driver: no screen
+    (("demo", "partout", "--headless", "--screenshot", "no/such/folder/shot.png"), ["--screenshot", "no folder"]),
+    (("demo", "partout", "--headless", "--screenshot", "s.png", "--screenshot-at", "-5"), ["--screenshot-at"]),
+    (("demo", "partout", "--headless", "--screenshot-at", "5"), ["--screenshot"]),
+    (("demo", "partout", "--players", "9"), ["--players", "1 to 8"]),
+    (("cards", "key", "export", "no/such/folder/table.key"), ["no/such/folder/table.key", "No such file"]),
+])
+def test_a_mistake_ends_at_once_before_any_game_is_played(args, words, tmp_path):
+    """Issue 30: each of these looped, waited for ever, played a whole game first, or blamed
+    the moves; now one line, a non-zero exit, and no game in the data folder."""
+    proc = spieltisch(*args, data=tmp_path / "d", timeout=30, cwd=tmp_path)
+    last = one_clear_line(proc, None, *words)
+    assert "saved" not in last, last                   # no game was played to be saved
+    assert not (tmp_path / "d" / "spieltisch.db").exists()
+    assert not list(tmp_path.glob("**/*.png"))
+
+
+def test_a_screenshot_after_the_games_last_move_is_named_not_passed_over(tmp_path):
+    proc = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "late.png"),
+                      "--screenshot-at", "100000", data=tmp_path / "d")
+    one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot")
+    assert not (tmp_path / "late.png").exists()
+    shot = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "early.png"),
+                      "--screenshot-at", "3", data=tmp_path / "d")
+    assert shot.returncode == 0 and (tmp_path / "early.png").stat().st_size > 0, shot.stderr
+
+
+def test_a_headless_run_says_so_first(tmp_path):
+    proc = spieltisch("demo", "partout", "--players", "3", "--seed", "2", timeout=120, data=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("spieltisch: headless, as this computer shows no screen"), proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["finished"]
+
+
+def test_players_and_fullscreen_say_what_they_take():
+    for command in ("demo", "play"):
+        words = " ".join(spieltisch(command, "--help").stdout.split())
+        assert "--players N how many play (default 4): Partout 3, 4 or 6; Crazy Kick 2-8" in words, words
+        assert "--fullscreen the whole screen" in words, words
 
 
 def test_a_game_that_runs_out_of_time_says_so(tmp_path):
@@ -182,7 +226,7 @@ def test_our_table_names_with_other_columns_are_refused(tmp_path):
 def test_the_database_is_marked_as_ours_and_a_file_from_before_is_taken_over(tmp_path):
     with EventLog(tmp_path / "new.db") as log:
         assert log._db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     old = sqlite3.connect(tmp_path / "old.db")               # as the table wrote it before the mark
     for table, columns in (("games", "id INTEGER PRIMARY KEY, game, config, seed, seats, started_at, finished_at, "
                                      "result"), ("log", "game_id, seq, kind, action, at"),
@@ -209,9 +253,43 @@ def test_a_version_1_file_keeps_its_names_and_learns_colours_and_settings(tmp_pa
         log.colour_station("st-1", "blue")
         log.set_setting("volume", "60")
     with EventLog(tmp_path / "v1.db") as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert log.station_colours() == {"st-1": "blue"} and log.station_names() == {"st-1": "Oma"}
         assert log.setting("volume") == "60" and log.setting("lang", "en") == "en"
+
+
+def test_a_version_2_file_keeps_its_games_and_its_stations_names_become_people(tmp_path):
+    """Schema 3 (issue 30): the people who play, and who sat where. A file of version 2 opens,
+    keeps every game, and the names its stations remember are the first people (in the
+    station's colour); its games were played under names picked from a list, so nobody is
+    recorded at their seats."""
+    v2 = sqlite3.connect(tmp_path / "v2.db")                 # as schema 2 wrote it
+    v2.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL,
+                            seats TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL, result TEXT);
+        CREATE TABLE log (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+                          kind TEXT NOT NULL CHECK (kind IN ('action', 'undo')), action TEXT, at REAL NOT NULL,
+                          PRIMARY KEY (game_id, seq));
+        CREATE TABLE cards (uid TEXT PRIMARY KEY, game TEXT NOT NULL, card TEXT NOT NULL);
+        CREATE TABLE stations (station TEXT PRIMARY KEY, name TEXT, colour TEXT);
+        CREATE TABLE health (id INTEGER PRIMARY KEY, at REAL NOT NULL);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO stations VALUES ('st-1', 'Oma', 'blue'), ('st-2', 'Ben', NULL), ('st-3', NULL, 'red');
+        INSERT INTO games VALUES (1, 'tadika', '{"players": 2}', 7, '["st-1", "st-2"]', 1.0, 2.0,
+                                  '{"game": "tadika", "scores": [50, 12], "winner": 0, "teams": [["Oma"], ["Ben"]]}');
+    """)
+    v2.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    v2.execute("PRAGMA user_version = 2")
+    v2.commit()
+    v2.close()
+    with EventLog(tmp_path / "v2.db") as log:
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert sorted(log.people()) == [("Ben", None), ("Oma", "blue")]
+        assert [r["scores"] for r in log.results()] == [[50, 12]] and log.players_of([1]) == {}
+        oma = log.person("oma")                                # the same person in any case
+        log.seat_people(1, {0: oma})
+    with EventLog(tmp_path / "v2.db") as log:
+        assert log.players_of([1]) == {1: {0: ("Oma", "blue")}}
 
 
 def test_a_newer_schema_is_refused(tmp_path):
@@ -498,7 +576,7 @@ def test_actions_from_outside_are_checked_in_every_game(game, data):
 
 
 def test_a_new_file_read_between_its_two_creation_steps_is_not_refused(tmp_path):
-    """A new file gets today's tables at step 1 and its version 2 at step 2; another
+    """A new file gets today's tables at step 1 and its later versions step by step; another
     program (`spieltisch results`) opening it in between must not call it damaged."""
     from controller.table.eventlog import _create_schema
     db = sqlite3.connect(tmp_path / "half.db")
@@ -508,7 +586,7 @@ def test_a_new_file_read_between_its_two_creation_steps_is_not_refused(tmp_path)
     db.commit()
     db.close()
     with EventLog(tmp_path / "half.db") as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         log.colour_station("st", "red")
 
 
@@ -536,3 +614,20 @@ def test_a_demo_whose_window_cannot_open_says_so_in_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "demo", "crazy-kick"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     one_clear_line(proc, 1, "the screen cannot be opened", "--headless")
+
+
+def test_the_demo_fills_the_screen_and_window_asks_for_a_window(monkeypatch, capsys):
+    """Issue 30: the demo opened a 1280×720 window on a 1080p screen."""
+    from controller.app import cli, demo, play
+    given = []
+    monkeypatch.setattr(demo, "run_demo", lambda game, **kw: given.append(kw) or {"game": game})
+    monkeypatch.setattr(play, "headless_reason", lambda headless: None)          # as with a screen
+    assert cli.main(["demo", "partout", "--seed", "1"]) == 0
+    assert cli.main(["demo", "partout", "--seed", "1", "--window"]) == 0
+    assert [kw["fullscreen"] for kw in given] == [True, False]
+
+
+def test_a_mistake_found_while_setting_up_a_headless_demo_is_its_one_line(tmp_path):
+    """The headless notice comes once the game begins: before, a mistake is said alone."""
+    proc = spieltisch("demo", "tadika", "--resume", data=tmp_path)              # no --headless: no screen here
+    assert proc.stderr.count("\n") == 1 and "no unfinished" in proc.stderr and "headless" not in proc.stderr

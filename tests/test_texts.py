@@ -144,3 +144,14 @@ def test_a_list_of_seats_reads_as_a_sentence_in_every_language():
     assert texts.render("de", "ck_stall_hint", {"seats": [0, 2]}, names).endswith("bei Anna und Clara.")
     assert texts.render("fr", "ck_stall_hint", {"seats": [0, 1, 3]}, names).endswith("chez Anna, Ben et Place 4.")
     assert texts.render("it", "ck_stall_hint", {"seats": [2, 0]}, names).endswith("da Clara e Anna.")
+
+
+def test_no_english_article_stands_before_a_number_it_cannot_know():
+    """Issue 30: "a 8". An article before a placeholder for a number reads wrong for 8, 11
+    and 18; English sentences say the number without one."""
+    import re
+    from controller.games import texts
+    assert texts.render("en", "teamplay_needs_values", {"values": "1, 3, 5, 7", "value": 8}) == \
+        "Only the values 1, 3, 5, 7 count here, not 8."
+    catalogue = (Path(texts.__file__).parent / "en.po").read_text(encoding="utf-8")
+    assert not re.findall(r"\b(?:a|an) \{(?:value|n|number|count|score|points|high|low)\}", catalogue)

@@ -171,26 +171,45 @@ def test_a_crazy_kick_race_cannot_be_taken_back():
     assert people.message.key == "undo_realtime" and people.message.refusal
 
 
-def test_a_refusal_stays_at_its_seat_until_that_seat_presses_again():
-    """Issue 14: "a refusal stays until the next input at that seat", not until anyone's."""
+def test_a_refusal_stays_at_its_seat_while_others_are_refused_and_goes_when_the_table_moves_on():
+    """Issue 14: a refusal is not wiped by anyone else's input; issue 30: it goes once it is
+    no longer true. Seat 1's "not your turn" stays while seat 4 is refused too, and is gone
+    once seat 3 names the colour (the turn it spoke of has passed), from the seat and the
+    message box alike."""
+    from display.draw import message_shown
     people = trump_number_named()
     people.press(0, OK)                                # seat 1: not its turn
     refusal = people.table.snapshot().seats[0].refusal
     assert refusal is not None and refusal.key == "not_your_turn"
+    people.press(3, OK)                                # seat 4 is refused too: seat 1's still stands
+    snap = people.table.snapshot()
+    assert snap.seats[0].refusal == refusal and snap.seats[3].refusal.key == "not_your_turn"
     people.press(2, PLUS, OK)                          # seat 3 names the colour: the game goes on
     snap = people.table.snapshot()
-    assert snap.message is None and snap.seats[0].refusal == refusal
-    people.press(0, PLUS)                              # seat 1's next input: read (and refused anew)
+    assert snap.message is None and all(seat.refusal is None for seat in snap.seats)
+    assert message_shown(snap) is None
+    people.press(0, PLUS)                              # seat 1 again, out of turn: refused anew
     assert people.table.snapshot().seats[0].refusal.revision > refusal.revision
     people.press(people.state.to_act, PLUS)            # the seat on turn moves its bid: no refusal there
     assert people.table.snapshot().seats[people.state.to_act].refusal is None
 
 
+def test_a_refusal_goes_when_the_move_it_spoke_of_is_taken_back():
+    people = trump_number_named()
+    people.press(0, OK)
+    assert people.table.snapshot().seats[0].refusal is not None
+    people.table.host_undo()
+    people.table.host_undo()                           # seat 2 names the number again
+    assert people.table.snapshot().seats[0].refusal is None
+
+
 def test_the_message_box_keeps_showing_a_standing_refusal(screen, monkeypatch):
     from display import draw
     people = trump_number_named()
-    people.press(0, OK)
-    people.press(2, PLUS, OK)
+    people.press(0, OK)                                # seat 1: not its turn
+    people.table.host_undo()                           # the panel asks; seat 3's colour step answers no
+    people.press(2, PLUS)                              # and moves its choice: no move, no message
+    assert people.table.message is None
     said = []
     real = draw.text
     monkeypatch.setattr(draw, "text", lambda surface, words, *a, **k: said.append(words) or real(surface, words, *a, **k))

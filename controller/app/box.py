@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from controller.app.menu import Activity, Menu, MenuLine, Saved
+from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
 
 log = logging.getLogger(__name__)
 
 
 def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
-           stations: dict[str, str] | None = None) -> Any:
+           stations: dict[str, str] | None = None, panel_pins: tuple[int, int, int, int] | None = None,
+           panel_factory: Any = None) -> Any:
     """Run what the menu chose, with the screen and the stations its own. ``stations``:
-    station id → port, as the menu saw them."""
+    station id → port, as the menu saw them; ``panel_pins``: a game's host panel (undo, and
+    holding menu goes back to the menu)."""
     if activity.kind == "play":
         from controller.app.play import run_table
         saved = None if activity.new else unfinished_game(activity.game)
@@ -42,7 +45,8 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
             seated, names, colours = seating
         return run_table(activity.game, ports=seated, players=activity.players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
-                         headless=headless, options=activity.options, colours=colours, how_to_play=True)
+                         headless=headless, options=activity.options, colours=colours, how_to_play=True,
+                         panel_pins=panel_pins, panel_factory=panel_factory)
     if activity.kind == "history":
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "howto":
@@ -72,8 +76,10 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         links = open_present(ports, events, stack)
         port_of = {station: link.port for station, link in links.items()}
+        known = store.people()
         seating = Seating(players, find_game(game).title, remembered=store.station_names(),
-                          remembered_colours=store.station_colours())
+                          remembered_colours=store.station_colours(), known=[name for name, _ in known],
+                          person_colours={name: colour for name, colour in known if colour})
         screen.show(seating.snapshot())
         while not seating.done:
             event = next_input(screen, events, deadline)
@@ -86,34 +92,42 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
                 if led is not None and event.station in links:
                     links[event.station].led(led, 0)
         for station, name, colour in zip(seating.stations, seating.names, seating.colours):
-            store.name_station(station, name)     # offered first next time
+            store.person(name, colour)            # a person the table knows, in their colour
+            store.name_station(station, name)     # offered first at this station next time
             store.colour_station(station, colour)
         return ([port_of[s] for s in seating.stations], list(seating.names),
                 [COLOURS[c] for c in seating.colours])
 
 
 def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
-                 timeout: float | None = None) -> None:
-    """The games played and the leaderboard on the TV, until any station's button (or Esc)."""
+                 timeout: float | None = None, **_: Any) -> None:
+    """The games played and the leaderboard on the TV: the bottom left and right buttons turn
+    the pages, any other button (or Esc) goes back to the menu."""
     from controller.app.play import QUIT, make_screen, next_input
     from controller.app.recording import record_complete_games
-    from controller.app.results import leaderboard, result_rows
+    from controller.app.results import people_board, result_rows
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
     with EventLog() as store:
         record_complete_games(store)              # a game whose result a kill kept from the log
-        rows = result_rows(store, limit=12)
-        board = leaderboard(result_rows(store, limit=500))
+        rows = result_rows(store, limit=500)
+    board = people_board(rows)
     events: queue.Queue = queue.Queue()
     deadline = None if timeout is None else time.monotonic() + timeout
+    page = 0
     with contextlib.ExitStack() as stack:
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
         open_present(ports, events, stack)
-        screen.show(HistorySnapshot("history", rows, board))
+        screen.show(HistorySnapshot("history", rows, board, page))
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT:
                 return
+            if isinstance(event, ButtonEvent) and event.pressed:
+                if event.button not in (MINUS, PLUS):
+                    return
+                page += 1 if event.button == PLUS else -1      # the view shows it modulo its pages
+                screen.show(HistorySnapshot("history", rows, board, page))
 
 
 def show_how_to_play(ports: list[str], game: str, *, lang: str, headless: bool, fullscreen: bool,
@@ -133,14 +147,17 @@ def show_how_to_play(ports: list[str], game: str, *, lang: str, headless: bool, 
 @dataclass(frozen=True)
 class HistorySnapshot:
     game: str                                         # "history": the screen's view
-    rows: list
-    board: dict
+    rows: list                                        # controller/app/results.py's result_rows
+    board: list                                       # and its people_board
+    page: int = 0                                     # turned by the buttons; the view takes it modulo its pages
 
 
-def unfinished_game(game: str | None) -> Saved | None:
-    """The newest unfinished real game (of this kind), as the menu offers it (one whose log
-    is complete is finished: its result is recorded, and it is not offered)."""
+def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
+    """The newest unfinished real game (of this kind), as the menu offers it (when it began,
+    in the language's way of writing a date). One whose log is complete is finished: its
+    result is recorded, and it is not offered."""
     from controller.app.recording import record_complete_games
+    from controller.games.texts import date_time
     from controller.table.eventlog import EventLog
     with EventLog() as store:
         record_complete_games(store)
@@ -152,14 +169,16 @@ def unfinished_game(game: str | None) -> Saved | None:
         except Exception:                             # noqa: BLE001 - a broken log: play says so when started
             return None
     options = {k: v for k, v in saved.config.items() if k not in ("players", "mode", "demo")}
+    began = time.localtime(saved.started_at)
     return Saved(saved.game, int(saved.config.get("players", 0)), options,
-                 time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)), len(saved.actions),
+                 date_time(lang, began.tm_mday, began.tm_mon, began.tm_hour, began.tm_min), len(saved.actions),
                  tuple(saved.seats))
 
 
-def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack) -> dict[str, Any]:
+def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
+                 failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
     """The stations that answer, each on its own: one unplugged or silent is left out (and
-    logged), not the end of the box."""
+    logged, and put in ``failed`` with the reason), not the end of the box."""
     from controller.app.play import open_links
     from hardware.link import StationError
     links: dict[str, Any] = {}
@@ -168,7 +187,86 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
             links.update(open_links([port], events, stack))
         except (StationError, OSError, RuntimeError) as exc:
             log.warning("the box leaves %s out: %s", port, exc)
+            if failed is not None:
+                failed[port] = exc
     return links
+
+
+def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None) -> str:
+    """Show what the box waits for, for ``seconds``: "" when the time is up, "quit" when Esc
+    was pressed, "switch_off" when the host panel's menu button was held (the way to switch
+    a box off that has no station to choose it with)."""
+    screen.show(status)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if any(ui[0] == "quit" for ui in screen.poll()):
+            return "quit"
+        if events is None:
+            time.sleep(0.1)
+            continue
+        try:
+            event = events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if type(event).__name__ == "PanelEvent" and event.button == "menu_held":
+            return "switch_off"
+    return ""
+
+
+def open_box_panel(pins: tuple[int, int, int, int] | None, events: queue.Queue, stack: contextlib.ExitStack,
+                   factory: Any = None) -> Any:
+    """The Pi's own menu/undo buttons and status LED for the menu; None without (no pins, or
+    no GPIO here: said in the log, and the box goes on with its stations)."""
+    if pins is None:
+        return None
+    from controller.app.play import open_panel
+    try:
+        return open_panel(pins, events, stack, factory)
+    except SystemExit as exc:
+        log.warning("the box goes on without its host panel: %s", exc.code)
+        return None
+
+
+# the host panel in the menu: a short press of menu moves on, holding it chooses, undo goes back
+PANEL_IN_MENU = {"menu": PLUS, "menu_held": OK, "undo": BACK}
+
+
+def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence[str],
+               deadline: float | None = None) -> int:
+    """Shut the Pi down safely: everything is on disk already (every move was saved when it
+    was made, and nothing is open here), the file systems are synced, and ``command`` asks
+    the system to power off (`spieltisch install-pi` permits exactly that, nothing else:
+    ``controller/app/install_pi.py``). The TV says when the box may be unplugged, and keeps
+    saying it until the system stops the box (or, for tests, ``deadline``). A command the
+    system refuses raises IllegalAction("switch_off_refused"), said on the menu."""
+    import subprocess
+    from controller.app.box_status import switching_off
+    from controller.app.play import make_screen
+    with contextlib.ExitStack() as stack:
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        screen.show(switching_off())
+        os.sync()
+        log.warning("switching off: %s", " ".join(command))
+        try:
+            done = subprocess.run(list(command), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise IllegalAction("switch_off_refused", reason=str(exc)) from exc
+        if done.returncode != 0:
+            said = (done.stderr or done.stdout).strip().splitlines()
+            raise IllegalAction("switch_off_refused", reason=said[-1] if said else f"exit code {done.returncode}")
+        while deadline is None or time.monotonic() < deadline:     # until the system stops the box
+            screen.poll()
+            time.sleep(0.2)
+    return 0
+
+
+def poweroff_command() -> list[str]:
+    """What "Switch off" runs: ``$SPIELTISCH_POWEROFF`` (a command line: for trying the box on a
+    computer that must stay on), else the one command `install-pi` permits."""
+    import shlex
+    from controller.app.install_pi import POWEROFF
+    own = os.environ.get("SPIELTISCH_POWEROFF")
+    return shlex.split(own) if own else list(POWEROFF)
 
 
 def remembered_language() -> str:
@@ -192,68 +290,115 @@ def remember_settings(lang: str, volume: int) -> None:
 
 def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool = False, fullscreen: bool = True,
             timeout: float | None = None, launcher: Callable[..., Any] = launch,
-            until: Callable[[], bool] | None = None) -> int:
-    """The menu, round and round, until Esc (or, for tests, ``timeout`` seconds or ``until()``).
-    ``ports`` None: whatever stations are plugged in, looked for again each time the menu
-    comes back; with none, the TV asks for one and the box waits for it."""
+            until: Callable[[], bool] | None = None, panel_pins: tuple[int, int, int, int] | None = None,
+            panel_factory: Any = None, poweroff: Sequence[str] | None = None) -> int:
+    """The menu, round and round, until Esc, or until it is switched off (or, for tests,
+    ``timeout`` seconds or ``until()``). ``ports`` None: whatever stations are plugged in,
+    looked for again each time the menu comes back; with none, the TV asks for one and the
+    box waits for it. ``panel_pins``: the host panel drives the menu too (and a game's undo),
+    and switches off a box without stations. ``poweroff``: the command "Switch off" runs."""
+    from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, storage_trouble, store_problem,
+                                           waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input
     from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
     fixed = ports
     lang = lang or remembered_language()
     deadline = None if timeout is None else time.monotonic() + timeout
+    poweroff = list(poweroff) if poweroff is not None else poweroff_command()
     menu: Menu | None = None
+    with_panel = panel_pins is not None
     while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
         events: queue.Queue = queue.Queue()
+        activity = None
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
-            ports = list(fixed) if fixed is not None else candidate_ports()
-            links = open_present(ports, events, stack)
-            if not links:                             # nothing to drive the menu: ask, and look again
-                screen.show(Menu(0, lang).snapshot_waiting())
-                end = time.monotonic() + 2.0
-                while time.monotonic() < end:
-                    if any(ui[0] == "quit" for ui in screen.poll()):
+            panel = open_box_panel(panel_pins, events, stack, panel_factory) if with_panel else None
+            with_panel = panel is not None            # no GPIO here: not tried again each round
+            problem = store_problem()
+            if problem is not None:                   # no game could be saved: say what is wrong, try again
+                log.warning("the box waits for its database: %s", problem)
+                if panel is not None:
+                    panel.show_status("waiting")
+                waited = wait_showing(screen, storage_trouble(problem, panel=panel is not None), STORE_AGAIN_S,
+                                      events)
+                if waited == "quit":
+                    return 0
+                if waited != "switch_off":
+                    continue
+                activity = Activity("switch_off")
+            else:
+                ports = list(fixed) if fixed is not None else candidate_ports()
+                failed: dict[str, BaseException] = {}
+                links = open_present(ports, events, stack, failed)
+                if not links:                         # nothing to drive the menu: ask, and look again
+                    if panel is not None:
+                        panel.show_status("waiting")
+                    # what went wrong last (a switch-off the system refused) is said here too
+                    said = menu.note if menu is not None and menu.note is not None else None
+                    waited = wait_showing(screen, waiting_for_stations(
+                        failed, panel=panel is not None,
+                        detail=said.params.get("reason") if said is not None else None), LOOK_AGAIN_S, events)
+                    if waited == "quit":
                         return 0
-                    time.sleep(0.1)
-                continue
-            port_of = {station: link.port for station, link in links.items()}
-            ports = [link.port for link in links.values()]
-            note = menu.note if menu is not None else None
-            first = menu is None
-            menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game),
-                        volume=screen.sounds.volume if screen.sounds is not None else box_volume())
-            menu.note = note
-            if first:                                 # switched on after a power cut: the game first
-                newest = unfinished_game(None)
-                if newest is not None:
-                    menu.offer(newest)
-            activity = None
+                    if waited != "switch_off":
+                        continue
+                    activity = Activity("switch_off")
+            if activity is None:
+                port_of = {station: link.port for station, link in links.items()}
+                ports = [link.port for link in links.values()]
+                note = menu.note if menu is not None else None
+                first = menu is None
+                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang),
+                            volume=screen.sounds.volume if screen.sounds is not None else box_volume())
+                menu.note = note
+                if first:                             # switched on after a power cut: the game first
+                    newest = unfinished_game(None, lang)
+                    if newest is not None:
+                        menu.offer(newest)
+                if panel is not None:
+                    panel.show_status("ready")
             while activity is None:
                 screen.set_lang(menu.lang)
                 screen.show(menu.snapshot())
                 event = next_input(screen, events, deadline)
                 if event is QUIT:
                     return 0
+                pressed = None
                 if isinstance(event, ButtonEvent) and event.pressed:
+                    pressed = (event.button, port_of.get(event.station))
+                elif type(event).__name__ == "PanelEvent" and event.button in PANEL_IN_MENU:
+                    pressed = (PANEL_IN_MENU[event.button], None)
+                    panel.beep()
+                if pressed is not None:
                     before = (menu.lang, menu.volume)
-                    activity = menu.press(event.button, port_of.get(event.station))
+                    activity = menu.press(*pressed)
+                    if activity is not None and activity.kind in ("enroll", "selftest") and activity.station is None:
+                        menu.note, activity = MenuLine("menu_needs_station"), None   # chosen at the panel
                     if (menu.lang, menu.volume) != before:
                         remember_settings(menu.lang, menu.volume)
                         if menu.volume != before[1] and screen.sounds is not None:
                             screen.sounds.set_volume(menu.volume)
                             screen.sounds.play("point")      # how loud it is now
-            lang = menu.lang
-        # the menu's screen and links are closed: the activity opens its own
+            if menu is not None:
+                lang = menu.lang
+        # the menu's screen, links and panel are closed: the activity opens its own
         try:
-            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of)
-            menu.note = None
+            if activity.kind == "switch_off":
+                return switch_off(lang=lang, headless=headless, fullscreen=fullscreen, command=poweroff,
+                                  deadline=deadline)
+            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
+                     **({"panel_pins": panel_pins, "panel_factory": panel_factory} if with_panel else {}))
+            if menu is not None:
+                menu.note = None
         except SystemExit as exc:                     # a setup refused, said in one line
+            menu = menu or Menu(0, lang)
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
             from controller.table.eventlog import StorageError
             reason = exc.message(lang) if isinstance(exc, (IllegalAction, StorageError)) else str(exc)
             details = getattr(exc, "details", None)   # SQLite's report on a damaged file: the log's, not the TV's
             log.warning("the menu's %s ended: %s%s", activity.kind, reason, f"\n{details}" if details else "")
+            menu = menu or Menu(0, lang)
             menu.note = MenuLine("menu_error", {"reason": reason})
     return 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,16 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--headless", action="store_true", help="no window, even when there is a screen")
     demo.add_argument("--resume", action="store_true", help="go on with the last unfinished demo game")
     demo.add_argument("--seat", type=int, help="play this seat (1..N) yourself from the keyboard")
-    demo.add_argument("--think", type=float, help="seconds a bot thinks before acting")
-    demo.add_argument("--screenshot", help="save a PNG of the screen (at the end, or at --screenshot-at)")
-    demo.add_argument("--screenshot-at", type=int, help="number of actions after which to take it")
-    demo.add_argument("--fullscreen", action="store_true")
+    demo.add_argument("--think", type=_think, metavar="SECONDS",
+                      help="seconds a bot thinks before acting, 0 to 60 (default 0.8 with a window, else 0)")
+    demo.add_argument("--screenshot", metavar="FILE.png",
+                      help="save a PNG of the screen (at the end, or at --screenshot-at) into a folder that exists")
+    demo.add_argument("--screenshot-at", type=_count, metavar="N",
+                      help="take the screenshot after this many accepted moves (0: before the first)")
+    screen_size = demo.add_mutually_exclusive_group()
+    screen_size.add_argument("--fullscreen", action="store_true",
+                             help="the whole screen (the default with a screen; --window for a window)")
+    screen_size.add_argument("--window", action="store_true", help="a window that fits the screen")
     demo.add_argument("--timeout", type=_seconds, help="give up after this many seconds")
     demo.add_argument("--reaction",
                       help="real-time games (Crazy Kick): the bots' reaction time in ms, LOW-HIGH (default 250-600)")
@@ -56,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="bots take this many of the seats, the last ones (games where no card is hidden)")
     play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
-    play.add_argument("--fullscreen", action="store_true")
+    play.add_argument("--fullscreen", action="store_true",
+                      help="the whole screen instead of a window (always, on the Pi's console)")
     play.add_argument("--panel", action="store_true",
                       help="use the host panel on the Pi's GPIO (menu and undo buttons, status LED, buzzer)")
     play.add_argument("--panel-pins", default="5,6,13,12",
@@ -87,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
                      help="language of the screen (default: the one last chosen in the menu, else English)")
     box.add_argument("--window", action="store_true", help="a window instead of the full screen (development)")
     box.add_argument("--headless", action="store_true", help="no screen at all")
+    box.add_argument("--panel", action="store_true",
+                     help="the host panel on the Pi's GPIO drives the menu too (menu: next line, held: choose; "
+                          "undo: back; held menu with no station: switch off) and a game's undo")
+    box.add_argument("--panel-pins", default="5,6,13,12",
+                     help="BCM pins of the panel: MENU,UNDO,LED,BUZZER (default 5,6,13,12)")
 
     pi = sub.add_parser("install-pi", help="make a Raspberry Pi boot into the table (systemd unit, udev rules, groups)")
     pi.add_argument("--user", help="who runs the table (default: the one who ran sudo)")
@@ -101,11 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     enroll.add_argument("--again", action="store_true", help="start the deck afresh (forget its tags)")
     enroll.add_argument("--lang", choices=LANGUAGES, default="en")
     enroll.add_argument("--headless", action="store_true", help="no window")
-    enroll.add_argument("--fullscreen", action="store_true")
+    enroll.add_argument("--fullscreen", action="store_true", help="the whole screen instead of a window")
 
     results = sub.add_parser("results", help="finished games, their scores and winners, and the leaderboard")
     results.add_argument("--game", help="only this game")
-    results.add_argument("--demo", action="store_true", help="the demo games instead of the real ones")
+    results.add_argument("--demo", action="store_true",
+                         help="the demo games instead of the family's (from the demos' own folder)")
     shape = results.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="one JSON object per game")
     shape.add_argument("--csv", action="store_true", help="comma-separated, with a header")
@@ -123,7 +137,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     if args.data_dir:
-        import os
         os.environ["SPIELTISCH_DATA"] = str(args.data_dir)
     _stop_on_ctrl_c()
     return run_command(args)
@@ -240,9 +253,52 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _think(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text!r}: a bot thinks from 0 to 60 seconds")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of moves, 0 or more")
+    return value
+
+
+PLAYERS = range(1, 9)       # stations a table seats; each game says which counts it takes
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value not in PLAYERS:
+        raise argparse.ArgumentTypeError(f"{text!r}: a table seats {PLAYERS[0]} to {PLAYERS[-1]} players")
+    return value
+
+
+def _player_counts() -> str:
+    """Each game's player counts, for --players's help: "Partout 3, 4 or 6; Crazy Kick 2-8; …"."""
+    def counts(c: tuple[int, ...]) -> str:
+        if len(c) > 2 and list(c) == list(range(c[0], c[-1] + 1)):
+            return f"{c[0]}-{c[-1]}"
+        return ", ".join(map(str, c[:-1])) + f" or {c[-1]}" if len(c) > 1 else str(c[0])
+    return "; ".join(f"{rules.title} {counts(rules.player_counts)}" for rules in GAMES.values())
+
+
 def _game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=_players, default=4, metavar="N",
+                   help=f"how many play (default 4): {_player_counts()}")
     p.add_argument("--seed", type=_seed, help="the same seed deals the same game (0 to 2^63-1)")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the screen")
     # every game's variants (GameRules.options); a game refuses the others' in game_options
@@ -283,15 +339,27 @@ def game_options(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app.demo import run_demo
+    from controller.app.play import headless_reason
     rules = find_game(args.game)
     options = game_options(args, rules)
     rules.check_config({"players": args.players, **options})   # refuses a wrong count early
+    # every mistake is said before a game is played (issue 30): nothing below may wait or loop
     seat = None
+    no_screen = headless_reason(args.headless)
     if args.seat is not None:
         if not 1 <= args.seat <= args.players:
-            print(f"spieltisch: --seat must be from 1 to {args.players}", file=sys.stderr)
-            return 2
+            return _fail(f"--seat must be from 1 to {args.players}", 2)
+        if no_screen is not None:
+            return _fail(f"--seat is played at the keyboard of the table's window, and there is none: {no_screen}", 2)
         seat = args.seat - 1
+    if args.screenshot_at is not None and not args.screenshot:
+        return _fail("--screenshot-at says when; give --screenshot FILE.png too", 2)
+    if args.screenshot:
+        folder = Path(args.screenshot).resolve().parent
+        if not folder.is_dir():
+            return _fail(f"--screenshot {args.screenshot}: there is no folder {folder}", 2)
+        if not os.access(folder, os.W_OK):
+            return _fail(f"--screenshot {args.screenshot}: the folder {folder} takes no files", 2)
     reaction = None
     if args.reaction is not None:
         if not rules.realtime:
@@ -300,36 +368,53 @@ def cmd_demo(args: argparse.Namespace) -> int:
         try:
             reaction = Reaction.parse(args.reaction)
         except ValueError as exc:
-            print(f"spieltisch: {exc}", file=sys.stderr)
-            return 2
-    result = run_demo(rules.name, players=args.players, seed=args.seed, headless=args.headless,
+            return _fail(exc, 2)
+    note = None if no_screen is None else \
+        f"spieltisch: headless, {no_screen}: the game is played without a window, as fast as it goes; " \
+        "its result is the line at the end"
+    result = run_demo(rules.name, players=args.players, seed=args.seed, headless=no_screen is not None,
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
-                      fullscreen=args.fullscreen, timeout=args.timeout, options=options,
-                      reaction=reaction)
+                      fullscreen=not args.window, timeout=args.timeout, options=options,
+                      reaction=reaction, headless_note=note)
+    if args.screenshot and not result.pop("screenshot_taken"):
+        return _fail(f"the game ended after {result['actions']} moves, before --screenshot-at {args.screenshot_at}: "
+                     f"no screenshot written (the game {result['game_id']} is saved)", 1)
+    result.pop("screenshot_taken", None)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.app.play import run_table
-    panel_pins = None
-    if args.panel:
-        try:
-            panel_pins = tuple(int(p) for p in args.panel_pins.split(","))
-            if len(panel_pins) != 4:
-                raise ValueError
-        except ValueError:
-            print(f"spieltisch: --panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got "
-                  f"{args.panel_pins!r}", file=sys.stderr)
-            return 2
+    try:
+        panel_pins = _panel_pins(args)
+    except ValueError as exc:
+        return _fail(exc, 2)
+    from controller.app.play import headless_reason
+    no_screen = headless_reason(False)
+    note = None if no_screen is None else \
+        f"spieltisch: headless, {no_screen}: the game is played without a window and ends with its last move; " \
+        "its result is the line at the end"
     result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
-                       fullscreen=args.fullscreen, panel_pins=panel_pins,
+                       fullscreen=args.fullscreen, panel_pins=panel_pins, headless_note=note,
                        options=dict(game_options(args, find_game(args.game)),
                                     **({"bots": args.bots} if args.bots else {})), how_to_play=True)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
+
+
+def _panel_pins(args: argparse.Namespace) -> tuple[int, int, int, int] | None:
+    if not args.panel:
+        return None
+    try:
+        pins = tuple(int(p) for p in args.panel_pins.split(","))
+    except ValueError:
+        pins = ()
+    if len(pins) != 4:
+        raise ValueError(f"--panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got {args.panel_pins!r}")
+    return pins  # type: ignore[return-value]
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
@@ -354,7 +439,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_box(args: argparse.Namespace) -> int:
     from controller.app.box import run_box
-    return run_box(args.port or None, lang=args.lang, headless=args.headless, fullscreen=not args.window)
+    try:
+        panel_pins = _panel_pins(args)
+    except ValueError as exc:
+        return _fail(exc, 2)
+    return run_box(args.port or None, lang=args.lang, headless=args.headless, fullscreen=not args.window,
+                   panel_pins=panel_pins)
 
 
 def cmd_install_pi(args: argparse.Namespace) -> int:
@@ -374,9 +464,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 def cmd_results(args: argparse.Namespace) -> int:
     from controller.app.recording import record_complete_games
     from controller.app.results import show
-    from controller.table.eventlog import EventLog
+    from controller.table.eventlog import EventLog, demo_data_dir
     game = find_game(args.game).name if args.game else None
-    with EventLog() as store:
+    with EventLog(demo_data_dir() / "spieltisch.db" if args.demo else None) as store:
         record_complete_games(store)              # a game whose result a kill kept from the log
         print(show(store, demo=args.demo, game=game, fmt="json" if args.json else "csv" if args.csv else "table"))
     return 0

@@ -17,7 +17,7 @@ from controller.app.play import make_screen, open_links, simulated_stations
 from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
-from controller.table.eventlog import EventLog, StorageError, TableLock, default_data_dir
+from controller.table.eventlog import EventLog, StorageError, TableLock, demo_data_dir
 from controller.table.realtime import RealtimeRunner, SimulatedTime, SimulatedWire
 from controller.table.runner import TableRunner, Wake
 from controller.table.table import Table
@@ -42,11 +42,13 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False,
              timeout: float | None = None, options: dict[str, Any] | None = None,
-             reaction: Any = None) -> dict[str, Any]:
+             reaction: Any = None, headless_note: str | None = None) -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
-    the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``."""
+    the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``;
+    ``headless_note``: said on stderr once everything is set up and the game begins without
+    a window (a mistake found before is said alone, in one line)."""
     rules = find_game(game)
-    folder = Path(data_dir or default_data_dir())
+    folder = Path(data_dir or demo_data_dir())
     events: queue.Queue = queue.Queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(folder))          # one table per data directory
@@ -68,6 +70,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         watching = screen.interactive
+        if headless_note and not watching:
+            print(headless_note, file=sys.stderr, flush=True)
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching else None
         sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated)
@@ -98,8 +102,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             stack.callback(bots.close)
             runner = TableRunner(table, events, links, screen=screen, bots=bots, keyboard=keyboard,
                                  give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S)
-        if screenshot:
-            _shoot_at(runner, screen, screenshot, screenshot_at)
+        shot = _shoot_at(runner, screen, screenshot, screenshot_at) if screenshot else None
         if os.environ.get("SPIELTISCH_REPORT_FIRST_FRAME"):
             _report_first_frame(runner)
         # a person at the keyboard starting a new game is offered its how-to-play pages first
@@ -116,6 +119,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             _linger(runner, screen, seconds=8.0)
         result = table.result()
         result["game_id"] = table.game_id
+        if screenshot:             # False: the game ended before --screenshot-at's move
+            result["screenshot_taken"] = screenshot_at is None or bool(shot and shot.taken)
         return result
 
 
@@ -140,25 +145,33 @@ def _keyboard(table: Table, station: Any, game: str):
             if hands is not None and ui[1] < len(hands[seat]):
                 tap_virtual_card(station, game, hands[seat][ui[1]])
         elif ui[0] == "table_card":                   # the cards lying open: Tadika's middle, Teamplay's bank
-            view = table.snapshot().view
-            open_cards = view.get("middle") or view.get("bank") or []
+            from display.app import table_cards
+            open_cards = table_cards(table.snapshot().view)
             if ui[1] < len(open_cards):
                 tap_virtual_card(station, game, open_cards[ui[1]])
     return press
 
 
-def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> None:
+class _Shot:
+    taken = False
+
+
+def _shoot_at(runner: TableRunner, screen: Any, path: str, at: int | None) -> _Shot:
+    """Save the screen once ``at`` moves are accepted (None: at the end, by the caller);
+    whether it was taken, for a game that ended before."""
+    shot = _Shot()
     if at is None:
-        return
+        return shot
     original = runner.handle
 
     def handle(event: Any) -> None:
         original(event)
-        if len(runner.table.actions) == at and not getattr(handle, "done", False):
-            handle.done = True  # type: ignore[attr-defined]
+        if len(runner.table.actions) == at and not shot.taken:
+            shot.taken = True
             screen.render(runner.table.snapshot())
             screen.save(path)
     runner.handle = handle  # type: ignore[method-assign]
+    return shot
 
 
 def _report_first_frame(runner: TableRunner) -> None:

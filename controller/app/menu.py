@@ -15,6 +15,8 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 - **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud);
 - **How to play**: a game's pages on the TV (``controller/app/howto.py``), turned at any
   station; the top-left button comes back here (they are offered before a game's first move too).
+- **Switch off**: asked first ("no" comes first); then the box shuts the Pi down safely and
+  the TV says when it may be unplugged (``controller/app/box.py``).
 
 A game of the kind chosen that was not finished (a power cut, a crash) is never resumed
 silently: "start" then asks whether to go on with it (its players and variants) or to
@@ -34,13 +36,13 @@ from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
 MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume",
-              "menu_how_to_play")
+              "menu_how_to_play", "menu_switch_off")
 VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
 @dataclass(frozen=True)
 class Activity:
-    kind: str                          # "play", "enroll", "selftest", "history", "howto"
+    kind: str                          # "play", "enroll", "selftest", "history", "howto", "switch_off"
     station: str | None = None         # the station that chose it (enroll, self-test)
     game: str | None = None
     players: int | None = None
@@ -145,6 +147,8 @@ class Menu:
         if self.page == "howto":
             return MenuLine("menu_choose_howto"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                         for g in self._games())
+        if self.page == "switch_off":
+            return MenuLine("menu_switch_off_ask"), (MenuLine("menu_switch_off_no"), MenuLine("menu_switch_off_yes"))
         if self.page == "deck":
             return MenuLine("menu_choose_deck"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._decks())
@@ -153,10 +157,6 @@ class Menu:
     def snapshot(self) -> MenuSnapshot:
         title, lines = self.lines()
         return MenuSnapshot("menu", title, lines, self.chosen, self.stations, self.lang, self.note)
-
-    def snapshot_waiting(self) -> MenuSnapshot:
-        """No station answers: the TV asks for one (the box looks again every few seconds)."""
-        return MenuSnapshot("menu", MenuLine("menu_plug_in"), (), 0, 0, self.lang, None)
 
     # -- a press ---------------------------------------------------------------------------------
     def press(self, button: int, station: str | None = None) -> Activity | None:
@@ -168,7 +168,8 @@ class Menu:
             return None
         if button == BACK:
             self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
-                      "language": "main", "volume": "main", "resume": "main", "howto": "main"}.get(self.page, "main"))
+                      "language": "main", "volume": "main", "resume": "main", "howto": "main",
+                      "switch_off": "main"}.get(self.page, "main"))
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -206,6 +207,8 @@ class Menu:
                 return Activity("history")
             elif item == "menu_volume":
                 self._go("volume", VOLUMES.index(self.volume) if self.volume in VOLUMES else 0)
+            elif item == "menu_switch_off":
+                self._go("switch_off")               # "no" first: a slip of the finger changes nothing
             else:
                 self._go("language", LANGUAGES.index(self.lang))
             return None
@@ -257,6 +260,11 @@ class Menu:
             return None
         if self.page == "howto":
             return Activity("howto", game=self._games()[self.chosen])
+        if self.page == "switch_off":
+            if self.chosen == 1:
+                return Activity("switch_off")
+            self._go("main", MAIN_ITEMS.index("menu_switch_off"))
+            return None
         if self.page == "deck":
             return Activity("enroll", station=station, game=self._decks()[self.chosen])
         if self.page == "volume":                    # stays on the page: the chime says how loud

@@ -57,6 +57,17 @@ def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: co
 SNAPSHOT_MODULES = ("controller.table.table", "controller.app.howto")
 
 
+def headless_reason(headless: bool) -> str | None:
+    """Why a command runs without a window, in a few words for its first line; None when it
+    has one."""
+    from display.app import has_screen
+    if headless:
+        return "as --headless asks"
+    if not has_screen():
+        return "as this computer shows no screen (DISPLAY is not set)"
+    return None
+
+
 def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fullscreen: bool = False,
                 own_process: bool = False) -> Any:
     """The shared screen: a window (the TV), or, with none to show, a headless one whose frames
@@ -157,11 +168,12 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
               options: dict[str, Any] | None = None, colours: list[str] | None = None,
-              how_to_play: bool = False) -> dict[str, Any]:
+              how_to_play: bool = False, headless_note: str | None = None) -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
     the game's variants (``GameRules.options``); ``colours``: each seat's colour ("rrggbb"), as
     chosen at seating; ``how_to_play``: a new game offers its how-to-play pages before the
-    first move (one press at any station skips them)."""
+    first move (one press at any station skips them); ``headless_note``: said on stderr once
+    the table is set up and plays without a window."""
     import random
     rules = find_game(game)
     config = {"players": players, "mode": "virtual" if virtual or rules.realtime else "physical", **(options or {})}
@@ -197,9 +209,11 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
-        if saved is not None and not any(names):     # going on without seating (the box): as seated then
-            from controller.app.recording import seat_names
-            names = seat_names(store, saved, lang)[:people]
+        if saved is not None and not any(names):       # going on: the people who sat there, in their colours
+            names, colours = seated_people(store, saved.id, people)
+            if not any(names):                         # a game saved before people were recorded
+                from controller.app.recording import seat_names
+                names = seat_names(store, saved, lang)[:people]
         names = (names + [""] * people)[:people] + [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
         colours = (list(colours) + [None] * people)[:people] + [None] * bots if colours else None
         if saved is not None:
@@ -210,7 +224,13 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store, colours=colours)
+            # the people at the table (not the bots): whose game it is, for the leaderboard and a resume
+            sitting = {seat: store.person(name) for seat, name in enumerate(names[:people]) if name}
+            if sitting and table.game_id is not None:
+                store.seat_people(table.game_id, sitting)
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
+        if headless_note and not screen.interactive:
+            print(headless_note, file=sys.stderr, flush=True)
         panel = open_panel(panel_pins, events, stack, panel_factory) if panel_pins else None
         if rules.realtime:
             from controller.bots.driver import RealtimeBotDriver
@@ -240,6 +260,16 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
     deadline = None if timeout is None else time.monotonic() + timeout
     return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
                       deadline=deadline, until=lambda: runner.stopped)
+
+
+def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:
+    """The names and colours ("rrggbb") of the people who sat at a saved game's first ``seats``
+    seats, as recorded when it started; "" (and no colour) where nobody was recorded."""
+    from controller.app.seating import COLOURS
+    sat = store.players_of([game_id]).get(game_id, {})
+    names = [sat[seat][0] if seat in sat else "" for seat in range(seats)]
+    colours = [COLOURS.get(sat[seat][1] or "") if seat in sat else None for seat in range(seats)]
+    return names, colours if any(colours) else None
 
 
 def learn_cards(game: str, port: str) -> int:

@@ -21,15 +21,18 @@ log = logging.getLogger(__name__)
 
 def seat_names(store: Any, saved: SavedGame, lang: str = "en") -> list[str]:
     """Who sat where in a saved game, as far as the table knows: a demo's bots by the demo's
-    names, a person by the name last chosen at their station (the box's seating), the bots
-    at a real table's empty seats as bots ("" where nothing is known: "seat N")."""
+    names; a person as recorded when the game began, or (a game saved before people were
+    recorded) by the name last chosen at their station; the bots at a real table's empty
+    seats as bots ("" where nothing is known: "seat N")."""
     if saved.config.get("demo"):
         from controller.app.demo import NAMES
         return NAMES[:len(saved.seats)]
+    sat = store.players_of([saved.id]).get(saved.id, {})
     remembered = store.station_names()
     bots = int(saved.config.get("bots", 0))
     people = len(saved.seats) - bots
-    return [remembered.get(station or "", "") for station in saved.seats[:people]] + \
+    return [sat[seat][0] if seat in sat else remembered.get(station or "", "")
+            for seat, station in enumerate(saved.seats[:people])] + \
         [texts.text(lang, "bot_name", n=k + 1) for k in range(bots)]
 
 

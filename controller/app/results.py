@@ -3,7 +3,10 @@ machines) and the menu's history on the TV. Demo games are kept apart from real 
 (``--demo`` shows those instead); games set aside unfinished are not results.
 
 Each row: when it ended, the game, who played (by team), the scores, who won (ties
-included). The leaderboard counts, per game and per player name, games played and won."""
+included); a cooperative game (Team UP!) has no winner but a score against the best. The
+leaderboard is per person across games: games played and won, and each cooperative game's
+best score. It counts the games whose people the table recorded (``players``, schema 3):
+before that a name was picked from a fixed list by whoever sat down."""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ import csv
 import io
 import json
 import time
-from collections import defaultdict
 from typing import Any
 
 from controller.games import GAMES
@@ -28,31 +30,51 @@ def result_rows(store: Any, *, demo: bool = False, game: str | None = None, limi
         teams = r.get("teams") or [[f"seat {i + 1}"] for i in range(len(scores))]
         winner = r.get("winner")
         winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
+        best = GAMES[name].cooperative_best if name in GAMES else None
         rows.append({
             "id": r.get("id"), "ended": r.get("finished_at"),
             "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(r["finished_at"])) if r.get("finished_at") else "",
             "game": name, "title": GAMES[name].title if name in GAMES else name,
             "teams": [list(t) for t in teams], "scores": scores,
-            "winners": [teams[w] for w in winners if isinstance(w, int) and 0 <= w < len(teams)],
+            # a cooperative game is scored, not won: its one team "winning" says nothing
+            "winners": [] if best is not None else
+            [teams[w] for w in winners if isinstance(w, int) and 0 <= w < len(teams)],
+            **({"best": best} if best is not None else {}),
         })
         if len(rows) >= limit:
             break
+    people = store.players_of([row["id"] for row in rows]) if hasattr(store, "players_of") else {}
+    for row in rows:
+        if row["id"] in people:                   # who sat at the table, as people (by seat)
+            row["people"] = [name for _, (name, _) in sorted(people[row["id"]].items())]
     return rows
 
 
-def leaderboard(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per game title: players by games won, then played (a cooperative game's team wins together)."""
-    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+def people_board(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per person, across every game whose people were recorded: the games that are won
+    played and won (a tie is won by each team in it), and each cooperative game's best
+    score (played together: nobody wins or loses it); by most won, then most played."""
+    board: dict[str, dict[str, Any]] = {}
     for row in rows:
-        won = {name for team in row["winners"] for name in team}
-        for team in row["teams"]:
-            for name in team:
-                entry = counts[row["title"]][name]
-                entry[0] += 1
-                entry[1] += name in won
-    return {title: sorted(({"player": p, "played": c[0], "won": c[1]} for p, c in players.items()),
-                          key=lambda e: (-e["won"], -e["played"], e["player"]))
-            for title, players in sorted(counts.items())}
+        winners = {name for team in row["winners"] for name in team}
+        for person in row.get("people", ()):
+            entry = board.setdefault(person, {"player": person, "played": 0, "won": 0, "best": {}})
+            entry["played"] += "best" not in row
+            if "best" in row:
+                score = row["scores"][0] if row["scores"] else None
+                if score is not None and score > entry["best"].get(row["title"], (score - 1,))[0]:
+                    entry["best"][row["title"]] = (score, row["best"])        # (their best, the game's)
+            else:
+                entry["won"] += person in winners
+    return sorted(board.values(), key=lambda e: (-e["won"], -e["played"], e["player"].casefold()))
+
+
+def score_line(row: dict[str, Any]) -> str:
+    """Every score with its team's names: "Anna & Clara 21 : Ben & David 23"; a cooperative
+    game's against its best: "Anna & Ben 17 of 25"."""
+    if "best" in row:
+        return f"{' & '.join(row['teams'][0]) if row['teams'] else ''} {row['scores'][0]} of {row['best']}".strip()
+    return " : ".join(f"{' & '.join(team)} {score}" for team, score in zip(row["teams"], row["scores"]))
 
 
 def _names(teams: list[list[str]]) -> str:
@@ -60,8 +82,9 @@ def _names(teams: list[list[str]]) -> str:
 
 
 def as_table(rows: list[dict[str, Any]]) -> str:
-    header = ("ended", "game", "players", "scores", "won")
-    lines = [header] + [(r["when"], r["title"], _names(r["teams"]), " : ".join(map(str, r["scores"])),
+    header = ("ended", "game", "scores", "won")
+    lines = [header] + [(r["when"], r["title"], score_line(r),
+                         "together" if "best" in r else
                          ("a tie: " if len(r["winners"]) > 1 else "") + (_names(r["winners"]) or "–")) for r in rows]
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)
@@ -85,8 +108,12 @@ def show(store: Any, *, demo: bool, game: str | None, fmt: str) -> str:
         return as_csv(rows)
     if not rows:
         return "No finished games yet." if not demo else "No finished demo games yet."
-    board = leaderboard(rows)
-    parts = [as_table(rows), ""]
-    for title, players in board.items():
-        parts.append(f"{title}: " + ", ".join(f"{e['player']} {e['won']}/{e['played']}" for e in players[:8]))
+    parts = [as_table(rows)]
+    board = people_board(rows)
+    if board:
+        parts += ["", "people (won of played; a game played together: its best score)"]
+        for e in board:
+            best = "".join(f", {title} best {score} of {of}" for title, (score, of) in sorted(e["best"].items()))
+            won = f" {e['won']} of {e['played']}" if e["played"] else ""
+            parts.append(f"{e['player']}:{won}{best.lstrip(',') if not won else best}")
     return "\n".join(parts)

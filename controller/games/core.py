@@ -141,6 +141,7 @@ class GameRules:
     options: tuple[GameOption, ...] = ()   # the variants a game offers (config keys); LEARN is added last
     realtime: bool = False     # everybody acts at once: presses go through the arbiter
     bots_fill_seats: bool = False   # the box may seat bots at empty seats (nothing hidden in a hand)
+    cooperative_best: int | None = None   # everybody plays together: a score against this best, no winner
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every game offers the learning hints, after its own variants: added here, once, so

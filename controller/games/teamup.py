@@ -135,6 +135,7 @@ class TeamUp(GameRules):
     name = "team-up"
     title = "Team UP!"
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    cooperative_best = BEST                  # one team builds together: a score against a perfect pallet
     options = (
         GameOption("puzzle", "Team UP!'s Kopfnuss: the cards in number order, the neutral upright in a corner "
                              "(a perfect pallet is possible)"),

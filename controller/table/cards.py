@@ -110,8 +110,15 @@ class CardKeys:
         return self.tag_password(uid)
 
     def export(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps({"keys": [self.own.hex()]}))
-        os.chmod(path, 0o600)
+        """This table's own key into ``path``, readable by its owner only from the first byte
+        on; a folder that is not there (or takes no writes) is refused with the reason."""
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(json.dumps({"keys": [self.own.hex()]}))
+            os.chmod(path, 0o600)                    # a file that was there keeps its old mode otherwise
+        except OSError as exc:
+            raise IllegalAction("card_key_unwritable", path=str(path), reason=exc.strerror or str(exc)) from exc
 
     def import_from(self, path: str | os.PathLike[str]) -> int:
         """Another table's key(s); returns how many were new."""

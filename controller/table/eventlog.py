@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator
 from controller.games import texts
 
 APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -75,6 +75,18 @@ CREATE TABLE IF NOT EXISTS health (
 CREATE TABLE IF NOT EXISTS settings (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS people (
+    id        INTEGER PRIMARY KEY,
+    name      TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    colour    TEXT,
+    last_seen REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    seat      INTEGER NOT NULL,
+    person_id INTEGER NOT NULL REFERENCES people(id),
+    PRIMARY KEY (game_id, seat)
 )
 """
 
@@ -85,6 +97,8 @@ COLUMNS = {
     "stations": ["station", "name", "colour"],
     "health": ["id", "at"],          # one row, rewritten to learn whether the disk takes writes
     "settings": ["key", "value"],    # the box's own choices: language, volume
+    "people": ["id", "name", "colour", "last_seen"],   # who plays here: a name is a person (any case)
+    "players": ["game_id", "seat", "person_id"],       # who sat at each seat of a game
 }
 # what a file of an older schema version holds where it differs from today's
 OLDER_COLUMNS = {0: {"stations": ["station", "name"]}, 1: {"stations": ["station", "name"]}}
@@ -96,6 +110,16 @@ def default_data_dir() -> Path:
         return Path(os.environ["SPIELTISCH_DATA"])
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "spieltisch"
+
+
+def demo_data_dir() -> Path:
+    """Where demos keep their games: ``$SPIELTISCH_DATA`` when one is chosen (``--data-dir``
+    sets it), else a folder beside the family's, ``…/spieltisch-demo``: bots' games never mix
+    into the family's "Games played", and a demo never waits for the box's lock."""
+    if os.environ.get("SPIELTISCH_DATA"):
+        return Path(os.environ["SPIELTISCH_DATA"])
+    family = default_data_dir()
+    return family.with_name(family.name + "-demo")
 
 
 class StorageError(RuntimeError):
@@ -465,6 +489,44 @@ class EventLog:
         return dict(self._db.execute("SELECT station, colour FROM stations WHERE colour IS NOT NULL").fetchall())
 
     # -- the box's settings ----------------------------------------------------------------------
+    # -- the people who play here ----------------------------------------------------------------
+    def person(self, name: str, colour: str | None = None) -> int:
+        """The person of this name (the same in any case), made the first time; seen now, and
+        their colour (a name of ``controller.app.seating.COLOURS``) when given."""
+        now = time.time()
+        self._db.execute("INSERT INTO people (name, colour, last_seen) VALUES (?, ?, ?) "
+                         "ON CONFLICT(name) DO UPDATE SET last_seen = excluded.last_seen, "
+                         "colour = COALESCE(excluded.colour, people.colour)", (name, colour, now))
+        return int(self._db.execute("SELECT id FROM people WHERE name = ?", (name,)).fetchone()[0])
+
+    def people(self) -> list[tuple[str, str | None]]:
+        """Everyone the table knows, (name, colour), who played last first."""
+        return self._db.execute("SELECT name, colour FROM people ORDER BY last_seen DESC, name").fetchall()
+
+    def seat_people(self, game_id: int, people: dict[int, int]) -> None:
+        """Who sits at each seat of a game (seat → person id), in one transaction."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO players (game_id, seat, person_id) VALUES (?, ?, ?)",
+                                 [(game_id, seat, person) for seat, person in sorted(people.items())])
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def players_of(self, game_ids: list[int]) -> dict[int, dict[int, tuple[str, str | None]]]:
+        """Per game, who sat where: seat → (name, colour); games nobody was recorded for are absent."""
+        out: dict[int, dict[int, tuple[str, str | None]]] = {}
+        for start in range(0, len(game_ids), 500):                  # SQLite's limit on parameters
+            chunk = game_ids[start:start + 500]
+            rows = self._db.execute(
+                "SELECT players.game_id, players.seat, people.name, people.colour FROM players "
+                f"JOIN people ON people.id = players.person_id WHERE players.game_id IN ({','.join('?' * len(chunk))})",
+                chunk)
+            for game_id, seat, name, colour in rows:
+                out.setdefault(game_id, {})[seat] = (name, colour)
+        return out
+
     def setting(self, key: str, default: str | None = None) -> str | None:
         row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return row[0] if row else default
@@ -488,9 +550,20 @@ def _colours_and_settings(db: sqlite3.Connection) -> None:
     _create_schema(db)
 
 
+def _people(db: sqlite3.Connection) -> None:
+    """Version 3: the people who play here, and who sat at each seat of a game. The names the
+    stations remember become the first people (with the station's colour), so the family's
+    names are offered at the next seating. Older games get no players: their names were
+    picked from a fixed list by whoever sat down, so they count for nobody's leaderboard."""
+    _create_schema(db)
+    db.execute("INSERT OR IGNORE INTO people (name, colour, last_seen) "
+               "SELECT name, colour, 0 FROM stations WHERE name IS NOT NULL AND TRIM(name) != ''")
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _create_schema,      # a new file, or one from before files were marked: create what is missing
     2: _colours_and_settings,
+    3: _people,
 }
 
 

@@ -58,7 +58,7 @@ class SeatSnapshot:
     soft_keys: tuple[SoftKey | None, ...]
     prompt: tuple[str, dict[str, Any]] | None
     pending: dict[str, Any] | None
-    refusal: Message | None      # this seat's last refusal, until its next input
+    refusal: Message | None      # this seat's last refusal, while it is true (Table._moved_on)
     colour: str | None = None    # the colour chosen at seating ("rrggbb"), if any
     hints: tuple[Hint, ...] = ()  # the learning option: what this seat may do now (controller/learn)
 
@@ -130,7 +130,8 @@ class Table:
         self.message: Message | None = None
         self.processed: dict[str, int] = {}
         self.connected = {s: True for s in self.stations if s}
-        self._refusals: dict[int, Message] = {}  # seat → its refusal, shown until that seat's next input
+        self._refusals: dict[int, Message] = {}  # seat → its refusal, until that seat's next input or
+        #                                          the table moves on (_moved_on)
         self._leds: dict[str, str] = {}
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
@@ -311,6 +312,7 @@ class Table:
             self._hint_since_ns = self._pressed_ns
         actor = getattr(action, "player", None)
         self.message = None
+        self._moved_on()
         commands = self._leds_now()
         station = self.stations[actor] if actor is not None and actor < len(self.stations) else None
         if station:
@@ -367,6 +369,7 @@ class Table:
         if self.paused_until_ns is None or now_ns < self.paused_until_ns:
             return []
         self.paused_from_ns = self.paused_until_ns = None
+        self._moved_on()
         self._note(Message("whistle", {}, None, False, self.revision + 1))
         return [Command(station, "BUZZ", BUZZ_WHISTLE) for station in self.stations if station]
 
@@ -420,6 +423,7 @@ class Table:
                 self._changed()
             return False
         self.cannot_save = None
+        self._moved_on()
         self._note(Message("saving_again", {}, None, False, self.revision + 1))
         return True
 
@@ -490,6 +494,7 @@ class Table:
         self._hint = self._hint_since_ns = None           # the state went back: no hint is owed
         self.adapter.reset()
         self._finished_logged = self.rules.outcome(self.state) is not None
+        self._moved_on()
         self._note(Message("undone", {}, None, False, self.revision + 1))
         return self._leds_now()
 
@@ -517,6 +522,7 @@ class Table:
             self.connected[event.station] = True
             self._leds.pop(event.station, None)      # a replugged station has forgotten its LED
             if was_lost:
+                self._moved_on()
                 self._note(Message("station_back", {"seat": self.seat_of(event.station)}, None, False,
                                    self.revision + 1))
             else:
@@ -547,6 +553,16 @@ class Table:
         return self._leds_now()
 
     # -- what the display sees ------------------------------------------------------------------------
+    def _moved_on(self) -> None:
+        """The table moved on (a move was taken or taken back, a pause ended, a seat came back,
+        the log takes writes again): every refusal spoke of a table that is gone. One left
+        standing said "It is Clara's turn, not Anna's" while the centre said Anna was on turn
+        (issue 30). Until then a refusal stays at its seat, however many other inputs are
+        refused meanwhile, so that it can be read (issue 14)."""
+        if self._refusals:
+            self._refusals.clear()
+            self._changed()
+
     def _note(self, message: Message) -> None:
         self.message = message
         self._changed()

@@ -140,9 +140,16 @@ def card_name(lang: str, card: str) -> str:
 
 
 def card_mark(lang: str, card: str) -> str:
-    """The letter printed on a special card, in the language's own edition (German: the King
-    and Queen share their K, as the book prints it)."""
+    """The letter printed on a special card, in the language's own edition; where two cards
+    share one (German K, French and Italian R for King and Queen) the Queen's adds the letter
+    that tells her apart (Kn, Rn, Rg): the screen shows which of the two was played."""
     return table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
+
+
+def date_time(lang: str, day: int, month: int, hour: int, minute: int) -> str:
+    """A moment as people here write it: day and month in the language's way ("25.11." in
+    German, "25/11" in English, French and Italian) and the time ("19:40")."""
+    return f"{text(lang, 'date_day_month', d=f'{day:02d}', m=f'{month:02d}')} {hour:02d}:{minute:02d}"
 
 
 def colour_name(lang: str, colour: str) -> str:
