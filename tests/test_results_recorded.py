@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.app.demo import run_demo
-from controller.app.results import leaderboard, result_rows
+from controller.app.results import people_board, result_rows
 from controller.games import find_game
 from controller.table.eventlog import EventLog
 
@@ -101,7 +101,8 @@ def results_command(folder: Path, capsys, *args: str) -> list[dict]:
 
 def recorded_once(folder: Path, game_id: int, capsys, *, demo: bool = True) -> dict:
     """The game's result: in the database once, as long as its log, shown once by `results`
-    and counted once for every player on the leaderboard."""
+    and counted once for every person recorded at its table on the leaderboard (a demo's
+    bots and the players of a game saved before people were recorded count for nobody)."""
     with EventLog(folder / "spieltisch.db") as store:
         saved = store.load(game_id)
         (stored,) = [r for r in store.results() if r["id"] == game_id]
@@ -110,10 +111,12 @@ def recorded_once(folder: Path, game_id: int, capsys, *, demo: bool = True) -> d
     shown = results_command(folder, capsys, *(["--demo"] if demo else []))
     assert [r["id"] for r in shown] == [r["id"] for r in rows] == [game_id]
     assert shown[0]["scores"] == stored["scores"]
-    board = leaderboard(rows)[find_game(saved.game).title]
+    board = people_board(rows)
     winners = {name for team in rows[0]["winners"] for name in team}
-    assert {e["player"] for e in board} == {name for team in stored["teams"] for name in team}
-    assert all(e["played"] == 1 and e["won"] == (e["player"] in winners) for e in board), board
+    assert {e["player"] for e in board} == set(rows[0].get("people", ()))
+    cooperative = find_game(saved.game).cooperative_best is not None
+    assert all(e["played"] == (0 if cooperative else 1) and e["won"] == (e["player"] in winners) and
+               (not cooperative or e["best"]) for e in board), board
     return stored
 
 
@@ -190,8 +193,25 @@ def test_a_complete_real_game_without_its_result_is_recorded_by_play_and_never_o
         for s in stations:
             s.close()
     assert result["finished"] and result["actions"] == len(saved.actions)
-    stored = recorded_once(tmp_path, game_id, capsys, demo=False)
+    stored = recorded_once(tmp_path, game_id, capsys, demo=False)    # saved before people were recorded
     assert {name for team in stored["teams"] for name in team} == {"Oma", "Opa", "Lea"}
+
+    seated = tmp_path / "seated"                     # the people recorded as the game began
+    monkeypatch.setenv("SPIELTISCH_DATA", str(seated))
+    game_id = logged(seated, saved, len(saved.actions), real)
+    with EventLog(seated / "spieltisch.db") as store:
+        store.seat_people(game_id, {seat: store.person(name) for seat, name in enumerate(("Ida", "Jan", "Kim"))})
+    stations = [SimulatedStation(station).start() for station in saved.seats]
+    try:
+        run_table("partout", ports=[s.port for s in stations], players=len(stations), names=[],
+                  virtual=True, seed=None, new=False, lang="en", fullscreen=False, headless=True, timeout=60)
+    finally:
+        for s in stations:
+            s.close()
+    stored = recorded_once(seated, game_id, capsys, demo=False)
+    assert {name for team in stored["teams"] for name in team} == {"Ida", "Jan", "Kim"}
+    with EventLog(seated / "spieltisch.db") as store:
+        assert {e["player"] for e in people_board(result_rows(store))} == {"Ida", "Jan", "Kim"}
 
     other = tmp_path / "box"
     monkeypatch.setenv("SPIELTISCH_DATA", str(other))

@@ -363,6 +363,7 @@ echo "exit $?"
     assert proc.returncode == 0, proc.stderr
     before, code, after = proc.stdout.splitlines()
     assert code == "exit 1" and before == after == "[(1, 'partout', 1, None)]", proc.stdout
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert "the disk is full" in line and "Traceback" not in proc.stderr, line
 

@@ -70,8 +70,6 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         rules.new_game(config, seed)      # a wrong player count or variant is refused before any window opens
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         watching = screen.interactive
-        if headless_note and not watching:
-            print(headless_note, file=sys.stderr, flush=True)
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching else None
         sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated)
@@ -82,6 +80,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
             table = Table.resume(rules, saved, store, stations=stations, names=names)
         else:
             table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
+        if headless_note and not watching:       # set up, the game saved: said after any setup's refusal
+            print(headless_note, file=sys.stderr, flush=True)
 
         table.private_seat = human_seat          # the keyboard player sees their own hand
         bot_seats = {i: sims[i] for i in range(players) if i != human_seat}
