@@ -22,10 +22,12 @@ compiled is shipped in the package: a ``.mpy`` must match the station's MicroPyt
 only the station can tell, and one built ahead could go stale against its source.
 
 ``config.py``: the table keeps a list of what it wrote (``spieltisch.json`` on the
-station, the SHA-256 of each file). A ``config.py`` that differs from what the table
-wrote last (or, with no list, from the table's) was edited on the station for its own
-wiring: it is kept, and any setting the new firmware's ``config.py`` has that it lacks
-is added at its end.
+station: the version, the SHA-256 of each file, and whether ``config.py`` is the
+station's own). A ``config.py`` that differs from what the table wrote last (or, with no
+list, from the table's) was edited on the station for its own wiring: it is kept, at
+this update and every later one, and any setting the new firmware's ``config.py`` has
+that it lacks is added at its end. One the table wrote and nobody edited is replaced by
+the table's new one.
 
 This module is hardware: it never imports ``controller`` or ``display``.
 """
@@ -161,7 +163,7 @@ def merged_config(station_text: str, table_text: str) -> str:
     except SyntaxError:
         return table_text                       # the station's own does not even parse: the table's
     lines = table_text.splitlines()
-    added = [ast.get_source_segment(table_text, node) or "\n".join(lines[node.lineno - 1:node.end_lineno])
+    added = ["\n".join(lines[node.lineno - 1:node.end_lineno])         # whole lines: with its comment
              for name, node in assigned(table_text).items() if name not in own]
     if not added:
         return station_text
@@ -293,7 +295,9 @@ class StationFlasher:
             if "config.py" in present:
                 own = bytes(board.fs_readfile("config.py")).decode("utf-8", "replace")
                 wrote = (manifest.get("files") or {}).get("config.py")
-                if sha256(own.encode()) not in (wrote, sha256(table_config.encode())):
+                edited = "config.py" in (manifest.get("own") or []) or \
+                    sha256(own.encode()) not in (wrote, sha256(table_config.encode()))
+                if edited:
                     report.kept_config = True
                     merged = merged_config(own, table_config).encode()
                     images = [Image(i.name, merged, i.source) if i.name == "config.py" else i for i in images]
@@ -317,7 +321,8 @@ class StationFlasher:
                 got = bytes(board.fs_hashfile(image.name, "sha256")).hex()
                 if got != image.digest:
                     raise FlashError("flash_not_verified", port=self.port, file=image.name)
-            manifest = {"version": self.wanted, "files": {i.name: i.digest for i in images}}
+            manifest = {"version": self.wanted, "files": {i.name: i.digest for i in images},
+                        "own": ["config.py"] if report.kept_config else []}
             board.fs_writefile(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
             report.files = [i.name for i in images]
         except TransportError as exc:
