@@ -210,6 +210,7 @@ class Environment:
     pin_factory: Any = None                  # gpiozero's (tests: MockFactory); None: gpiozero's default
     panel_pins: tuple[int, int, int, int] | None = None
     data_dir: Callable[[], Path] = _data_dir
+    free_mb: Callable[[Path], int] = lambda folder: __import__("shutil").disk_usage(folder).free // (1 << 20)
     ports: Callable[[], list[str]] = _ports
     probe: Callable[[str, "queue.Queue", contextlib.ExitStack], Any] = _probe
     table_version: Callable[[], str] = _table_version
@@ -336,7 +337,6 @@ def check_panel(env: Environment) -> list[Finding]:
 
 
 def check_data(env: Environment, lang: str = "en") -> list[Finding]:
-    import shutil
     import tempfile
     from controller.table.eventlog import EventLog, StorageError
     folder = env.data_dir()
@@ -347,7 +347,7 @@ def check_data(env: Environment, lang: str = "en") -> list[Finding]:
     except OSError as exc:
         return [Finding(FAIL, "doctor_data_not_writable", {"path": str(folder), "reason": exc.strerror or str(exc)})]
     findings = []
-    free_mb = shutil.disk_usage(folder).free // (1 << 20)
+    free_mb = env.free_mb(folder)
     if free_mb < FREE_SPACE_MB:
         findings.append(Finding(FAIL, "doctor_data_little_room", {"path": str(folder), "mb": free_mb,
                                                                   "needs": FREE_SPACE_MB}))
