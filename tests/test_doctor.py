@@ -279,3 +279,39 @@ def test_a_game_does_not_start_while_a_station_runs_another_firmware(tmp_path, m
                   new=True, lang="en", fullscreen=False, headless=True, timeout=5)
     assert refused.value.key == "station_firmware_other"
     assert "Update the stations" in refused.value.message("en") and "old-2" in refused.value.message("en")
+
+
+# -- the box's menu ----------------------------------------------------------------------------------
+def test_the_menu_offers_the_check_and_the_update():
+    from controller.app.menu import MAIN_ITEMS, OK as CHOOSE, Menu
+    for item, kind in (("menu_doctor", "doctor"), ("menu_flash", "flash")):
+        menu = Menu(2)
+        menu.chosen = MAIN_ITEMS.index(item)
+        assert menu.press(CHOOSE).kind == kind
+
+
+def test_the_check_on_the_tv_shows_every_finding(tmp_path):
+    from controller.app.doctor import run_doctor_on_screen
+    findings = run_doctor_on_screen([], lang="it", headless=True, fullscreen=False, timeout=0.2,
+                                    env=env_for(tmp_path))
+    assert keys(findings, FAIL) == ["doctor_no_stations"]
+
+
+def test_the_update_on_the_tv_says_each_stations_outcome(tmp_path, monkeypatch):
+    from controller.app.flash import run_flash_on_screen
+    from hardware.stationflash import FlashError, FlashReport
+
+    class Refusing:
+        def __init__(self, port, progress):
+            self.port, self.progress = port, progress
+
+        def flash(self):
+            self.progress("asking", {"port": self.port})
+            if self.port == "/dev/old":
+                raise FlashError("flash_old_firmware", station="s2", firmware="1.1.0")
+            return FlashReport(self.port, "s1", "1.1.0", "1.2.0", ["main.py"])
+    monkeypatch.setattr("controller.app.box.open_present", lambda ports, events, stack: {})
+    outcomes = run_flash_on_screen(["/dev/new", "/dev/old"], lang="fr", headless=True, fullscreen=False,
+                                   timeout=0.2, flasher=Refusing)
+    assert [o.ok for o in outcomes] == [True, False]
+    assert outcomes[1].error == ("flash_old_firmware", {"station": "s2", "firmware": "1.1.0"})
