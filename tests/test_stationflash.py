@@ -161,7 +161,7 @@ def test_the_command_updates_the_ports_given_and_says_so(pico, capsys):
     board = pico(old_firmware("1.1.9"))
     assert main(["stations", "--flash", "--port", board.port]) == 0
     out = capsys.readouterr().out
-    assert f"✓ Station e6614103e7452d2f on {board.port}: firmware 1.1.9 → {table_firmware_version()}" in out
+    assert f"✓ Station e6614103e7452d2f on {board.port}: firmware 1.1.9 is now {table_firmware_version()}" in out
     assert "writing the firmware: 100 %" in out
 
 
