@@ -8,6 +8,7 @@
 # is reported in an ERR frame and resets the station, which then says HELLO again.
 
 import gc
+import os
 import select
 import sys
 import time
@@ -25,6 +26,7 @@ from wire import LineDecoder
 WATCHDOG_MS = 4000          # the loop passes in milliseconds; 4 s without one is a hang
 STAT_MS = 5000              # how often the station reports how it has been doing
 READ_TRIES = 3              # reads of a card's text while it stays, before its UID goes alone
+UPDATE_MARK = "update"      # the table asked to update this station: the next boot stays at the REPL
 
 
 def unique_id():
@@ -94,6 +96,8 @@ class Firmware:
             if not data:
                 break
             for kind, fields in self.decoder.feed(data):
+                if kind == "UPDATE" and fields == [self.station.station_id]:
+                    restart_for_update()
                 self.station.command(kind, fields, time.ticks_us())
             if self.station.pong is not None:
                 self.write_out()
@@ -204,6 +208,25 @@ class Firmware:
         self.longest_us = 0
 
 
+def restart_for_update():
+    """``UPDATE <station-id>`` (``spieltisch stations --flash``): mark it and reset, so the
+    next boot leaves USB to mpremote. This loop takes Ctrl-C as data and the watchdog,
+    once started, cannot be stopped: only a boot that never starts them can be updated."""
+    with open(UPDATE_MARK, "w") as f:
+        f.write("1")
+    machine.reset()
+
+
+def updating():
+    """True once after ``restart_for_update``: this boot is the update's; the next runs the
+    station again (a station unplugged during an update comes back as it was)."""
+    try:
+        os.remove(UPDATE_MARK)
+        return True
+    except OSError:
+        return False
+
+
 def crashed(firmware, exc, stdout):
     """An exception left the loop: say so (best effort, straight to USB), then reset."""
     try:
@@ -241,6 +264,8 @@ def serve(firmware, watchdog, stdout, passes=-1):
         crashed(firmware, exc, stdout)
 
 
-# Hold button 0 while plugging in to get the REPL instead (for mpremote and updates).
-if __name__ == "__main__" and machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP).value():
+# Hold button 0 while plugging in to get the REPL instead (for mpremote and updates); after
+# the table's UPDATE the REPL comes by itself, once.
+if __name__ == "__main__" and not updating() and \
+        machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP).value():
     run()

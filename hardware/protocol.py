@@ -29,6 +29,10 @@ Host → station::
                               write-protect it with <key> (NTAG21x PWD and PACK, 12 hex
                               digits; <opening> opens it if another key protects it) → WROTE
     ERR frame <kind>          the answer to a frame the host cannot take (below)
+    UPDATE <station-id>       restart into MicroPython's REPL for one boot, so the table can
+                              copy new firmware with mpremote (``spieltisch stations --flash``);
+                              a station that does not know it (before the version that has
+                              it) carries on as if nothing came
 
 Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,
 tones ≤ 10 s); out of bounds or malformed, it answers ``ERR command <kind>`` and does

@@ -51,6 +51,12 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "howto":
         return show_how_to_play(ports, activity.game, lang=lang, headless=headless, fullscreen=fullscreen)
+    if activity.kind == "doctor":
+        from controller.app.doctor import run_doctor_on_screen
+        return run_doctor_on_screen(ports, lang=lang, headless=headless, fullscreen=fullscreen)
+    if activity.kind == "flash":
+        from controller.app.flash import run_flash_on_screen
+        return run_flash_on_screen(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
         from controller.app.enroll import enroll
         return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)

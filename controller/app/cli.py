@@ -10,6 +10,8 @@
     spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
     spieltisch stations --test --port DEV                            a station's self-test, on the screen
+    spieltisch stations --flash [--port DEV ...]                     the table's firmware onto every station
+    spieltisch doctor [--json]                                       check every layer of the table, one line each
     spieltisch results                                               finished games
     spieltisch bench [--json]                                        speed and memory figures
 """
@@ -75,8 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     stations.add_argument("--json", action="store_true", help="one JSON object per line")
     stations.add_argument("--test", action="store_true",
                           help="the self-test of one station (--port): buttons, LED, buzzer and reader, on the screen")
+    stations.add_argument("--flash", action="store_true",
+                          help="copy the table's firmware onto every station plugged in (or --port), with mpremote")
     stations.add_argument("--lang", choices=LANGUAGES, default="en")
     stations.add_argument("--headless", action="store_true", help="no window (with --test)")
+
+    doctor = sub.add_parser("doctor", help="check every layer of the table (Python, screen, sound, groups, GPIO, "
+                                           "data, stations), one line each; exit 1 when something is wrong")
+    doctor.add_argument("--json", action="store_true", help="one JSON object per line")
+    doctor.add_argument("--lang", choices=LANGUAGES, default="en")
+    doctor.add_argument("--window", type=_seconds, default=10.0,
+                        help="seconds to listen to the stations (clock drift, a card laid on a reader); default 10")
 
     cards = sub.add_parser("cards", help="the card registry")
     cards_sub = cards.add_subparsers(dest="cards_command", required=True)
@@ -473,6 +484,9 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_stations(args: argparse.Namespace) -> int:
+    if args.flash:
+        from controller.app.flash import flash_command
+        return flash_command(args.port, lang=args.lang)
     if args.test:
         if not args.port or len(args.port) != 1:
             print("spieltisch: the self-test takes one station: --port DEV", file=sys.stderr)
@@ -483,6 +497,11 @@ def cmd_stations(args: argparse.Namespace) -> int:
         return 0 if result["passed"] else 1
     from controller.table.stations import list_stations
     return list_stations(args.port, as_json=args.json)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from controller.app.doctor import Environment, doctor_command
+    return doctor_command(as_json=args.json, lang=args.lang, env=Environment(window_s=args.window))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -499,7 +518,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "install-pi": cmd_install_pi, "cards": cmd_cards,
             "enroll": cmd_enroll,
             "results": cmd_results,
-            "stations": cmd_stations, "bench": cmd_bench}
+            "stations": cmd_stations, "doctor": cmd_doctor, "bench": cmd_bench}
 
 if __name__ == "__main__":
     sys.exit(main())

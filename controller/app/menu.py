@@ -15,6 +15,9 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
 - **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud);
 - **How to play**: a game's pages on the TV (``controller/app/howto.py``), turned at any
   station; the top-left button comes back here (they are offered before a game's first move too).
+- **Check the table**: ``spieltisch doctor``'s checks, each line on the TV (``controller/app/doctor.py``);
+- **Update the stations**: the table's firmware onto every station, its progress on the TV
+  (``controller/app/flash.py``).
 - **Switch off**: asked first ("no" comes first); then the box shuts the Pi down safely and
   the TV says when it may be unplugged (``controller/app/box.py``).
 
@@ -36,13 +39,14 @@ from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
 MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume",
-              "menu_how_to_play", "menu_switch_off")
+              "menu_how_to_play", "menu_doctor", "menu_flash", "menu_switch_off")
 VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
 @dataclass(frozen=True)
 class Activity:
-    kind: str                          # "play", "enroll", "selftest", "history", "howto", "switch_off"
+    kind: str                          # "play", "enroll", "selftest", "history", "howto", "doctor", "flash",
+                                       # "switch_off"
     station: str | None = None         # the station that chose it (enroll, self-test)
     game: str | None = None
     players: int | None = None
@@ -205,6 +209,10 @@ class Menu:
                 return Activity("selftest", station=station)
             elif item == "menu_history":
                 return Activity("history")
+            elif item == "menu_doctor":
+                return Activity("doctor")
+            elif item == "menu_flash":
+                return Activity("flash")
             elif item == "menu_volume":
                 self._go("volume", VOLUMES.index(self.volume) if self.volume in VOLUMES else 0)
             elif item == "menu_switch_off":

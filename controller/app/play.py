@@ -206,6 +206,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             raise IllegalAction("resume_differs", game=rules.title, n=int(saved.config.get("players", 0)),
                                 when=time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)))
         links = open_links(ports, events, stack, bots=not flood_limit)
+        from controller.app.flash import require_tables_firmware
+        require_tables_firmware(links)        # before a move: the TV says how to update a station
         bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)

@@ -482,6 +482,31 @@ def a_crash_says_why_and_resets():
 
 
 @check
+def an_update_request_restarts_into_the_repl_once():
+    """UPDATE with this station's id (spieltisch stations --flash): a mark, then a reset; the
+    next boot finds the mark (the REPL for mpremote), the one after runs the station again.
+    Another station's id changes nothing."""
+    import main
+    import os
+    import wire
+    firmware, stdin, stdout, _, machine = make_firmware()
+    firmware.step()
+    frames(stdout)
+    stdin.data += wire.encode_frame("UPDATE", ["0000000000000000"])
+    firmware.step()
+    assert main.UPDATE_MARK not in os.listdir(), os.listdir()
+    resets = len(machine.resets)
+    stdin.data += wire.encode_frame("UPDATE", ["e6614103e7452d2f"])
+    try:
+        firmware.step()
+        assert False, "no reset"
+    except machine.Reset:
+        pass
+    assert len(machine.resets) == resets + 1 and main.UPDATE_MARK in os.listdir(), os.listdir()
+    assert main.updating() is True and main.updating() is False
+
+
+@check
 def the_station_reports_how_it_is_doing():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()

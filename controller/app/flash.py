@@ -1,0 +1,187 @@
+"""``spieltisch stations --flash`` and the menu's "Update the stations": the table's station
+firmware onto every station plugged in (``hardware/stationflash.py`` does one), each
+station's progress said as it goes, on the terminal or on the TV.
+
+Which ports: the ones given, or every serial device whose USB vendor is Raspberry Pi
+(``2e8a``: a Pico, with MicroPython or with our firmware); a PN532 reader on a USB
+adapter is never sent the REPL's control bytes. A station that fails is said with what to
+do, and the others go on. Composition root: it may wire hardware.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from controller.games import texts
+
+RASPBERRY_PI_USB_VENDOR = 0x2E8A
+
+
+@dataclass
+class Outcome:
+    port: str
+    station: str | None = None
+    before: str | None = None
+    after: str | None = None
+    files: int = 0
+    compiled: bool = False
+    kept_config: bool = False
+    error: tuple[str, dict[str, Any]] | None = None      # a sentence's key and params
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def require_tables_firmware(links: Any, wanted: str | None = None) -> None:
+    """A game does not start while a station runs another firmware than the table's: its
+    frames may mean something else (a newer table's, an older station's). Simulated
+    stations model this table's firmware; a bare reader has none of ours."""
+    from controller.games.core import IllegalAction
+    from hardware.sim import is_simulated
+    from hardware.stationflash import table_firmware_version
+    wanted = wanted or table_firmware_version()
+    for station, link in dict(links).items():
+        firmware = getattr(link, "firmware", None)
+        if getattr(link, "capabilities", {}).get("buttons") == "0" or is_simulated(firmware):
+            continue
+        if firmware != wanted:
+            raise IllegalAction("station_firmware_other", station=station, has=firmware or "?", wants=wanted)
+
+
+def picos(ports: list[str], comports: Callable[[], list[Any]] | None = None) -> list[str]:
+    """The ports whose USB device is a Raspberry Pi Pico (vendor 2e8a)."""
+    if comports is None:
+        from serial.tools.list_ports import comports
+    vendor = {os.path.realpath(p.device): p.vid for p in comports()}
+    return [port for port in ports if vendor.get(os.path.realpath(port)) == RASPBERRY_PI_USB_VENDOR]
+
+
+def update_stations(ports: list[str], *, progress: Callable[[str, str, dict[str, Any]], None] | None = None,
+                    flasher: Any = None) -> list[Outcome]:
+    """Each port's station updated in turn; ``progress(port, step, facts)`` as it goes."""
+    from hardware.stationflash import FlashError, StationFlasher
+    make = flasher or StationFlasher
+    outcomes = []
+    for port in ports:
+        outcome = Outcome(port)
+        try:
+            report = make(port, progress=lambda step, facts, port=port: progress and progress(port, step, facts)).flash()
+            outcome.station, outcome.before, outcome.after = report.station, report.before, report.after
+            outcome.files, outcome.compiled, outcome.kept_config = len(report.files), report.compiled, report.kept_config
+        except FlashError as exc:
+            outcome.error = (exc.key, dict(exc.params))
+        except OSError as exc:                    # unplugged under us, a port that will not open
+            outcome.error = ("flash_port_failed", {"port": port, "reason": str(exc)})
+        outcomes.append(outcome)
+    return outcomes
+
+
+def outcome_line(outcome: Outcome, lang: str) -> str:
+    """One line for a person: ✓ or ✗, the station, and what happened or what to do."""
+    if not outcome.ok:
+        key, params = outcome.error
+        return "✗ " + texts.render(lang, "flash_failed", {"port": outcome.port,
+                                                           "reason": texts.render(lang, key, params)})
+    line = texts.render(lang, "flash_updated", {"station": outcome.station or "?", "port": outcome.port,
+                                                "before": outcome.before or "–", "after": outcome.after})
+    if outcome.kept_config:
+        line += " " + texts.render(lang, "flash_kept_config")
+    return "✓ " + line
+
+
+def candidate_picos(ports: list[str] | None) -> list[str]:
+    from controller.table.stations import candidate_ports
+    return list(ports) if ports else picos(candidate_ports())
+
+
+def flash_command(ports: list[str] | None, *, lang: str = "en", flasher: Any = None) -> int:
+    """The command line's ``stations --flash``: a line per step, a line per station; 0 when
+    every station runs the table's firmware now."""
+    from hardware.stationflash import FlashError, table_firmware_version
+    try:
+        version = table_firmware_version()
+    except FlashError as exc:
+        print("✗ " + texts.render(lang, exc.key, exc.params))
+        return 1
+    found = candidate_picos(ports)
+    if not found:
+        print(texts.render(lang, "flash_none_found"))
+        return 1
+    print(texts.render(lang, "flash_title", {"version": version}))
+    shown: dict[str, str] = {}
+
+    def progress(port: str, step: str, facts: dict[str, Any]) -> None:
+        line = progress_line(step, facts, lang)
+        if line and shown.get(port) != line:
+            shown[port] = line
+            print(f"  {port}: {line}", flush=True)
+    outcomes = update_stations(found, progress=progress, flasher=flasher)
+    for outcome in outcomes:
+        print(outcome_line(outcome, lang))
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def progress_line(step: str, facts: dict[str, Any], lang: str) -> str | None:
+    """What a step says; writing in tenths, so a line is not said per 256 bytes."""
+    if step == "writing":
+        percent = 100 * facts["done"] // max(1, facts["total"])
+        return texts.render(lang, "flash_step_writing", {"percent": percent - percent % 10})
+    if step in ("asking", "connecting", "verifying", "restarting", "waiting"):
+        return texts.render(lang, f"flash_step_{step}")
+    return None
+
+
+@dataclass(frozen=True)
+class FlashSnapshot:
+    game: str                                        # "flash": the screen's view
+    version: str
+    lines: tuple[tuple[str, bool | None], ...]       # per station: its line, and ✓ (True), ✗ (False) or under way
+    done: bool = False
+
+
+def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
+                        timeout: float | None = None, flasher: Any = None) -> list[Outcome]:
+    """The menu's "Update the stations": each station's progress on the TV, then the
+    outcome until any station's button (or Esc)."""
+    from controller.app.play import QUIT, make_screen, next_input
+    from hardware.events import ButtonEvent
+    from hardware.stationflash import table_firmware_version
+    version = table_firmware_version()
+    found = candidate_picos(ports)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with contextlib.ExitStack() as stack:
+        screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
+        lines: dict[str, tuple[str, bool | None]] = {p: (texts.render(lang, "flash_step_waiting_turn"), None)
+                                                     for p in found}
+
+        def show(done: bool = False) -> None:
+            shown = tuple((f"{port}: {line}" if ok is None else line, ok) for port, (line, ok) in lines.items())
+            if not shown:
+                shown = ((texts.render(lang, "flash_none_found"), False),)
+            screen.show(FlashSnapshot("flash", version, shown, done))
+
+        def progress(port: str, step: str, facts: dict[str, Any]) -> None:
+            line = progress_line(step, facts, lang)
+            if line is not None:
+                lines[port] = (line, None)
+                show()
+            screen.poll()                       # the window stays alive while a station is written
+        show()
+        outcomes = update_stations(found, progress=progress, flasher=flasher)
+        for outcome in outcomes:
+            lines[outcome.port] = (outcome_line(outcome, lang)[2:], outcome.ok)
+        show(done=True)
+        # the menu's stations are free again: any button goes back
+        from controller.app.box import open_present
+        events: queue.Queue = queue.Queue()
+        open_present(found, events, stack)
+        while True:
+            event = next_input(screen, events, deadline)
+            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+                return outcomes
