@@ -14,6 +14,7 @@ from display.draw import GOLD, INK, MUTED, RED
 
 LIST = pygame.Rect(460, 220, 1000, 700)
 ROW = 86
+ROWS = 8                     # lines in sight; a longer list scrolls with the chosen line
 
 
 class MenuView:
@@ -31,8 +32,10 @@ class MenuView:
         draw.text(surface, texts.render(self.lang, "menu_stations", {"n": snap.stations}), (1890, 34), 36, INK, True,
                   "topright")
         draw.text(surface, self.words(snap.title), (960, 140), 52, INK, True, "midtop", 1800)
-        first = max(0, min(snap.chosen - 3, len(snap.lines) - 8))       # the chosen line stays in sight
-        for row, line in enumerate(snap.lines[first:first + 8]):
+        first = max(0, min(snap.chosen - 3, len(snap.lines) - ROWS))    # the chosen line stays in sight
+        self._more(surface, first, 0, up=True)                          # lines out of sight, above and below
+        self._more(surface, len(snap.lines) - first - ROWS, ROWS - 1, up=False)
+        for row, line in enumerate(snap.lines[first:first + ROWS]):
             index = first + row
             rect = pygame.Rect(LIST.left, LIST.top + row * ROW, LIST.width, ROW - 12)
             chosen = index == snap.chosen
@@ -49,6 +52,17 @@ class MenuView:
             box.midbottom = (960, 990)
             draw.panel(surface, box, RED, 6)
             draw.wrapped(surface, self.words(snap.note), box.inflate(-40, -30), 34, INK)
+
+    @staticmethod
+    def _more(surface: pygame.Surface, hidden: int, row: int, *, up: bool) -> None:
+        """Beside the first or last line in sight: an arrow and how many lines lie beyond it,
+        so a family sees the list goes on (the arrow's shape says which way)."""
+        if hidden <= 0:
+            return
+        x, y = LIST.right + 50, LIST.top + row * ROW + (ROW - 12) // 2
+        tip, base = (y - 22, y + 10) if up else (y + 22, y - 10)
+        pygame.draw.polygon(surface, MUTED, [(x - 20, base), (x + 20, base), (x, tip)])
+        draw.text(surface, f"+{hidden}", (x + 34, y), 32, MUTED, True, "midleft")
 
 
 VIEW = MenuView

@@ -710,3 +710,23 @@ def test_a_game_knows_who_sat_at_its_seats_and_going_on_seats_them_again(tmp_pat
                            new=False, lang="en", fullscreen=False, headless=True, timeout=1, options={"bots": 2})
     assert resumed["names"] == ["Anna", "Bot 1", "Bot 2"]
     assert resumed["colours"] == ["3cb43c", None, None]
+
+
+def test_a_menu_longer_than_the_screen_says_how_many_lines_lie_above_and_below(monkeypatch):
+    """Ten lines and eight in sight: the lines scrolled away are not lost to a family, an
+    arrow and a count say where they are."""
+    from controller.app.menu import MAIN_ITEMS, PLUS
+    from display.app import Screen
+    from tests.conftest import record_texts
+    assert len(MAIN_ITEMS) > 8
+    menu = Menu(stations=2)
+    drawn = record_texts(monkeypatch)
+    screen = Screen(headless=True, lang="en")
+    screen.render(menu.snapshot())
+    assert f"+{len(MAIN_ITEMS) - 8}" in [w for w, _, _ in drawn]          # at the top: more below
+    drawn.clear()
+    for _ in range(len(MAIN_ITEMS) - 1):
+        menu.press(PLUS, "s1")
+    screen.render(menu.snapshot())
+    words = [w for w, _, _ in drawn]
+    assert f"+{len(MAIN_ITEMS) - 8}" in words and all(size >= 28 for w, size, _ in drawn if w.startswith("+"))
