@@ -112,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
 
     bench = sub.add_parser("bench", help="speed and memory figures (a table; --json for machines)")
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    pace = bench.add_mutually_exclusive_group()
+    pace.add_argument("--quick", action="store_true", help="fewer repetitions (a minute or two; for development)")
+    pace.add_argument("--long", action="store_true",
+                      help="the slow areas' full samples (Crazy Kick's balance, Team UP!'s solver, the windowed "
+                           "demos' memory, a slow disk): about 15 minutes")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
                             "faults); repeatable")
@@ -388,7 +392,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if unknown:
         print(f"spieltisch: no bench area {unknown[0]!r}; choose from {', '.join(known)}", file=sys.stderr)
         return 2
-    return bench.main(as_json=args.json, quick=args.quick, areas=areas)
+    return bench.main(as_json=args.json, quick=args.quick, areas=areas, long=args.long)
 
 
 COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "install-pi": cmd_install_pi, "cards": cmd_cards,

@@ -1,15 +1,19 @@
 """``spieltisch bench``: the speed and memory figures the issues ask for, as medians over
 repeated runs (this machine is shared and noisy; nothing here is a pass/fail test).
 
-One module per area, each with its ``TARGETS`` and ``figures(quick)``; a figure is one
-entry of a flat name → value mapping, so a new game adds its own:
+One module per area, each with its ``TARGETS`` and ``figures(quick)`` (and ``long``, when
+the area has a longer run: ``spieltisch bench --long``); a figure is one entry of a flat
+name → value mapping, so a new game adds its own. The default run takes about five minutes
+on a quiet 2-core machine (ten at most on a busy one); each area's time, and the share of a
+core it got, go to stderr, so a busy machine shows:
 
 - ``rules.py``: each rules core alone (rounds/s, whole bot matches)
 - ``balance.py``: Crazy Kick with equal bots: each team's, the kick-off team's and each
   side's share of wins and goals
 - ``teamup.py``: Team UP!'s placement checks and its solver
 - ``table.py``: a station's frame → the action durably in the log
-- ``app.py``: the demo as a person starts it (first frame, peak memory)
+- ``app.py``: the demo as a person starts it (first frame), and every game's peak memory
+  at its largest table, headless and in a window
 - ``fairness.py``: clock sync, the arbiter's ordering and hold on a model (real-time games)
 - ``race.py``: the same on the real path: pty stations, links with their pings, the runner,
   on the host's clock (about 40 s: 10 s of sync first)
@@ -22,7 +26,10 @@ entry of a flat name → value mapping, so a new game adds its own:
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
+import time
 from importlib import import_module
 
 from controller.bench.measure import Target, format_table
@@ -42,10 +49,17 @@ def targets() -> dict[str, Target]:
     return merged
 
 
-def run(quick: bool = False, areas: tuple[str, ...] = AREAS) -> dict[str, float]:
+def run(quick: bool = False, areas: tuple[str, ...] = AREAS, long: bool = False) -> dict[str, float]:
     figures: dict[str, float] = {}
     for name in areas:
-        figures.update(_area(name).figures(quick))
+        area = _area(name)
+        takes_long = "long" in inspect.signature(area.figures).parameters
+        wall, cpu = time.monotonic(), time.process_time()
+        figures.update(area.figures(quick, long=long) if takes_long else area.figures(quick))
+        wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+        # the bench's own process only: an area's subprocesses (demos, stations) are not counted
+        print(f"bench: {name} took {wall:.0f} s, {100 * cpu / max(wall, 1e-9):.0f} % of a core in this process",
+              file=sys.stderr, flush=True)
     return {k: round(v, 4) for k, v in figures.items()}
 
 
@@ -54,7 +68,7 @@ def as_table(figures: dict[str, float]) -> str:
     return format_table(figures, targets())
 
 
-def main(as_json: bool, quick: bool, areas: tuple[str, ...] = AREAS) -> int:
-    figures = run(quick=quick, areas=areas)
+def main(as_json: bool, quick: bool, areas: tuple[str, ...] = AREAS, long: bool = False) -> int:
+    figures = run(quick=quick, areas=areas, long=long)
     print(json.dumps(figures) if as_json else as_table(figures))
     return 0
