@@ -115,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     pace = bench.add_mutually_exclusive_group()
     pace.add_argument("--quick", action="store_true", help="fewer repetitions (a minute or two; for development)")
     pace.add_argument("--long", action="store_true",
-                      help="the slow areas' full samples (Crazy Kick's balance, Team UP!'s solver, the windowed "
-                           "demos' memory, a slow disk): about 15 minutes")
+                      help="longer runs of the slow areas (Team UP!'s solver and bot games, the windowed demos' "
+                           "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
                             "faults); repeatable")

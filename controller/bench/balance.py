@@ -4,13 +4,15 @@ bots on the rules core (simulated clock), and random walks through the decks alo
 
 The bots are the same for every seat (``controller/bots/crazykick.py``), so a share far
 from half comes from the decks, the rules or the buttons, not from the players. With
-2,000 matches (``--long``) a share's standard error is about 1.1 points, with the default
-1,000 about 1.6; the goals leave room for the first.
+2,000 matches a share's standard error is about 1.1 points; the goals leave room for it
+(with fewer, as ``--quick`` plays, a share misses its goal by chance alone).
 
-The matches are pure CPU work (about 12 ms each, 2 minutes of CPU for ``--long``), shared
-out over every core the bench may use, each worker a process of its own. A run that took
-far longer than its CPU time was not stalled but waiting for a core: on a shared machine
-the bench prints each area's share of a core on stderr.
+The matches are pure CPU work (about 12 ms each, two minutes of CPU in all), shared out
+over every core the bench may use, each worker a process of its own: a minute on two
+cores. The run that "stalled at 18 % CPU" was waiting for a core, not for anything of its
+own (17,551 involuntary context switches against 19 voluntary ones in a run like it): it
+played on one core of a machine others kept busy. The bench prints each area's time and
+CPU time on stderr.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from multiprocessing import get_context
 from controller.bench.measure import Target
 
 # matches per figure: the first team's wins (4 players), each uneven layout, and the stalls
-MATCHES = {"quick": 200, "default": 1000, "long": 2000}
-LAYOUT_MATCHES = {"quick": 100, "default": 500, "long": 1000}
-STALL_MATCHES = {"quick": 100, "default": 250, "long": 500}
+MATCHES = {"quick": 200, "default": 2000}
+LAYOUT_MATCHES = {"quick": 100, "default": 1000}
+STALL_MATCHES = {"quick": 100, "default": 500}
 WALKS = 20_000
 
 TARGETS: dict[str, Target] = {}
@@ -33,7 +35,7 @@ for _edition in ("schmidt", "dlp"):
     TARGETS.update({
         f"ck_team0_wins_pct_{_edition}": ((48, 52), "range", "%",
                                           f"Crazy Kick ({_edition}), 4 players: matches the first team wins "
-                                          f"(of {MATCHES['default']:,}; --long {MATCHES['long']:,})"),
+                                          f"(of {MATCHES['default']:,})"),
         f"ck_team0_walk_goals_pct_{_edition}": ((47, 53), "range", "%",
                                                 f"({_edition}) random-walk attacks through the deck: the first team's goals"),
         f"ck_kickoff_goal_pct_{_edition}": ((50, 100), "range", "%",
@@ -42,14 +44,14 @@ for _edition in ("schmidt", "dlp"):
 for _players in (2, 4):
     TARGETS[f"ck_stall_matches_over_hint_pct_{_players}p"] = (
         float("nan"), "info", "%", f"Crazy Kick, {_players} players: matches with a stall long enough for the hint "
-                                   f"(of {STALL_MATCHES['default']}; --long {STALL_MATCHES['long']})")
+                                   f"(of {STALL_MATCHES['default']})")
     TARGETS[f"ck_stall_longest_s_{_players}p"] = (
         float("nan"), "info", "s", "the longest stall of those matches (bots flip every 180-380 ms)")
 for _players in (3, 5, 7):
     TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
         (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins, "
                                 "with the table's handicap (uneven_goals, uneven_goal_cards_kept; "
-                                f"of {LAYOUT_MATCHES['default']}, --long {LAYOUT_MATCHES['long']:,})")
+                                f"of {LAYOUT_MATCHES['default']:,})")
 for _players in (3, 7):
     TARGETS[f"ck_larger_side_wins_book_pct_{_players}p"] = (
         float("nan"), "info", "%", f"the same, {_players} players, as the book prints (--book-goals)")
@@ -126,12 +128,12 @@ def walk_goals(edition: str, walks: int = WALKS) -> float:
     return 100 * scored[0] / walks
 
 
-def figures(quick: bool = False, long: bool = False) -> dict[str, float]:
+def figures(quick: bool = False) -> dict[str, float]:
     global _POOL
     # spawned, not forked: the bench's earlier areas may have left threads behind
     _POOL = ProcessPoolExecutor(workers(), mp_context=get_context("spawn")) if workers() > 1 else None
     try:
-        return _figures("quick" if quick else "long" if long else "default")
+        return _figures("quick" if quick else "default")
     finally:
         if _POOL is not None:
             _POOL.shutdown()

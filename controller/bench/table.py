@@ -31,7 +31,7 @@ from controller.bench.measure import Target, percentile
 from controller.games import GAMES, find_game
 
 SLOW_FSYNC_MS = (0, 5, 20)           # added to each durable commit: this disk, and an SD card's range
-PRESS_SECONDS = {"quick": 6.0, "default": 12.0, "long": 40.0}   # of Crazy Kick per flush time
+PRESS_SECONDS = {"quick": 6.0, "default": 10.0, "long": 40.0}   # of Crazy Kick per flush time
 RESUME_ACTIONS = 10_000
 WAL_FRAME = 24 + 4096                # a WAL frame: its header and one page
 
