@@ -89,7 +89,8 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> tuple[list[float], list
     """Whole games at 4 simulated stations behind real StationLinks, one input at a time
     as people make them: each accepted action timed from the arrival of its last frame's
     bytes (taken by the reader thread) to the moment it is committed to the event log; and,
-    when ``durable``, after each one a bare fdatasync (``BareFsync``) on the same disk."""
+    when ``durable``, before each one's last input a bare fdatasync (``BareFsync``) on the
+    same disk."""
     import queue as queue_module
     from controller.bots.driver import perform
     from controller.bots.partout import PartoutBot
@@ -115,8 +116,11 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> tuple[list[float], list
                 while not table.finished:
                     seat = table.state.to_act
                     action = bot.choose(rules, table.state, seat, random.Random(len(table.actions)))
-                    for step in table.adapter.inputs_for(table.state, seat, action):
-                        if durable:              # after the same pause as the commit that follows
+                    steps = list(table.adapter.inputs_for(table.state, seat, action))
+                    for n, step in enumerate(steps, 1):
+                        if durable and n == len(steps):
+                            # once per action, as the log's commits (the file grows as the WAL
+                            # does), and after the same pause as the commit that follows
                             bare.append(fsync())
                         perform(sims[seat], "partout", step, release=False)
                         before = len(table.actions)
