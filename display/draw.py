@@ -25,8 +25,8 @@ TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shap
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
 # What the drawing caches may hold, in bytes of pixels. A Pi Zero 2 or a Pi 3 shares its
-# 512 MB-1 GB with the GPU, and the table's process must stay within 150 MB at its largest
-# table (`spieltisch bench --only memory`). Each budget holds a whole table's working set:
+# 512 MB-1 GB with the GPU, and no process of the table may pass 150 MB at a game's largest
+# table (`spieltisch bench --only app`). Each budget holds a whole table's working set:
 # every card face and seat of a frame at the most players, and the faces and seats seen a
 # few moves ago (docs/architecture.md, "Memory").
 FACE_BYTES = 12 << 20              # card faces and soft-key legends

@@ -12,7 +12,8 @@ The areas:
 - ``balance.py``: Crazy Kick with equal bots: each team's, the kick-off team's and each
   side's share of wins and goals
 - ``teamup.py``: Team UP!'s placement checks and its solver
-- ``table.py``: a station's frame → the action durably in the log
+- ``table.py``: a station's frame → the action durably in the log, beside a bare flush of
+  the same disk; Crazy Kick's press → answer on a slow disk; resuming 10,000 logged actions
 - ``app.py``: the demo as a person starts it (first frame), and every game's peak memory
   at its largest table, headless and in a window
 - ``fairness.py``: clock sync, the arbiter's ordering and hold on a model (real-time games)
@@ -20,7 +21,8 @@ The areas:
   on the host's clock (about 40 s: 10 s of sync first)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
 - ``cards.py``: tap to screen: the firmware's reader on simulated chip timing, the host's link, per step
-- ``frames.py``: a full 1920×1080 frame of each game at its largest player count
+- ``frames.py``: a frame of each game at its largest player count: the regions a move
+  changed, the frame drawn whole, and the frame shown in a window (Xvfb)
 - ``faults.py``: power cuts, unplugging, a flood, bad input (``--faults``; minutes, so not
   in the default run)
 """
