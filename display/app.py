@@ -64,6 +64,13 @@ class Screen:
             self.window = pygame.display.set_mode((1, 1))
             self.canvas = pygame.Surface(LOGICAL_SIZE)
         else:
+            if pygame.display.get_driver() == "x11":
+                # X11 takes the window's pixels itself (shared memory). SDL's default hands them
+                # to OpenGL as a texture instead, which loads the GL stack: under Xvfb (Mesa's
+                # llvmpipe) 100 MB more in the screen's process, and a frame's flip 4 times
+                # slower (docs/architecture.md, "Memory"). kmsdrm (the Pi's console) has no such
+                # choice: it always draws through GL ES.
+                os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
             flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
             size = (0, 0) if fullscreen else (window or fitted_window(pygame.display.get_desktop_sizes()))
             self.window = pygame.display.set_mode(size, flags)

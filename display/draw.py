@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -21,6 +23,65 @@ CARD_FACE = (250, 248, 240)
 TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
 TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
+
+# What the drawing caches may hold, in bytes of pixels. A Pi Zero 2 or a Pi 3 shares its
+# 512 MB-1 GB with the GPU, and no process of the table may pass 150 MB at a game's largest
+# table (`spieltisch bench --only app`). Each budget holds a whole table's working set:
+# every card face and seat of a frame at the most players, and the faces and seats seen a
+# few moves ago (docs/architecture.md, "Memory").
+FACE_BYTES = 12 << 20              # card faces and soft-key legends
+SEAT_BYTES = 16 << 20              # seats (and other kept regions) as they looked, shared by every view
+TEXT_BYTES = 6 << 20               # texts' images
+PANEL_BYTES = 4 << 20              # rounded panels and frames
+
+
+def image_bytes(image: pygame.Surface) -> int:
+    """The memory an image's pixels take (rows are padded to the pitch)."""
+    return image.get_pitch() * image.get_height()
+
+
+class ImageCache:
+    """Images kept by key within a budget in bytes; when a new one would overrun it, the
+    least recently used go first. An image larger than the whole budget is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.bytes = 0
+        self._images: OrderedDict[Any, pygame.Surface] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._images)
+
+    def get(self, key: Any) -> pygame.Surface | None:
+        image = self._images.get(key)
+        if image is not None:
+            self._images.move_to_end(key)
+        return image
+
+    def put(self, key: Any, image: pygame.Surface) -> pygame.Surface:
+        """Keep ``image`` for ``key`` (making room) and return it."""
+        size = image_bytes(image)
+        old = self._images.pop(key, None)
+        if old is not None:
+            self.bytes -= image_bytes(old)
+        if size > self.budget:
+            return image
+        while self.bytes + size > self.budget:
+            _, gone = self._images.popitem(last=False)
+            self.bytes -= image_bytes(gone)
+        self._images[key] = image
+        self.bytes += size
+        return image
+
+    def clear(self) -> None:
+        self._images.clear()
+        self.bytes = 0
+
+
+_FACES = ImageCache(FACE_BYTES)
+_SEATS = ImageCache(SEAT_BYTES)
+_TEXTS = ImageCache(TEXT_BYTES)
+_PANELS = ImageCache(PANEL_BYTES)
 
 
 def team_mark(surface: pygame.Surface, team: int, centre: tuple[int, int], r: int = 12) -> None:
@@ -80,11 +141,12 @@ def fitted_size(words: str, size: int, bold: bool, max_width: int | None) -> int
     return size
 
 
-@lru_cache(maxsize=4096)
 def rendered(words: str, size: int, bold: bool, colour: tuple[int, ...]) -> pygame.Surface:
     """A text's image, made once: a frame mostly redraws the texts of the last one, and
     rendering glyphs was a fifth of a frame's time (``spieltisch bench --only frames``)."""
-    return font(size, bold).render(words, True, colour)
+    key = (words, size, bold, colour)
+    image = _TEXTS.get(key)
+    return image if image is not None else _TEXTS.put(key, font(size, bold).render(words, True, colour))
 
 
 def _see_through(size: tuple[int, int], *colours: tuple[int, ...] | None) -> pygame.Surface:
@@ -97,10 +159,13 @@ def _see_through(size: tuple[int, int], *colours: tuple[int, ...] | None) -> pyg
     return image
 
 
-@lru_cache(maxsize=1024)
 def _rounded(size: tuple[int, int], colour: tuple[int, ...], width: int, radius: int) -> pygame.Surface:
-    image = _see_through(size, colour)
-    pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
+    key = ("rounded", size, colour, width, radius)
+    image = _PANELS.get(key)
+    if image is None:
+        image = _see_through(size, colour)
+        pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
+        _PANELS.put(key, image)
     return image
 
 
@@ -196,12 +261,15 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
     surface.blit(_panel(rect.size, tuple(fill), None if border is None else tuple(border), width), rect)
 
 
-@lru_cache(maxsize=256)
 def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...] | None, width: int) -> pygame.Surface:
-    image = _see_through(size, fill, border)
-    pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=14)
-    if border is not None:
-        pygame.draw.rect(image, border, image.get_rect(), width, border_radius=14)
+    key = ("panel", size, fill, border, width)
+    image = _PANELS.get(key)
+    if image is None:
+        image = _see_through(size, fill, border)
+        pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=14)
+        if border is not None:
+            pygame.draw.rect(image, border, image.get_rect(), width, border_radius=14)
+        _PANELS.put(key, image)
     return image
 
 
@@ -236,19 +304,14 @@ def enlarged(surface: pygame.Surface, rect: pygame.Rect, natural: tuple[int, int
     surface.blit(pygame.transform.smoothscale(image, pygame.Rect(rect).size), rect)
 
 
-_FACES: dict[tuple, pygame.Surface] = {}
-
-
 def face(surface: pygame.Surface, rect: pygame.Rect, key: tuple, paint: Any) -> None:
     """A card's face (or a seat's soft keys) drawn once for ``key`` (which must hold all
     ``paint(image, rect_at_origin)`` reads) and copied after: its corners show what is under it."""
     image = _FACES.get(key)
     if image is None:
-        if len(_FACES) >= 512:
-            _FACES.clear()
         image = _see_through(rect.size)
         paint(image, pygame.Rect((0, 0), rect.size))
-        _FACES[key] = image
+        _FACES.put(key, image)
     surface.blit(image, rect.topleft)
 
 
@@ -259,11 +322,12 @@ class Regions:
     with their background and painted, clipped to their rectangle. ``forget`` when the
     canvas no longer holds the last frame (another screen, an overlay drawn across)."""
 
-    KEPT = 96                          # seat images kept for when a seat looks as it once did
+    _owners = itertools.count()
 
     def __init__(self) -> None:
         self.painted: dict[str, Any] = {}
-        self._kept: dict[Any, pygame.Surface] = {}
+        # kept images live in one cache for every view (``SEAT_BYTES``), each view's under its own mark
+        self._owner = next(Regions._owners)
 
     def forget(self) -> None:
         self.painted.clear()
@@ -275,14 +339,12 @@ class Regions:
         again as it did a few moves ago (no longer on turn, say) is copied, not drawn."""
         if self.painted.get(name) == key:
             return
-        image = self._kept.get(key)
+        image = _SEATS.get((self._owner, key))
         if image is None:
-            if len(self._kept) >= self.KEPT:
-                self._kept.pop(next(iter(self._kept)))
             image = pygame.Surface(rect.size)
             image.fill(background)
             painter(image, pygame.Rect((0, 0), rect.size))
-            self._kept[key] = image
+            _SEATS.put((self._owner, key), image)
         surface.blit(image, rect.topleft)
         self.painted[name] = key
 

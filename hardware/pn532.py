@@ -175,11 +175,14 @@ class PN532Error(RuntimeError):
 
 
 class PN532:
-    """The chip on a serial port in HSU mode. Every exchange is bounded by ``timeout``."""
+    """The chip on a serial port in HSU mode. Every exchange is bounded by ``timeout``
+    (``TIMEOUT_S``: a chip answers within milliseconds)."""
 
-    def __init__(self, port: serial.SerialBase, *, timeout: float = 0.1, retries: int = 1) -> None:
+    TIMEOUT_S = 0.1
+
+    def __init__(self, port: serial.SerialBase, *, timeout: float | None = None, retries: int = 1) -> None:
         self.port = port
-        self.timeout = timeout
+        self.timeout = self.TIMEOUT_S if timeout is None else timeout
         self.retries = retries
         self.parser = ReplyParser()
 

@@ -127,3 +127,37 @@ def test_at_the_keyboard_the_hand_never_covers_the_table_and_the_table_cards_key
     assert all(key in said for key in "1234567"[:len(table.state.hands[0])])
     assert all(key in said for key in KEY_TABLE_CARDS[:3]) == open_cards
     assert "q" in said and "d" in said                              # the station's buttons, as keys
+
+
+def test_an_image_cache_lets_the_least_recently_used_go_when_its_budget_in_bytes_is_full(screen):
+    one_kb = pygame.Surface((16, 16), 0, 32)                     # 16 × 16 × 4 bytes
+    cache = draw.ImageCache(budget=2 * draw.image_bytes(one_kb))
+    a, b, c = (one_kb.copy() for _ in range(3))
+    cache.put("a", a)
+    cache.put("b", b)
+    assert cache.get("a") is a                                    # now "b" is the least recently used
+    cache.put("c", c)
+    assert cache.get("b") is None and cache.get("a") is a and cache.get("c") is c
+    assert cache.bytes == 2 * draw.image_bytes(one_kb) and len(cache) == 2
+    huge = pygame.Surface((64, 64), 0, 32)
+    assert cache.put("huge", huge) is huge                        # drawn, but larger than the whole budget
+    assert cache.get("huge") is None and len(cache) == 2
+    cache.put("a", b)                                             # the same key again: counted once
+    assert cache.get("a") is b and cache.bytes == 2 * draw.image_bytes(one_kb)
+
+
+def test_the_drawing_caches_keep_within_their_budgets_at_the_largest_table(screen):
+    """Crazy Kick with eight players: the most card faces and seat images of any game (once
+    512 faces and 96 seats by count, 75 MB; a Pi shares its memory with the GPU)."""
+    from controller.bench.frames import snapshots
+    caches = {"faces": (draw._FACES, draw.FACE_BYTES), "seats": (draw._SEATS, draw.SEAT_BYTES),
+              "texts": (draw._TEXTS, draw.TEXT_BYTES), "panels": (draw._PANELS, draw.PANEL_BYTES)}
+    filled = set()
+    for seed in range(4):
+        for snap in snapshots("crazy-kick", seed, moves=150, players=8):
+            screen.render(snap)
+        for name, (cache, budget) in caches.items():
+            held = sum(draw.image_bytes(image) for image in cache._images.values())
+            assert held == cache.bytes <= budget, name
+            filled |= {name} if cache.bytes > budget * 3 // 4 else set()
+    assert {"faces", "seats"} <= filled                          # the budgets were what held them

@@ -318,3 +318,26 @@ def test_a_bug_in_drawing_is_one_line_in_the_log_and_the_screen_comes_back(caplo
     finally:
         screen.close()
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.skipif(__import__("shutil").which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
+def test_a_window_on_x11_does_not_load_the_gl_stack():
+    """X11 takes the window's pixels itself; SDL's default texture path loaded OpenGL (under
+    Xvfb, Mesa's llvmpipe: 100 MB more in the screen's process)."""
+    import os
+    import subprocess
+    import sys
+    from controller.bench.app import virtual_display
+    probe = ("from display.app import Screen\n"
+             "screen = Screen(lang='en', fullscreen=True, volume=0)\n"
+             "screen.render(__import__('controller.bench.frames', fromlist=['x']).snapshots('partout', 1, 3)[-1])\n"
+             "screen.present()\n"
+             "maps = open('/proc/self/maps').read()\n"
+             "print('gl' if 'libGL' in maps or '_dri.so' in maps or 'libLLVM' in maps else 'no gl', "
+             "screen.window.get_size())\n")
+    with virtual_display() as display:
+        env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "SDL_FRAMEBUFFER_ACCELERATION")}
+        out = subprocess.run([sys.executable, "-c", probe], env=dict(env, DISPLAY=display), capture_output=True,
+                             text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["no", "gl"] and "(1920, 1080)" in out.stdout, out.stdout

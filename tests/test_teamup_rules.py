@@ -582,6 +582,27 @@ def test_every_fitting_place_is_found_up_to_the_far_corner():
     assert all(p.z == resting_floor(far, p.x, p.y, p.dx, p.dy) for p in fits)
 
 
+def test_fitting_offers_exactly_the_packages_the_rules_allow_on_random_pallets():
+    """Every shape, colour, way round and place the card allows, on the floor it would rest
+    on, checked one by one: ``fitting`` checks a place once for all the card's colours."""
+    rng = random.Random(31)
+    for _ in range(40):
+        state = RULES.new_game({"players": 1}, rng.randrange(1 << 30))
+        for _ in range(rng.randrange(4, 16)):
+            if state.phase == "over":
+                break
+            state = RULES.apply(state, Draw(0))
+            moves = RULES.legal_actions(state, 0)
+            state = RULES.apply(state, rng.choice(moves))
+        pallet = pallet_of(state.placed)
+        for name, kind in KINDS.items():
+            one_by_one = {Package(shape, colour, x, y, resting_floor(pallet, x, y, dx, dy), dx, dy, dz)
+                          for shape in kind.shapes for colour in kind.colours for dx, dy, dz in orientations(shape)
+                          for y in range(Y - dy + 1) for x in range(X - dx + 1)}
+            allowed = {p for p in one_by_one if placement_problem(pallet, p) is None}
+            assert set(fitting(pallet, kind)) == allowed, name
+
+
 def test_a_card_with_two_shapes_offers_the_second_when_the_first_is_used_up():
     # every A counted as used (where they stand does not matter to the count)
     pallet = pallet_of([NEUTRAL] + [Package("A", c, 0, 0, 4, 1, 1, 1) for c in ("R", "BL", "W") for _ in range(COPIES)])

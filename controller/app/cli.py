@@ -137,7 +137,11 @@ def main(argv: list[str] | None = None) -> int:
 
     bench = sub.add_parser("bench", help="speed and memory figures (a table; --json for machines)")
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    pace = bench.add_mutually_exclusive_group()
+    pace.add_argument("--quick", action="store_true", help="fewer repetitions (a minute or two; for development)")
+    pace.add_argument("--long", action="store_true",
+                      help="longer runs of the slow areas (Team UP!'s solver and bot games, the windowed demos' "
+                           "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
                             "faults); repeatable")
@@ -512,7 +516,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if unknown:
         print(f"spieltisch: no bench area {unknown[0]!r}; choose from {', '.join(known)}", file=sys.stderr)
         return 2
-    return bench.main(as_json=args.json, quick=args.quick, areas=areas)
+    return bench.main(as_json=args.json, quick=args.quick, areas=areas, long=args.long)
 
 
 COMMANDS = {"demo": cmd_demo, "play": cmd_play, "box": cmd_box, "install-pi": cmd_install_pi, "cards": cmd_cards,

@@ -1,6 +1,10 @@
 """Team UP! figures: how fast placements are checked, how fast the solver finds the best
 line for a card order (the puzzle deck's perfect pallet; random orders, with how many were
-proven the best), and what a bot game costs in the rules core."""
+proven the best), and what a bot game costs in the rules core.
+
+Times are this process's CPU time, and the solver's budgets are CPU seconds too
+(``time.process_time``): on a busy machine a wall-clock budget left the solver less work,
+and fewer orders came out proven."""
 
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ import time
 from controller.bench.measure import Target, median_of
 from controller.games import find_game
 
-RANDOM_ORDERS = 20
-RANDOM_SECONDS = 10.0
+# seeded random card orders for the solver, and its CPU seconds for each: (orders, seconds)
+RANDOM_SEARCH = {"quick": (5, 2.0), "default": (8, 5.0), "long": (20, 10.0)}
+BOT_GAMES = {"quick": 3, "default": 3, "long": 12}     # whole bot games: about 9 s each, the bots thinking
 
 TARGETS: dict[str, Target] = {
     "teamup_placement_per_s": (100_000, "min", "checks/s",
@@ -22,13 +27,16 @@ TARGETS: dict[str, Target] = {
     "teamup_puzzle_perfect_s": (2.0, "max", "s", "Team UP!: the solver's perfect pallet for the puzzle deck (median)"),
     "teamup_puzzle_perfect_s_max": (float("nan"), "info", "s", "the same, slowest of the runs"),
     "teamup_random_best_median": (float("nan"), "info", "points",
-                                  f"best score of {RANDOM_ORDERS} seeded random orders, {RANDOM_SECONDS:.0f} s each (median)"),
+                                  "best score of seeded random orders, each searched for at most {} CPU s (median of {}; "
+                                  "--long: {} × {} s)".format(RANDOM_SEARCH["default"][1], RANDOM_SEARCH["default"][0],
+                                                              *RANDOM_SEARCH["long"])),
     "teamup_random_best_min": (float("nan"), "info", "points", "the same, lowest"),
     "teamup_random_perfect": (float("nan"), "info", "orders", "of those, orders allowing a perfect pallet (25)"),
     "teamup_random_proven": (float("nan"), "info", "orders", "of those, best score proven (the search ran to its end)"),
     "teamup_random_seconds_median": (float("nan"), "info", "s", "solver time per order (median)"),
     "teamup_random_seconds_max": (float("nan"), "info", "s", "the same, slowest"),
-    "teamup_game_core_ms": (float("nan"), "info", "ms", "Team UP!: a whole bot game in the rules core, 2 players (median)"),
+    "teamup_game_core_ms": (float("nan"), "info", "ms", "Team UP!: a whole bot game in the rules core, 2 players (median "
+                            "of 3 games; --long: 12)"),
     "teamup_bot_score_median": (float("nan"), "info", "points", "the bots' score in those games (median)"),
     "teamup_bot_score_min": (float("nan"), "info", "points", "the same, lowest"),
     "teamup_bot_score_max": (float("nan"), "info", "points", "the same, highest"),
@@ -74,7 +82,7 @@ def placement_per_s(cold: bool = False, checks: int = 40_000) -> float:
         sample = [(list(boards[i % len(boards)]), p) for i, p in enumerate(packages)]
     else:
         sample = [(boards[(i * len(boards)) // checks], p) for i, p in enumerate(packages)]
-    start = time.perf_counter()
+    start = time.process_time()
     if cold:
         from controller.games.teamup import _pallet
         for placed, package in sample:
@@ -83,13 +91,13 @@ def placement_per_s(cold: bool = False, checks: int = 40_000) -> float:
     else:
         for placed, package in sample:
             placement_error(placed, package)
-    return checks / (time.perf_counter() - start)
+    return checks / (time.process_time() - start)
 
 
 def puzzle_seconds() -> tuple[float, int]:
     from controller.games.teamup import CARD_NUMBERS, puzzle_neutral
     from controller.games.teamup_solver import solve
-    found = solve(CARD_NUMBERS, puzzle_neutral(), 10.0, clock=time.perf_counter)
+    found = solve(CARD_NUMBERS, puzzle_neutral(), 10.0, clock=time.process_time)
     return found.seconds, found.score
 
 
@@ -101,7 +109,7 @@ def random_orders(count: int, seconds: float) -> list:
         rng = random.Random(f"bench:{seed}")
         deck = list(CARD_NUMBERS)
         rng.shuffle(deck)
-        out.append(solve(deck, random_neutral(rng), seconds, clock=time.perf_counter))
+        out.append(solve(deck, random_neutral(rng), seconds, clock=time.process_time))
     return out
 
 
@@ -112,15 +120,15 @@ def bot_games(seeds: range) -> tuple[list[float], list[int]]:
     times, scores = [], []
     for seed in seeds:
         state, rng = rules.new_game({"players": 2}, seed), random.Random(seed)
-        start = time.perf_counter()
+        start = time.process_time()
         while state.phase != "over":
             state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((time.process_time() - start) * 1000)
         scores.append(rules.outcome(state).scores[0])
     return times, scores
 
 
-def figures(quick: bool = False) -> dict[str, float]:
+def figures(quick: bool = False, long: bool = False) -> dict[str, float]:
     runs = 3 if quick else 5
     out: dict[str, float] = {}
     out["teamup_placement_per_s"] = median_of(runs, placement_per_s)
@@ -129,7 +137,8 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["teamup_puzzle_perfect_s"] = statistics.median(s for s, score in puzzle) if all(
         score == 25 for _, score in puzzle) else float("inf")
     out["teamup_puzzle_perfect_s_max"] = max(s for s, _ in puzzle)
-    found = random_orders(5 if quick else RANDOM_ORDERS, 2.0 if quick else RANDOM_SECONDS)
+    pace = "quick" if quick else "long" if long else "default"
+    found = random_orders(*RANDOM_SEARCH[pace])
     scores = [f.score for f in found]
     out["teamup_random_best_median"] = statistics.median(scores)
     out["teamup_random_best_min"] = min(scores)
@@ -137,7 +146,7 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["teamup_random_proven"] = sum(1 for f in found if f.proven)
     out["teamup_random_seconds_median"] = statistics.median(f.seconds for f in found)
     out["teamup_random_seconds_max"] = max(f.seconds for f in found)
-    times, scores = bot_games(range(3 if quick else 12))
+    times, scores = bot_games(range(BOT_GAMES[pace]))
     out["teamup_game_core_ms"] = statistics.median(times)
     out["teamup_bot_score_median"] = statistics.median(scores)
     out["teamup_bot_score_min"] = min(scores)

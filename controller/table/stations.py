@@ -28,12 +28,15 @@ def candidate_ports() -> list[str]:
     return ours + by_id + bare
 
 
+HELLO_TIMEOUT_S = 1.0          # a station says HELLO within milliseconds of WHO; a silent port costs this
+
+
 def probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
     """An open link to whatever answers on ``port``, or a string saying why nothing does."""
     from hardware.link import StationError, StationLink
     from hardware.pn532 import PN532Reader
     try:
-        link = StationLink(port, events, reconnect=False).open(hello_timeout=1.0)
+        link = StationLink(port, events, reconnect=False).open(hello_timeout=HELLO_TIMEOUT_S)
         stack.callback(link.close)
         return link
     except StationError as exc:
