@@ -76,20 +76,13 @@ def test_empty_hand_and_ball_out_change_what_buttons_mean():
 # -- the arbiter ------------------------------------------------------------------------------------
 
 def test_arbiter_orders_by_press_time_not_arrival():
-    arbiter = Arbiter(min_window_ns=4_000_000)
+    arbiter = Arbiter(stations={"a", "b"})
     arbiter.push("B", station="b", pressed_ns=2_000_000, arrived_ns=2_200_000)
+    arbiter.progress("b", upto_ns=3_000_000, arrived_ns=3_100_000)
+    assert arbiter.due(4_400_000) == []                  # a has not said whether it pressed first
     arbiter.push("A", station="a", pressed_ns=1_000_000, arrived_ns=4_500_000)   # pressed first, USB late
-    assert arbiter.due(4_600_000) == []
-    assert arbiter.due(10_000_000) == ["A", "B"]
-
-
-def test_arbiter_window_follows_the_measured_delay_within_bounds():
-    arbiter = Arbiter(min_window_ns=1_000_000, max_window_ns=5_000_000, tie_ns=200_000)
-    for i in range(50):
-        arbiter.push(i, station="s", pressed_ns=i * 10_000_000, arrived_ns=i * 10_000_000 + 3_000_000)
-    assert arbiter.window_ns == 3_200_000
-    arbiter.push("slow", station="t", pressed_ns=0, arrived_ns=16_000_000)   # an FTDI at 16 ms
-    assert arbiter.window_ns == 5_000_000
+    arbiter.progress("a", upto_ns=4_600_000, arrived_ns=4_700_000)   # its answer came after its press
+    assert arbiter.due(4_700_000) == ["A", "B"]
 
 
 def test_arbiter_does_not_believe_impossible_stamps():
@@ -100,7 +93,7 @@ def test_arbiter_does_not_believe_impossible_stamps():
 
 
 def test_ties_take_turns():
-    arbiter = Arbiter(tie_ns=200_000, min_window_ns=1_000_000)
+    arbiter = Arbiter(tie_ns=200_000)
     winners = []
     for round_ in range(4):
         t = round_ * 100_000_000
@@ -190,6 +183,31 @@ class FakeLink:
         return True
 
 
+class RacingLink(FakeLink):
+    """A station whose presses race: it has buttons and answers FENCE (the answers are the
+    test's to give, with ``answer``)."""
+
+    capabilities = {"buttons": "6", "fence": "1"}
+    fences = True
+    connected = True
+
+    def __init__(self):
+        super().__init__()
+        self.asked = 0
+
+    def fence(self):
+        self.asked += 1
+        return True
+
+
+def answer(runner, *stations, upto_ns, arrived_ns=None, asked_ns=None):
+    """The stations' answers to the runner's FENCEs: each has sent everything before ``upto_ns``."""
+    from hardware.events import StationProgress
+    for station in stations:
+        runner.accept(StationProgress(station, upto_ns, upto_ns if asked_ns is None else asked_ns, 0, False,
+                                      upto_ns if arrived_ns is None else arrived_ns))
+
+
 def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashes_red():
     deck = load_deck("schmidt")
     tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)     # two team-mates may take it
@@ -198,12 +216,20 @@ def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashe
     mario = next(c for c in deck if c.player == second and not c.goal and not (set(stefan.passes) & {second}))
     table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
     table.state = arrange(table.state, {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
-    links = {s: FakeLink() for s in table.stations}
+    links = {s: RacingLink() for s in table.stations}
     runner = RealtimeRunner(table, queue.Queue(), links)
     # seat 3 (s3) pressed first at t=1 ms but its frame arrives at 4 ms; seat 1 pressed at 2 ms, arrived 2.1 ms
     runner.accept(ButtonEvent("s1", 0, 0, True, 0, 2_100_000, 2_000_000))
+    runner.clock = lambda: 2_500_000
+    runner.release()                                  # every station is asked what it has sent
+    assert all(link.asked == 1 for link in links.values()) and len(runner.arbiter) == 1
+    answer(runner, "s1", "s2", "s4", upto_ns=3_000_000)
+    runner.clock = lambda: 3_000_000
+    runner.release()                                  # s3 has not answered: its press may be on its way
+    assert len(runner.arbiter) == 1 and table.state.last is None
     runner.accept(ButtonEvent("s3", 0, 0, True, 0, 4_000_000, 1_000_000))
-    runner.clock = lambda: 20_000_000
+    answer(runner, "s3", upto_ns=4_100_000)           # its answer comes after its press (in order)
+    runner.clock = lambda: 4_100_000
     runner.release()
     assert table.state.centre[-1] == mario.id and table.state.last.player == 2
     assert ("LED", (LED_REFUSED, 300)) in links["s1"].sent
@@ -233,17 +259,18 @@ def test_the_screen_waits_while_presses_are_held_and_draws_once_they_are_release
     would hold that press's release back by as much. So the table draws after the release."""
     table = Table(RULES, config={"players": 4}, seed=3, stations=["s1", "s2", "s3", "s4"])
     screen = FakeScreen()
-    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations}, screen=screen)
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations}, screen=screen)
     runner.clock = lambda: 1_000_000_000
     runner._publish()
     assert screen.drawn == [table.revision]                  # nothing held: drawn at once
     runner.accept(ButtonEvent("s1", 1, 3, True, 0, 1_000_500_000, 1_000_000_000))
-    runner.release()                                          # not due yet: held
+    runner.release()                                          # the stations asked: held
     assert len(runner.arbiter) == 1
     table._changed()                                          # something else to show meanwhile
     runner._publish()
     assert screen.drawn == [table.revision - 1]               # not drawn while the press waits
-    runner.clock = lambda: 1_100_000_000
+    answer(runner, *table.stations, upto_ns=1_001_000_000)
+    runner.clock = lambda: 1_001_000_000
     runner.release()
     runner._publish()
     assert len(runner.arbiter) == 0 and screen.drawn[-1] == table.revision and len(screen.drawn) == 2
@@ -282,7 +309,7 @@ def test_the_runner_keeps_the_arbiter_it_is_given_even_an_empty_one():
     from controller.table import Table
     from controller.table.arbiter import Arbiter
     from controller.table.realtime import RealtimeRunner
-    arbiter = Arbiter(min_window_ns=3_000_000)
+    arbiter = Arbiter(bound_ns=3_000_000)
     assert len(arbiter) == 0 and not arbiter                  # empty, so falsy
     table = Table(RULES, config={"players": 2}, seed=1, stations=["a", "b"])
     assert RealtimeRunner(table, None, {}, arbiter=arbiter).arbiter is arbiter
@@ -352,19 +379,48 @@ def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():
     assert not table.message.refusal and table.state.top == card     # a hint changes nothing
 
 
+def races_with_late_answers(runner, late, races=25, after=None, silent=()):
+    """``races`` presses of s1, each answered by every station 1 ms after it was asked but
+    ``late``'s stations 16 ms after (an FTDI adapter at its default latency timer: past the
+    15 ms bound), and never by ``silent``'s. ``after(k)`` looks at the table after race k."""
+    for k in range(races):
+        at = (k + 1) * 100_000_000
+        runner.accept(ButtonEvent("s1", k + 1, 3, True, 0, at + 1_000_000, at))
+        runner.clock = lambda: at + 1_000_000
+        runner.release()                                          # asked now
+        prompt = [s for s in runner.links if s not in late and s not in silent]
+        answer(runner, *prompt, upto_ns=at + 1_500_000, arrived_ns=at + 2_000_000, asked_ns=at + 1_000_000)
+        runner.clock = lambda: at + 16_000_000
+        runner.release()                                          # the bound: decided without the others
+        answer(runner, *late, upto_ns=at + 1_500_000, arrived_ns=at + 17_000_000, asked_ns=at + 1_000_000)
+        runner.release()
+        if after is not None:
+            after(k)
+
+
 def test_a_station_too_slow_to_judge_is_named_on_the_screen_once(caplog):
     table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
-    runner = RealtimeRunner(table, queue.Queue(), {s: FakeLink() for s in table.stations})
-    for k in range(25):
-        at = (k + 1) * 100_000_000
-        runner.accept(ButtonEvent("s3", k + 1, 3, True, 0, at + 16_000_000, at))       # 16 ms on the way
-        runner.clock = lambda: at + 40_000_000
-        runner.release()
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+
+    def not_before_twenty(k):
         if k == 18:
-            assert table.snapshot().notices == ()                                  # 19 presses: not judged yet
+            assert table.snapshot().notices == ()                 # 19 races: not judged yet
+    races_with_late_answers(runner, {"s3"}, after=not_before_twenty)
     notices = table.snapshot().notices                  # it lasts, whatever refusal came after
     assert [(n.key, n.params) for n in notices] == [("slow_link", {"seat": 2, "ms": 16})]
-    assert sum(1 for line in caplog.messages if "press to arrival" in line) == 1     # said once
+    assert sum(1 for line in caplog.messages if "races waited" in line) == 1     # said once
+    assert runner.arbiter.without_by_station == {"s3": 25} and table.result()["decided_without"] == {"2": 25}
+
+
+def test_a_station_that_never_answers_is_named_as_silent_and_every_race_waits_only_its_bound(caplog):
+    """A station that does not answer FENCE (hung, or a firmware before 1.2) holds each race
+    for the bound and no longer; the screen says it does not answer (no USB latency to set)."""
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+    races_with_late_answers(runner, set(), silent={"s4"})
+    assert runner.arbiter.races == 25 and runner.arbiter.without_by_station == {"s4": 25}
+    assert [(n.key, n.params) for n in table.snapshot().notices] == [("station_silent", {"seat": 3})]
+    assert sum(1 for line in caplog.messages if "does not answer" in line) == 1
 
 
 def test_a_simulated_station_too_slow_to_judge_blames_the_busy_computer_not_a_usb_adapter(caplog):
@@ -372,15 +428,10 @@ def test_a_simulated_station_too_slow_to_judge_blames_the_busy_computer_not_a_us
     rather than send the owner after a USB adapter's latency that is not there."""
     from hardware.sim import FIRMWARE
     table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
-    links = {s: FakeLink() for s in table.stations}
-    links["s2"].firmware, links["s3"].firmware = FIRMWARE, "1.1"
+    links = {s: RacingLink() for s in table.stations}
+    links["s2"].firmware, links["s3"].firmware = FIRMWARE, "1.2"
     runner = RealtimeRunner(table, queue.Queue(), links)
-    for k in range(25):
-        at = (k + 1) * 100_000_000
-        for station in ("s2", "s3"):
-            runner.accept(ButtonEvent(station, k + 1, 3, True, 0, at + 9_000_000, at))
-        runner.clock = lambda: at + 40_000_000
-        runner.release()
+    races_with_late_answers(runner, {"s2", "s3"})
     assert sorted((n.key, n.params["seat"]) for n in table.snapshot().notices) == [
         ("slow_link", 2), ("slow_link_simulated", 1)]
     assert sum(1 for line in caplog.messages if "this computer is too busy" in line) == 1
@@ -522,10 +573,17 @@ def test_the_headless_demo_gives_the_arbiter_usbs_delays_to_judge(tmp_path, monk
             super().__init__(*args, **kw)
             runners.append(self)
 
+        def accept(self, event):
+            if isinstance(event, ButtonEvent):
+                delays.setdefault(event.station, []).append(event.arrived_ns - event.pressed_ns)
+            super().accept(event)
+
+    delays: dict[str, list[int]] = {}
     monkeypatch.setattr(demo, "RealtimeRunner", Watched)
     result = demo.run_demo("crazy-kick", players=4, seed=5, headless=True, data_dir=tmp_path, timeout=60)
-    assert result["finished"] and result["late_presses"] == {}
-    arbiter = runners[0].arbiter
-    medians = [ordered[len(ordered) // 2] for ordered in arbiter._sorted.values()]
+    assert result["finished"] and result["late_presses"] == {} and result["decided_without"] == {}
+    medians = [sorted(d)[len(d) // 2] for d in delays.values()]
     assert len(medians) == 4 and all(1_000_000 < m < 4_000_000 for m in medians)
-    assert 3_000_000 < arbiter.window_ns <= 5_000_000
+    arbiter = runners[0].arbiter
+    # every race waited for the four stations' word, which came through the same wire
+    assert arbiter.races > 100 and arbiter.without == 0 and arbiter.stations == set(delays)

@@ -1,7 +1,9 @@
 """The loop of a real-time game (Crazy Kick): presses go through the arbiter, which
-releases them to the table in press-time order once their window has passed.
+releases them to the table in press-time order once every station in the race has said
+it sent everything up to past them (its answer to a FENCE), or the bound has passed.
 
-    station frames ─► queue ─► arbiter (held ≤ window) ─► table ─► feedback, snapshot
+    station frames ─► queue ─► arbiter (held until every station spoke past it, ≤ bound) ─► table
+                                  │ FENCE to the stations that have not ▲ UPTO / LOST
 
 Time comes from a clock the runner is given. At a real table it is the host's
 monotonic clock. The headless demo uses :class:`SimulatedTime`: time stands still while
@@ -102,6 +104,25 @@ class RealtimeRunner(TableRunner):
         self._warned_slow: set[str] = set()          # stations the screen has warned about
         self._held_feedback: list[Any] | None = None  # a batch's feedback, until it is durable
         table.late_presses = self.arbiter.late_by_station   # the arbiter's own counts: the result (the log) has them
+        table.decided_without = self.arbiter.without_by_station
+        self._expected_answers: dict[str, int] = {}  # simulated time: station → answers still to come
+        self._in_race()
+        for station, link in self.links.items():
+            if self._races(link) and not link.fences:
+                log.warning("station %s (firmware %s) does not answer FENCE: each race waits %.0f ms for it "
+                            "and is decided without it; update its firmware (firmware/README.md)", station,
+                            getattr(link, "firmware", "?"), self.arbiter.bound_ns / 1e6)
+
+    @staticmethod
+    def _races(link: Any) -> bool:
+        """A station whose presses race: one with buttons that can be asked (a StationLink;
+        not a bare card reader, not a fake without a clock)."""
+        return callable(getattr(link, "fence", None)) and getattr(link, "capabilities", {}).get("buttons", "0") != "0"
+
+    def _in_race(self) -> None:
+        """The arbiter waits for the stations that are plugged in now."""
+        self.arbiter.set_stations(s for s, link in self.links.items()
+                                  if self._races(link) and getattr(link, "connected", True))
 
     def run(self, *, until_finished: bool = True, timeout: float | None = None) -> dict[str, Any]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -143,18 +164,37 @@ class RealtimeRunner(TableRunner):
                     self._ui(ui)
             self._watch()
             self._publish(idle=not batch)
-            if self.simulated is not None and not batch:
-                self._advance()
+            if self.simulated is not None and not batch and not any(self._expected_answers.values()):
+                self._advance()                 # (the answers to this turn's FENCEs first: they are on their way)
         self._publish()
         return self.table.result()
 
     # -- events in ----------------------------------------------------------------------------------
     def accept(self, event: Any) -> None:
-        if type(event).__name__ == "ButtonEvent":
+        kind = type(event).__name__
+        if kind == "ButtonEvent":
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
                               arrived_ns=event.arrived_ns)
+        elif kind == "StationProgress":
+            self.arbiter.progress(event.station, upto_ns=event.upto_ns, arrived_ns=event.arrived_ns,
+                                  asked_ns=event.asked_ns, lost=event.lost, backwards=event.backwards)
         else:
+            if kind == "StationHello":
+                self.arbiter.forget(event.station)    # a rebooted station: a new clock
+            if kind in ("StationHello", "StationLost"):
+                self._in_race_after(event)
             self.handle(event)
+
+    def _in_race_after(self, event: Any) -> None:
+        """A station lost leaves the race (the table pauses anyway); one back joins it. The
+        link says so by the time its event is read, but a test's fake may not."""
+        stations = set(self.arbiter.stations)
+        link = self.links.get(event.station)
+        if type(event).__name__ == "StationLost":
+            stations.discard(event.station)
+        elif link is not None and self._races(link):
+            stations.add(event.station)
+        self.arbiter.set_stations(stations)
 
     def release(self) -> None:
         now = self.clock()
@@ -163,11 +203,20 @@ class RealtimeRunner(TableRunner):
         due = self.arbiter.due(now)
         if due:
             self._release_batch(due)
+        self._ask(now)
         for station, delay_ns in self.arbiter.too_slow().items():
             if station not in self._warned_slow:
                 self._warned_slow.add(station)
                 link = self.links.get(station)
                 self.table.warn_slow_link(station, delay_ns, simulated=is_simulated(getattr(link, "firmware", None)))
+
+    def _ask(self, now: int) -> None:
+        """FENCE to every station the arbiter still needs a word from (a station that does
+        not answer FENCE is not asked: the race waits its bound for it)."""
+        for station in self.arbiter.fences(now):
+            link = self.links.get(station)
+            if link is not None and link.fences and link.fence() and self.simulated is not None:
+                self._expected_answers[station] = self._expected_answers.get(station, 0) + 1
 
     def _release_batch(self, due: list[Any]) -> None:
         """The presses the arbiter released together, in one durable commit; their feedback
@@ -207,7 +256,7 @@ class RealtimeRunner(TableRunner):
         give_up = time.monotonic() + 5.0
         while True:
             waiting = any(self._seen.get(s) != seq for s, seq in self._expected.items()) or \
-                any(link.pending_pongs for link in self.links.values())
+                any(link.pending_pongs for link in self.links.values()) or any(self._expected_answers.values())
             try:
                 # a PONG puts nothing on the queue: look again soon rather than block
                 event = self.events.get(timeout=0.002) if waiting else self.events.get_nowait()
@@ -217,12 +266,17 @@ class RealtimeRunner(TableRunner):
                 if time.monotonic() > give_up:
                     log.error("simulated stations did not deliver their frames; going on")
                     self._expected.clear()
+                    self._expected_answers.clear()
                     return batch
                 continue
             if getattr(event, "seq", None) is not None:
                 self._seen[event.station] = event.seq
-            if self.wire is not None and type(event).__name__ == "ButtonEvent":
-                self.wire.send(event)                 # on its way: it arrives in simulated time
+            if type(event).__name__ == "StationProgress" and self._expected_answers.get(event.station):
+                self._expected_answers[event.station] -= 1
+            if self.wire is not None and type(event).__name__ in ("ButtonEvent", "StationProgress"):
+                # on its way: it arrives in simulated time, in order with the station's presses
+                # (an answer must not overtake a press it promises came first)
+                self.wire.send(event)
             else:
                 batch.append(event)
 
@@ -244,9 +298,9 @@ class RealtimeRunner(TableRunner):
 
     def _may_draw(self) -> bool:
         """Not while presses are held: a frame takes milliseconds to draw (a whole one up
-        to 30), and a press whose window ends meanwhile would be released that much later
-        (the hold). The frame is drawn once the arbiter has let them go, a window (≤ 5 ms)
-        later at most."""
+        to 30), and a press whose last answer comes meanwhile would be released that much
+        later (the hold). The frame is drawn once the arbiter has let them go, a few ms
+        later (the bound, 15 ms, at most)."""
         return len(self.arbiter) == 0
 
     def _hint_wake(self, now: int) -> int | None:
