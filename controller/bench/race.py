@@ -58,6 +58,8 @@ TARGETS: dict[str, Target] = {
     "ck_race_sync_error_ms_p99": (0.25, "max", "ms", "real path: press time the table used − true press time, "
                                   "after 10 s of sync"),
     "ck_race_sync_error_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_clock_error_ms_p99": (float("nan"), "info", "ms", "of the sync error: the clock sync's own (the "
+                                   "stamp mapped − when the station stamped, the IRQ's 0-50 µs left out), p99"),
     "ck_race_hold_ms_p99": (5.0, "max", "ms", "real path: a press's frame arriving → the table handling it "
                             "(host clock)"),
     "ck_race_hold_ms_max": (5.0, "max", "ms", "the same, worst press"),
@@ -80,6 +82,10 @@ TARGETS: dict[str, Target] = {
                                   "those whose press times on the host clock were wrong already (or a tie)"),
     "ck_race_wrong_by_sync_500us": (float("nan"), "info", "pairs", "the same, 0.5 ms apart"),
     "ck_race_wrong_by_sync_250us": (float("nan"), "info", "pairs", "the same, 0.25 ms apart"),
+    "ck_race_model_right_pct_500us": (float("nan"), "info", "%", "beside it, the model (controller/bench/fairness.py: "
+                                      "the same arbiter and clock sync, exact wake-ups, no threads): 0.5 ms apart"),
+    "ck_race_model_right_pct_250us": (float("nan"), "info", "%", "the model, 0.25 ms apart"),
+    "ck_race_model_hold_ms_median": (float("nan"), "info", "ms", "the model's hold, median"),
     "ck_race_decided_without": (float("nan"), "info", "races", "real path: races decided without a station's "
                                 "word (its answer not within the 15 ms bound)"),
     "ck_race_press_left_late_ms_p99": (float("nan"), "info", "ms", "the stations' process: a press's frames "
@@ -154,7 +160,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
             for s, true_ns in presses:
                 at = true_ns + int(rng.uniform(0, IRQ_LATENCY_NS))
                 sims[s].will_press(rng.randrange(6), at)
-                stamped.append((ids[s], sims[s].station_clock.ticks(at), true_ns))
+                stamped.append((ids[s], sims[s].station_clock.ticks(at), true_ns, at))
             plan.append((gap, stamped))
             for s, true_ns in presses:
                 _wait_until(true_ns + IRQ_LATENCY_NS)
@@ -241,15 +247,16 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     order_of = {key: n for n, key in enumerate(sorted(handled, key=lambda key: handled[key][0]))}
     right = {gap: [0, 0, 0] for gap in GAPS_NS}        # released right, arrival right, pairs
     wrong = {gap: [0, 0] for gap in GAPS_NS}           # pairs wrong by the clock sync, the rest
-    sync_errors, holds, delays, reading = [], [], [], []
+    sync_errors, clock_errors, holds, delays, reading = [], [], [], [], []
     missing = 0                                        # presses planned that the table never saw as planned
     for gap, presses in plan:
-        for (station, stamp, true_ns) in presses:
+        for (station, stamp, true_ns, at_ns) in presses:
             if (station, stamp) not in handled:
                 missing += 1
             else:
                 at, event = handled[(station, stamp)]
                 sync_errors.append(abs(event.pressed_ns - true_ns))
+                clock_errors.append(event.pressed_ns - at_ns)     # signed; the IRQ's delay left out
                 holds.append(at - event.arrived_ns)
                 delays.append(event.arrived_ns - true_ns)
                 left = pressed["left"].get(f"{station} {stamp}")
@@ -264,12 +271,12 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
                 if order_of[ka] > order_of[kb]:       # wrong: by the clocks (the mapped stamps say so) or not
                     by_clock = handled[kb][1].pressed_ns - handled[ka][1].pressed_ns < runner.arbiter.tie_ns
                     wrong[gap][0 if by_clock else 1] += 1
-    return {"right": right, "sync_errors_ns": sync_errors, "holds_ns": holds, "delays_ns": delays,
+    return {"right": right, "sync_errors_ns": sync_errors, "clock_errors_ns": clock_errors, "holds_ns": holds, "delays_ns": delays,
             "reading_ns": reading, "wire_late_ns": pressed["wire_late"], "late": runner.arbiter.late,
             "frames_ns": list(screen.frame_ns), "without": runner.arbiter.without, "wrong": wrong,
             "loop_late_ns": pressed["loop_late"], "restamped": pressed["restamped"], "missing": missing,
             "left_late_ns": [pressed["left"][f"{station} {stamp}"] - true_ns for _, presses in plan
-                             for station, stamp, true_ns in presses if f"{station} {stamp}" in pressed["left"]]}
+                             for station, stamp, true_ns, _ in presses if f"{station} {stamp}" in pressed["left"]]}
 
 
 def _bare_ptys(seed: int, stations: int, bursts: int) -> None:
@@ -367,6 +374,7 @@ def figures(quick: bool = False) -> dict[str, float]:
     holds = [h / 1e6 for h in found["holds_ns"]]
     out["ck_race_sync_error_ms_p99"] = percentile(errors, 99)
     out["ck_race_sync_error_ms_median"] = statistics.median(errors)
+    out["ck_race_clock_error_ms_p99"] = percentile([e / 1e6 for e in found["clock_errors_ns"]], 99)
     out["ck_race_hold_ms_p99"] = percentile(holds, 99)
     out["ck_race_hold_ms_max"] = max(holds)
     out["ck_race_hold_ms_median"] = statistics.median(holds)
@@ -378,6 +386,11 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_bare_pty_ms_p99"] = percentile(bare, 99)
     out["ck_race_bare_pty_ms_median"] = statistics.median(bare)
     out["ck_race_frame_ms_p99"] = percentile([f / 1e6 for f in found["frames_ns"]], 99)
+    from controller.bench.fairness import ordering_accuracy          # the model, printed beside it
+    model = ordering_accuracy(bursts=150, gap_ns=500_000)
+    out["ck_race_model_right_pct_500us"] = 100 * model["arbiter"]
+    out["ck_race_model_hold_ms_median"] = model["hold_ms_median"]
+    out["ck_race_model_right_pct_250us"] = 100 * ordering_accuracy(bursts=150, gap_ns=250_000)["arbiter"]
     out["ck_race_late_presses"] = float(found["late"])
     out["ck_race_decided_without"] = float(found["without"])
     out["ck_race_press_left_late_ms_p99"] = percentile([d / 1e6 for d in found["left_late_ns"]], 99)
