@@ -131,6 +131,33 @@ def test_the_race_bench_takes_every_press_through_the_real_path():
     assert found["frames_ns"] and found["late"] >= 0
 
 
+def test_the_race_bench_says_plainly_when_it_could_not_keep_its_schedule(monkeypatch, capsys):
+    """A press the table saw with another stamp than planned (restamped, or never seen), or
+    more than one press in a hundred whose frames left their station past the 15 ms bound:
+    the run's ordering figures are not a result (NaN, a line on stderr), never printed as one."""
+    from controller.bench import race
+    kept = {"restamped": 0, "missing": 0, "left_late_ns": [1_000_000] * 99 + [16_000_000]}
+    assert race.schedule_broken(kept) is None
+    assert "2 of 100 presses" in race.schedule_broken({**kept, "left_late_ns": [1_000_000] * 98 + [16_000_000] * 2})
+    assert "1 press(es) restamped" in race.schedule_broken({**kept, "restamped": 1})
+    assert "1 not seen as planned" in race.schedule_broken({**kept, "missing": 1})
+    found = {"right": {gap: [99, 70, 100] for gap in race.GAPS_NS}, "wrong": {gap: [1, 0] for gap in race.GAPS_NS},
+             "sync_errors_ns": [50_000], "clock_errors_ns": [40_000], "holds_ns": [3_000_000],
+             "delays_ns": [2_000_000], "reading_ns": [100_000], "wire_late_ns": [10_000], "late": 0,
+             "frames_ns": [5_000_000], "without": 0, "loop_late_ns": [0], "restamped": 1, "missing": 0,
+             "left_late_ns": [1_000_000]}
+    monkeypatch.setattr(race, "races", lambda bursts: found)
+    monkeypatch.setattr(race, "bare_ptys", lambda bursts: [100_000])
+    out = race.figures(quick=True)
+    assert "NOT MEASURED" in capsys.readouterr().err and out["ck_race_schedule_kept"] == 0.0
+    assert all(out[f"ck_race_right_pct_{label}"] != out[f"ck_race_right_pct_{label}"]      # NaN
+               for label in ("1ms", "500us", "250us"))
+    found["restamped"] = 0
+    out = race.figures(quick=True)
+    assert out["ck_race_schedule_kept"] == 1.0 and out["ck_race_right_pct_500us"] == 99.0
+    assert "NOT MEASURED" not in capsys.readouterr().err
+
+
 # -- clock sync -------------------------------------------------------------------------------------
 
 def exchange(sync, clock, t, down, up):
