@@ -303,6 +303,93 @@ def test_the_screen_waits_while_presses_are_held_and_draws_once_they_are_release
     assert len(runner.arbiter) == 0 and screen.drawn[-1] == table.revision and len(screen.drawn) == 2
 
 
+# -- the table's threads while a race is on -------------------------------------------------------------
+
+def test_a_real_time_game_raises_its_loop_and_its_readers_and_nothing_on_simulated_time(monkeypatch):
+    """On the real clock the runner's own thread and every link's reader are raised for
+    the game and put back after it; a headless match on simulated time raises nothing
+    (it runs flat out: as real-time threads it would take a core for seconds)."""
+    import threading
+    from controller.table import realtime
+    calls = []
+    monkeypatch.setattr(realtime, "raise_threads", lambda tids: calls.append(("raise", list(tids))) or ["was"])
+    monkeypatch.setattr(realtime, "restore_threads", lambda raised: calls.append(("restore", raised)))
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+    links = {s: RacingLink() for s in table.stations}
+    links["s1"].thread_id, links["s2"].thread_id = 4001, None          # s2's reader is not running
+    runner = RealtimeRunner(table, queue.Queue(), links)
+    runner.stopped = True                                 # one turn of the loop
+    ran_in = []
+    thread = threading.Thread(target=lambda: (ran_in.append(threading.get_native_id()),
+                                              runner.run(until_finished=False)))
+    thread.start()
+    thread.join(timeout=10)
+    assert calls == [("raise", [ran_in[0], 4001]), ("restore", ["was"])]
+    calls.clear()
+    from controller.app.demo import run_demo
+    run_demo("crazy-kick", players=2, seed=3, headless=True, data_dir=None, timeout=60)
+    assert calls == [("restore", [])]
+
+
+def test_threads_are_made_real_time_or_else_nicer_and_put_back(monkeypatch):
+    import os
+    from controller.table import realtime
+    done = []
+    monkeypatch.setattr(realtime.os, "sched_getscheduler", lambda tid: os.SCHED_OTHER)
+    monkeypatch.setattr(realtime.os, "sched_getparam", lambda tid: os.sched_param(0))
+    monkeypatch.setattr(realtime.os, "getpriority", lambda which, tid: 0)
+    monkeypatch.setattr(realtime.os, "sched_setscheduler", lambda tid, policy, param: done.append(
+        ("policy", tid, policy, param.sched_priority)))
+    monkeypatch.setattr(realtime.os, "setpriority", lambda which, tid, nice: done.append(("nice", tid, nice)))
+    raised = realtime.raise_threads([11, 12])
+    flag = getattr(os, "SCHED_RESET_ON_FORK", 0)
+    assert done == [("policy", 11, os.SCHED_RR | flag, 10), ("policy", 12, os.SCHED_RR | flag, 10)]
+    assert [r.tid for r in raised] == [11, 12]
+    done.clear()
+    realtime.restore_threads(raised)
+    assert done == [("policy", 11, os.SCHED_OTHER, 0), ("nice", 11, 0), ("policy", 12, os.SCHED_OTHER, 0),
+                    ("nice", 12, 0)]
+
+    def refused(tid, policy, param):                      # no privilege for real time: nice −10 instead
+        if policy & ~flag == os.SCHED_RR:
+            raise PermissionError(1, "not permitted")
+        done.append(("policy", tid, policy, param.sched_priority))
+    done.clear()
+    monkeypatch.setattr(realtime.os, "sched_setscheduler", refused)
+    assert [r.tid for r in realtime.raise_threads([11])] == [11]
+    assert done == [("nice", 11, -10)] + ([("policy", 11, os.SCHED_OTHER | flag, 0)] if flag else [])
+    monkeypatch.setattr(realtime.os, "setpriority", lambda *a: (_ for _ in ()).throw(PermissionError(1, "no")))
+    assert realtime.raise_threads([11]) == []            # nothing allowed: as it was
+    assert realtime.raise_threads([], reset_on_fork=False) == []
+
+
+def test_a_process_started_by_a_real_time_thread_is_an_ordinary_one():
+    """The screen's process is started from the runner's thread: it must draw as an ordinary
+    process, not take the table's priority (SCHED_RESET_ON_FORK)."""
+    import os
+    import threading
+    from controller.table import realtime
+    results = {}
+
+    def raised_then_start():
+        raised = realtime.raise_threads([threading.get_native_id()])
+        try:
+            results["policy"] = os.sched_getscheduler(0) & ~getattr(os, "SCHED_RESET_ON_FORK", 0)
+            child = subprocess.run([sys.executable, "-c", "import os; print(os.sched_getscheduler(0), "
+                                    "os.getpriority(os.PRIO_PROCESS, 0))"], capture_output=True, text=True)
+            results["child"] = child.stdout.split()
+        finally:
+            realtime.restore_threads(raised)
+        results["after"] = os.sched_getscheduler(0)
+
+    thread = threading.Thread(target=raised_then_start)
+    thread.start()
+    thread.join(timeout=30)
+    if results["policy"] != os.SCHED_RR:
+        pytest.skip("this user may not make a thread real-time here")
+    assert results["child"] == [str(os.SCHED_OTHER), "0"] and results["after"] == os.SCHED_OTHER
+
+
 # -- whole matches through simulated stations ---------------------------------------------------------
 
 def test_headless_demo_plays_a_whole_match_on_simulated_time(tmp_path):

@@ -121,9 +121,9 @@ def _bursts(rng: random.Random, stations: int, bursts: int):
 
 def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
     """The stations' side, in a process of their own (``python -m controller.bench.race``),
-    as stations are devices of their own: it prints their ports, lets the table sync for
-    ``warmup_s``, presses the bursts, prints what it pressed and when, and keeps the
-    stations plugged in until its input closes."""
+    as stations are devices of their own: it prints their ports, waits for the table's
+    "go" (its loop running), lets the table sync for ``warmup_s``, presses the bursts, prints
+    what it pressed and when, and keeps the stations plugged in until its input closes."""
     import json
     import sys
     from hardware.protocol import decode_line
@@ -152,6 +152,10 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float) -> None:
             sim.start()
             watched(sim)
         print(json.dumps([[sim.station_id, sim.port] for sim in sims]), flush=True)
+        # the table's loop is running (its screen can take seconds to start on a busy machine:
+        # bursts pressed before it would meet links that nobody asks and readers not yet raised)
+        if not sys.stdin.readline():
+            return
         time.sleep(warmup_s)
         plan = []
         flushed_late: list[int] = []        # how late the loop came to each press (its frames may have gone)
@@ -225,6 +229,8 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
         runner = RecordingRunner(table, events, links, screen=screen)
         thread = threading.Thread(target=runner.run, kwargs={"until_finished": False}, daemon=True)
         thread.start()
+        side.stdin.write("go\n")                    # the warm-up and the races from now on
+        side.stdin.flush()
         pressed = json.loads(side.stdout.readline())
         plan = [(gap, [tuple(p) for p in presses]) for gap, presses in pressed["plan"]]
         time.sleep(0.2)                                              # the last burst's frames and holds
@@ -401,8 +407,12 @@ def figures(quick: bool = False) -> dict[str, float]:
 
 if __name__ == "__main__":                       # the stations' process of races(), or of bare_ptys()
     import sys
-    from controller.table.realtime import REALTIME_SWITCH_S
-    sys.setswitchinterval(REALTIME_SWITCH_S)     # devices: none waits on another's Python
+    import threading
+    from controller.table.realtime import REALTIME_SWITCH_S, raise_threads
+    sys.setswitchinterval(REALTIME_SWITCH_S)     # devices: none waits on another's Python …
+    # … nor on another program (each Pico has its own core): as the table's threads, and every
+    # thread this process starts after (its stations' wires) the same
+    raise_threads([threading.get_native_id()], reset_on_fork=False)
     if sys.argv[1] == "--bare":
         _bare_ptys(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     else:
