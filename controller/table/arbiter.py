@@ -112,8 +112,7 @@ class Arbiter:
     def forget(self, station: str) -> None:
         """A station came back rebooted: what it said before is no word about its new clock."""
         self._progress.pop(station, None)
-        self._asked.pop(station, None)
-        self._answered.discard(station)
+        self._asked.pop(station, None)          # its last question: the answer died with the old clock
 
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int) -> None:
@@ -141,18 +140,17 @@ class Arbiter:
                 self._answered.add(station)       # its answer to the latest question
             self._answers[station].append(arrived_ns - asked_ns)
             self._races_since_answer[station] = 0
-        if backwards or upto_ns - arrived_ns > self.max_lead_ns:
+        ahead = upto_ns - arrived_ns
+        if backwards or ahead > self.max_lead_ns:
             self.bad_by_station[station] += 1
-            log.warning("station %s: progress stamp %s (%.1f ms from its arrival): not believed", station,
-                        "went back on its own clock" if backwards else "ahead of its arrival",
-                        (upto_ns - arrived_ns) / 1e6)
+            log.warning("station %s: progress stamp %s: not believed", station,
+                        "went back on its own clock" if backwards else f"{ahead / 1e6:.1f} ms ahead of its arrival")
             return
         if lost:
             self.lost_by_station[station] += lost
             log.warning("station %s dropped %d frame(s): a race is decided without what was lost", station, lost)
         upto = min(upto_ns, arrived_ns)
-        if upto > self._progress.get(station, upto - 1):
-            self._progress[station] = upto
+        self._progress[station] = max(upto, self._progress.get(station, upto))
 
     # -- asking -------------------------------------------------------------------------------------
     def _need(self, held: Held) -> int:
@@ -160,7 +158,7 @@ class Arbiter:
         return held.pressed_ns + self.tie_ns + self.margin_ns
 
     def _silent(self, need: int) -> list[str]:
-        return sorted(s for s in self.stations if self._progress.get(s, need - 1) < need)
+        return sorted(s for s in self.stations if s not in self._progress or self._progress[s] < need)
 
     def fences(self, now_ns: int) -> list[str]:
         """The stations to ask (FENCE) now: those that have not spoken past a held press
@@ -170,11 +168,7 @@ class Arbiter:
         short (a clock-sync wobble) is asked again, and so is a question unanswered for
         the bound (lost on the wire). One question answers for every press before it: in
         a burst, each station is asked again only when its last answer fell short."""
-        target = None
-        for held in self._held:
-            need = self._need(held)
-            if need + ASK_AFTER_NS <= now_ns and (target is None or need > target):
-                target = need
+        target = max((need for need in map(self._need, self._held) if need + ASK_AFTER_NS <= now_ns), default=None)
         if target is None:
             return []
         out = []
@@ -230,8 +224,8 @@ class Arbiter:
         self.races += 1
         if silent:
             self.without += 1
-            log.warning("a race (press of %s at %d ns) decided without %s: no word within %.0f ms",
-                        first.station, first.pressed_ns, ", ".join(silent), self.bound_ns / 1e6)
+            log.warning("a race (press of %s at %d ns) decided without %s: no word within %s ms",
+                        first.station, first.pressed_ns, ", ".join(silent), f"{self.bound_ns / 1e6:g}")
         for station in self.stations:
             left_out = station in silent
             recent = self._recent[station]
