@@ -100,31 +100,29 @@ def _middle_slope(upper: list[tuple[int, int]], lower: list[tuple[int, int]], ro
     when that is at a bound of the drift (the data say more than a crystal does). Not the
     slope with the most room itself: over a few seconds of data that one leans on the two
     or three tightest bounds and wanders by some ppm (models: tools/sync_noise.py). ``room``
-    is linear between the hulls' edge slopes, so the band's ends are found exactly. With no
-    room at all (stamps that contradict), the slope that is least wrong; with a band that
-    runs into a bound of the drift, the slope with the most room."""
+    is concave and linear between the hulls' edge slopes, so the band is one run of those
+    slopes and its ends are found exactly. With no room at all (stamps that contradict),
+    the slope that is least wrong; with a band that runs into a bound of the drift, the
+    slope with the most room."""
     lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
-    slopes = sorted({lo, hi, *(b for b in _slopes(upper) + _slopes(lower) if lo < b < hi)})
+    slopes = sorted({lo, hi} | {min(max(b, lo), hi) for b in _slopes(upper) + _slopes(lower)})
     rooms = [room(b) for b in slopes]
     best = max(rooms)
     i = rooms.index(best)
-    level = best / 2 if best > 0 else best
-    left = right = i
-    while left > 0 and rooms[left - 1] >= level:
-        left -= 1
-    while right < len(slopes) - 1 and rooms[right + 1] >= level:
-        right += 1
-
-    def crossing(inside: int, outside: int) -> float:
-        ri, ro = rooms[inside], rooms[outside]
-        return slopes[inside] + (slopes[outside] - slopes[inside]) * (ri - level) / (ri - ro)
-
-    if left == 0 or right == len(slopes) - 1:
+    level = min(best, best / 2)             # half the most room; all of it when there is none
+    band = [k for k, r in enumerate(rooms) if r >= level]
+    left, right = band[0], band[-1]
+    if slopes[left] == lo or slopes[right] == hi:
         # the band runs into a bound of the drift (a second of slow exchanges says little
         # of the slope): its middle would lean on the bound, the most room does not
         return slopes[i] if lo < slopes[i] < hi else None
-    middle = (crossing(left, left - 1) + crossing(right, right + 1)) / 2
-    return middle if lo < middle < hi else None
+
+    def crossing(inside: int, outside: int) -> float:
+        """Where ``room`` falls to the level between two slopes (linear there)."""
+        ri, ro = rooms[inside], rooms[outside]
+        return slopes[inside] + (slopes[outside] - slopes[inside]) * (ri - level) / (ri - ro)
+
+    return (crossing(left, left - 1) + crossing(right, right + 1)) / 2
 
 
 class ClockSync:
@@ -166,9 +164,8 @@ class ClockSync:
         points = self.points
         slot = sent_ns // self.slot_ns
         if points and points[-1].slot == slot:
-            last = points[-1]
-            tighter = Slot(slot, low if _above(low) > _above(last.low) else last.low,
-                           high if _above(high) < _above(last.high) else last.high,
+            last = points[-1]                  # (on a tie the bound already kept stays)
+            tighter = Slot(slot, max(last.low, low, key=_above), min(last.high, high, key=_above),
                            min(rtt, last.rtt_ns), last.sent_ns)
             if tighter == last:
                 return          # no tighter bound (most exchanges of a slot): the same line
@@ -185,7 +182,8 @@ class ClockSync:
         function of b whose maximum is at the slope of a hull's edge (or the drift's bound).
         The hulls of the slots before the newest are kept until a slot comes or goes (ten
         times a second); the newest slot's bounds, which tighten as its exchanges come, are
-        added to them at each fit."""
+        added to them at each fit: the hull of some points and one more is the hull of
+        their hull's corners and that one, wherever it lies (a clock that went back)."""
         points = self.points
         settled = self._settled
         if settled is None or settled[0] != (points[0].slot, points[-1].slot, len(points)):
@@ -198,19 +196,14 @@ class ClockSync:
         newest = points[-1]
         low = (newest.low[0] - origin[0], newest.low[1] - origin[1])
         high = (newest.high[0] - origin[0], newest.high[1] - origin[1])
-        if (settled_upper and low[0] <= settled_upper[-1][0]) or (settled_lower and high[0] <= settled_lower[-1][0]):
-            # the station's clock went back (a stuck or reset counter): the hulls afresh, in order
-            upper = _upper_hull(_one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.low for p in points)], max))
-            lower = _lower_hull(_one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.high for p in points)], min))
-        else:                 # a point right of a hull only takes vertices off its end: the hull's own are enough
-            upper = _upper_hull(settled_upper + [low])
-            lower = _lower_hull(settled_lower + [high])
+        upper = _upper_hull(_one_per_x(settled_upper + [low], max))
+        lower = _lower_hull(_one_per_x(settled_lower + [high], min))
 
         def room(b: float) -> float:
             return min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper)
 
         slope = float(NOMINAL)
-        span = max(upper[-1][0], lower[-1][0]) - min(upper[0][0], lower[0][0])
+        span = points[-1].high[0] - points[0].low[0]        # station µs: the oldest PING's to the newest PONG
         if len(points) >= MIN_SLOTS and span >= MIN_SPAN_US:
             middle = _middle_slope(upper, lower, room)
             if middle is not None:

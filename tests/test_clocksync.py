@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from hardware import clocksync
 from hardware.clocksync import ClockSync
 from hardware.protocol import STATION_TICKS_MODULO
 
@@ -180,14 +181,14 @@ def test_the_drift_is_the_slope_that_leaves_the_most_room():
 
 
 def test_a_slope_is_believed_once_the_window_spans_a_second():
-    """Three slots over a second of the station's clock (a crystal 500 ppm fast): believed;
-    a microsecond less (two): not, the nominal slope until then."""
-    for span_us, believed in ((1_000_000, True), (999_998, False)):
+    """Three slots over a second of the station's clock, from the oldest PING's arrival to
+    the newest PONG's departure (a crystal 500 ppm fast, each answer 10 µs after its PING):
+    believed; a microsecond less: not, the nominal slope until then."""
+    for span_us, believed in ((1_000_000, True), (999_999, False)):
         sync = ClockSync()
-        for k in range(3):
-            ticks = 10_000_000 + k * span_us // 2
+        for ticks in (10_000_000, 10_500_000, 10_000_000 + span_us - 10):
             host = round(ticks * 1000 / (1 + 500e-6))
-            sync.add(sent_ns=host, station_ticks=ticks, received_ns=host)
+            sync.add(sent_ns=host, station_ticks=ticks, received_ns=host + 10_000, turnaround_us=10)
         assert (sync.drift_ppm != 0.0) is believed, span_us
         if believed:
             assert sync.drift_ppm == pytest.approx(500, abs=1)
@@ -197,6 +198,11 @@ def test_the_room_left_is_half_the_quickest_ways_and_negative_when_the_stamps_co
     sync = ClockSync()
     sync.add(sent_ns=10 * S, station_ticks=10_000_100, received_ns=10 * S + 300 * US)
     assert sync.margin_ns == 150 * US                    # out 100 µs, back 200 µs: half of both
+    sync = ClockSync()                                   # A: out 100 µs, back 300; B: out 500, back 50
+    sync.add(sent_ns=10 * S, station_ticks=10_000_100, received_ns=10 * S + 400 * US)
+    sync.add(sent_ns=11 * S, station_ticks=11_000_500, received_ns=11 * S + 550 * US)
+    assert sync.margin_ns == 75 * US                     # half of A's way out and B's way back
+    assert sync.to_host_ns(10_500_000) == 10 * S + 500 * MS - 25 * US     # midway between the two bounds
     sync = ClockSync()
     sync.add(sent_ns=10 * S, station_ticks=10_000_000, received_ns=10 * S)
     sync.add(sent_ns=10 * S + 200 * MS, station_ticks=10_250_000, received_ns=10 * S + 200 * MS)
@@ -219,21 +225,80 @@ def test_the_hulls_kept_between_slots_give_the_line_a_fit_afresh_gives():
         afresh._settled = None
         afresh.add(sent_ns=t, station_ticks=ticks, received_ns=t + down + up)
         t += 20 * MS
+        if len(kept.points) in (3, 70, 150) and kept.points[-1].sent_ns == t - 20 * MS:    # now and then
+            assert kept._line == pytest.approx(fresh_line(kept), rel=1e-12)
     assert kept._line == afresh._line and len(kept.points) == 150
+    assert kept._line == pytest.approx(fresh_line(kept), rel=1e-12)
     assert kept.drift_ppm == pytest.approx(150, abs=2)
 
 
-def test_the_kept_hulls_are_made_when_a_slot_comes_not_at_every_exchange(monkeypatch):
-    import hardware.clocksync as clocksync
-    made = []
-    original = clocksync._one_per_x
-    monkeypatch.setattr(clocksync, "_one_per_x", lambda *a: (made.append(1), original(*a))[1])
+def test_the_kept_hulls_are_made_when_a_slot_comes_not_at_every_exchange():
     sync = ClockSync()
+    made = []
     t = 10 * S
     for k in range(50 * 10):                             # 10 s, 50 pings a second: 100 slots
         sync.add(sent_ns=t, station_ticks=t // 1000, received_ns=t + (100 + k % 7 * 300) * US)
+        if not made or sync._settled is not made[-1]:
+            made.append(sync._settled)
         t += 20 * MS
-    assert len(made) == 2 * 100                          # lows and highs, once per slot
+    assert len(made) == 100                              # once per slot
+
+
+def fresh_line(sync: ClockSync) -> tuple:
+    """The line from the window's bounds with nothing kept between fits: the hulls of
+    every slot's bounds, the band's middle slope, midway between the hulls."""
+    origin = sync.points[0].low
+    lows = clocksync._one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.low for p in sync.points)], max)
+    highs = clocksync._one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.high for p in sync.points)], min)
+    upper, lower = clocksync._upper_hull(lows), clocksync._lower_hull(highs)
+
+    def room(b):
+        return min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper)
+    slope = 1000.0
+    if len(sync.points) >= 3 and sync.points[-1].high[0] - sync.points[0].low[0] >= 1_000_000:
+        slope = clocksync._middle_slope(upper, lower, room) or 1000.0
+    top, bottom = min(y - slope * x for x, y in lower), max(y - slope * x for x, y in upper)
+    return slope, origin[0], origin[1] + (top + bottom) / 2
+
+
+def test_hulls_by_hand():
+    assert clocksync._upper_hull([(0, 0), (1, 5), (2, 1), (3, 3), (4, 0)]) == [(0, 0), (1, 5), (3, 3), (4, 0)]
+    assert clocksync._lower_hull([(0, 0), (1, 5), (2, 1), (3, 3), (4, 0)]) == [(0, 0), (4, 0)]
+    assert clocksync._lower_hull([(0, 4), (1, 1), (2, 3), (3, 0), (4, 4)]) == [(0, 4), (1, 1), (3, 0), (4, 4)]
+    assert clocksync._upper_hull([(0, 0), (1, 1), (2, 2)]) == [(0, 0), (2, 2)]      # no corner in a straight line
+    assert clocksync._lower_hull([(0, 0), (1, 1), (2, 2)]) == [(0, 0), (2, 2)]
+    assert clocksync._upper_hull([(0, 0), (2, 1), (3, 3)]) == [(0, 0), (3, 3)]
+    assert clocksync._lower_hull([(0, 0), (2, 1), (3, 3)]) == [(0, 0), (2, 1), (3, 3)]
+    assert clocksync._one_per_x([(2, 1), (0, 5), (2, 7), (0, 3)], max) == [(0, 5), (2, 7)]
+
+
+def test_the_band_s_middle_by_hand():
+    """Lows and highs a straight line apart but for one corner each: the room at slope b
+    is known in closed form, its most (at 1000.5) and the band of at least half of it."""
+    upper = [(0, 0), (1_000_000, 1_000_000_000)]               # lows: the line through them has slope 1000
+    lower = [(0, 1_000_000), (1_000_000, 1_001_000_000)]       # highs 1 ms above
+    room = lambda b: min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper)   # noqa: E731
+    assert room(1000.0) == 1_000_000
+    # room falls by 1e6 ns per ns/µs of slope either side: half of it (0.5 ms) at 999.5 and 1000.5
+    assert clocksync._middle_slope(upper, lower, room) == pytest.approx(1000.0, abs=1e-9)
+    skewed = [(0, 1_000_000), (1_000_000, 1_002_000_000)]      # highs rising faster: most room at 1001
+    room2 = lambda b: min(y - b * x for x, y in skewed) - max(y - b * x for x, y in upper)   # noqa: E731
+    # room2(b) = min(1e6, 1e6 + (1002 - b)·1e6 ... ) − max(0, (1000 - b)·1e6): 1e6 at 1000 ≤ b ≤ 1001,
+    # half of it at 999.5 and 1001.5: the band's middle is 1000.5
+    assert clocksync._middle_slope(upper, skewed, room2) == pytest.approx(1000.5, abs=1e-9)
+    # stamps that contradict (every high 1 µs under its low): no room at any slope, the least wrong
+    under = [(0, -1000), (1_000_000, 999_999_000)]
+    assert clocksync._middle_slope(upper, under, rooms(upper, under)) == pytest.approx(1000.0)
+    # 5 s of room at the nominal slope and plenty at both bounds: the band runs into them, the most room
+    wide = [(0, 5_000_000_000), (1_000_000, 6_000_000_000)]
+    assert clocksync._middle_slope(upper, wide, rooms(upper, wide)) == pytest.approx(1000.0)
+    # the most room at 1003 (a crystal 3000 ppm slow): beyond the bound, not believed
+    steep_low, steep_high = [(0, 0), (1_000_000, 1_003_000_000)], [(0, 1_000_000), (1_000_000, 1_004_000_000)]
+    assert clocksync._middle_slope(steep_low, steep_high, rooms(steep_low, steep_high)) is None
+
+
+def rooms(upper, lower):
+    return lambda b: min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper)
 
 
 def test_an_exchange_no_faster_than_the_slots_best_does_not_replace_it():
@@ -256,7 +321,7 @@ def test_three_exchanges_are_enough_to_fit_the_drift():
 
 def test_a_drift_beyond_any_crystal_is_not_believed():
     """2000 ppm is the limit: a crystal runs within a few hundred; beyond is noise."""
-    for ppm, believed in ((1500, True), (3000, False)):
+    for ppm, believed in ((1500, True), (3000, False), (-1500, True), (-3000, False)):
         sync = ClockSync()
         for k in range(4):
             exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=0, ppm=ppm)
