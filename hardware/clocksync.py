@@ -74,13 +74,8 @@ def _upper_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _lower_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    hull: list[tuple[int, int]] = []
-    for p in points:
-        while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1]) - \
-                (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0]) <= 0:
-            hull.pop()
-        hull.append(p)
-    return hull
+    """The lower hull: the upper hull of the points turned upside down, turned back."""
+    return [(x, -y) for x, y in _upper_hull([(x, -y) for x, y in points])]
 
 
 def _one_per_x(points: list[tuple[int, int]], keep) -> list[tuple[int, int]]:

@@ -198,10 +198,10 @@ def test_the_room_left_is_half_the_quickest_ways_and_negative_when_the_stamps_co
     sync = ClockSync()
     sync.add(sent_ns=10 * S, station_ticks=10_000_100, received_ns=10 * S + 300 * US)
     assert sync.margin_ns == 150 * US                    # out 100 µs, back 200 µs: half of both
-    sync = ClockSync()                                   # A: out 100 µs, back 300; B: out 500, back 50
-    sync.add(sent_ns=10 * S, station_ticks=10_000_100, received_ns=10 * S + 400 * US)
-    sync.add(sent_ns=11 * S, station_ticks=11_000_500, received_ns=11 * S + 550 * US)
-    assert sync.margin_ns == 75 * US                     # half of A's way out and B's way back
+    sync = ClockSync()                                   # A: out 500 µs, back 50; B: out 100, back 300
+    sync.add(sent_ns=10 * S, station_ticks=10_000_500, received_ns=10 * S + 550 * US)
+    sync.add(sent_ns=11 * S, station_ticks=11_000_100, received_ns=11 * S + 400 * US)
+    assert sync.margin_ns == 75 * US                     # half of B's way out and A's way back
     assert sync.to_host_ns(10_500_000) == 10 * S + 500 * MS - 25 * US     # midway between the two bounds
     sync = ClockSync()
     sync.add(sent_ns=10 * S, station_ticks=10_000_000, received_ns=10 * S)
@@ -261,6 +261,17 @@ def fresh_line(sync: ClockSync) -> tuple:
     return slope, origin[0], origin[1] + (top + bottom) / 2
 
 
+def test_hulls_by_hand_on_scales_as_unlike_as_station_µs_and_host_ns():
+    assert clocksync._upper_hull([(0, 0), (1, 5000), (2, 1000), (3, 3000), (4, 0)]) == [
+        (0, 0), (1, 5000), (3, 3000), (4, 0)]
+    assert clocksync._lower_hull([(0, 4000), (1, 1000), (2, 3000), (3, 0), (4, 4000)]) == [
+        (0, 4000), (1, 1000), (3, 0), (4, 4000)]
+    assert clocksync._upper_hull([(0, 0), (1000, 5), (2000, 1), (3000, 3), (4000, 0)]) == [
+        (0, 0), (1000, 5), (3000, 3), (4000, 0)]
+    assert clocksync._lower_hull([(0, 4), (1000, 1), (2000, 3), (3000, 0), (4000, 4)]) == [
+        (0, 4), (1000, 1), (3000, 0), (4000, 4)]
+
+
 def test_hulls_by_hand():
     assert clocksync._upper_hull([(0, 0), (1, 5), (2, 1), (3, 3), (4, 0)]) == [(0, 0), (1, 5), (3, 3), (4, 0)]
     assert clocksync._lower_hull([(0, 0), (1, 5), (2, 1), (3, 3), (4, 0)]) == [(0, 0), (4, 0)]
@@ -286,6 +297,11 @@ def test_the_band_s_middle_by_hand():
     # room2(b) = min(1e6, 1e6 + (1002 - b)·1e6 ... ) − max(0, (1000 - b)·1e6): 1e6 at 1000 ≤ b ≤ 1001,
     # half of it at 999.5 and 1001.5: the band's middle is 1000.5
     assert clocksync._middle_slope(upper, skewed, room2) == pytest.approx(1000.5, abs=1e-9)
+    # room falling twice as fast below its most as above it: the band's middle leans away from it
+    long_low = [(0, 0), (2_000_000, 2_000_000_000)]
+    # room: 1e6 from 1000 to 1001; below, 2e6 less per unit of slope (half of it at 999.75); above,
+    # 1e6 less per unit (half at 1001.5): the middle is 1000.625
+    assert clocksync._middle_slope(long_low, skewed, rooms(long_low, skewed)) == pytest.approx(1000.625, abs=1e-9)
     # stamps that contradict (every high 1 µs under its low): no room at any slope, the least wrong
     under = [(0, -1000), (1_000_000, 999_999_000)]
     assert clocksync._middle_slope(upper, under, rooms(upper, under)) == pytest.approx(1000.0)
