@@ -50,10 +50,11 @@ log = logging.getLogger(__name__)
 
 # How long a race waits for a station that has not spoken past it, from the press's arrival.
 # A healthy answer takes a round trip: under 2 ms on a Pico's USB, 0-8 ms on the race
-# bench's simulated 0-4 ms each way, and a busy host adds its own delay (with two CPU hogs
-# beside the bench, 99.9 % of answers within 12 ms: docs/crazy-kick.md). A press held this
-# long still gets its LED within a few frames of the TV, which nobody sees; and a station
-# that never answers costs each race no more than this. 15 ms is the ceiling.
+# bench's simulated 0-4 ms each way, and a busy host adds its own delay (the bench's readers
+# stamped frames 0.9-17 ms late at their 99th percentile with two CPU hogs beside them, one
+# run in three 66 ms: docs/crazy-kick.md). Every ms less would leave healthy stations out of
+# more races; a longer wait only matters for a dead station, and 15 ms is the issue's
+# ceiling. A press held this long still gets its LED within the TV's next frame.
 BOUND_NS = 15_000_000
 TIE_NS = 200_000            # presses closer than this are a tie (the clock sync's accuracy)
 # how far a station's mapping of its own clock can move between mapping a progress stamp and
