@@ -221,3 +221,24 @@ def test_a_press_made_ahead_goes_out_at_its_time_or_before_the_next_answer_which
     finally:
         os.close(fd)
         sim.close()
+
+
+def test_the_stations_own_process_answers_fences_after_its_presses():
+    """The simulated stations in a process of their own (a windowed demo's, the bots' at
+    play) are the same SimulatedStation: a press made there comes ahead of the answer to a
+    FENCE asked after it, and the answer's stamp is past the press."""
+    from hardware.sim_process import StationsProcess
+    with StationsProcess([{"station_id": STATION_ID + "proc", "seed": 1}]) as process:
+        remote = process.stations[0]
+        events: queue.Queue = queue.Queue()
+        link = StationLink(remote.port, events).open()
+        try:
+            assert link.fences
+            seq = remote.press(4, release=False)
+            press = next_of(events, ButtonEvent)
+            assert press.seq == seq and press.button == 4
+            link.fence()
+            answer = next_of(events, StationProgress)
+            assert answer.upto_ns >= press.pressed_ns and answer.lost == 0 and not answer.backwards
+        finally:
+            link.close()
