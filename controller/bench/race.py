@@ -23,8 +23,10 @@ not: the figures of that run are then not a result (``ck_race_schedule_kept`` 0,
 ordering figures NaN, a line on stderr).
 
 The simulated stations run in a process of their own, as stations are devices of their
-own; they still share the host's two cores with the table (on the Pi they do not), so
-these figures are, if anything, pessimistic.
+own, as real-time threads where the system lets them (as the table's loop and readers
+do: ``realtime.raise_threads``), and begin their 10 s of sync once the table's loop runs.
+They still share the host's two cores with the table (on the Pi they do not), so these
+figures are, if anything, pessimistic.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ TARGETS: dict[str, Target] = {
     "ck_race_right_pct_1ms": (99.9, "min", "%", "real path (pty stations, links, runner, screen): neighbouring presses "
                               "1 ms apart reaching the table in true order (8 stations, 0-4 ms, ±200 ppm, IRQ)"),
     "ck_race_right_pct_500us": (99.9, "min", "%", "the same, 0.5 ms apart"),
-    "ck_race_right_pct_250us": (float("nan"), "info", "%", "the same, 0.25 ms apart (closer than 0.2 ms is a tie)"),
+    "ck_race_right_pct_250us": (float("nan"), "info", "%", "the same, 0.25 ms apart (closer than 0.2 ms is a tie; "
+                                "stretch goal ≥ 99 %)"),
     "ck_race_arrival_pct_1ms": (float("nan"), "info", "%", "the same pairs 1 ms apart in plain arrival order"),
     "ck_race_arrival_pct_500us": (float("nan"), "info", "%", "the same, 0.5 ms apart, arrival order"),
     "ck_race_arrival_pct_250us": (float("nan"), "info", "%", "the same, 0.25 ms apart, arrival order"),
@@ -60,10 +63,10 @@ TARGETS: dict[str, Target] = {
     "ck_race_sync_error_ms_median": (float("nan"), "info", "ms", "the same, median"),
     "ck_race_clock_error_ms_p99": (float("nan"), "info", "ms", "of the sync error: the clock sync's own (the "
                                    "stamp mapped − when the station stamped, the IRQ's 0-50 µs left out), p99"),
-    "ck_race_hold_ms_p99": (5.0, "max", "ms", "real path: a press's frame arriving → the table handling it "
-                            "(host clock)"),
-    "ck_race_hold_ms_max": (5.0, "max", "ms", "the same, worst press"),
-    "ck_race_hold_ms_median": (float("nan"), "info", "ms", "the same, median"),
+    "ck_race_hold_ms_p99": (float("nan"), "info", "ms", "real path: a press's frame arriving → the table handling "
+                            "it (host clock): every station's answer, at most the 15 ms bound"),
+    "ck_race_hold_ms_max": (float("nan"), "info", "ms", "the same, worst press"),
+    "ck_race_hold_ms_median": (3.0, "max", "ms", "the same, median"),
     "ck_race_link_delay_ms_p99": (float("nan"), "info", "ms", "real path: true press → frame arriving at the table, "
                                   "99th percentile (the simulated USB: 0-4 ms, plus the simulation's own lateness)"),
     "ck_race_sim_lateness_ms_p99": (float("nan"), "info", "ms", "of the link delay: the simulated stations' own "
