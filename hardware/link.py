@@ -11,7 +11,9 @@ The port is any pyserial URL: a device path, ``/dev/serial/by-id/...``, or the
 pseudo-terminal of a simulated station, so simulation and real stations share this code.
 Nothing here touches game state: the reader thread only puts events on the queue. It
 stamps each frame's arrival the moment its wait returns, and its wait also ends when the
-next clock-sync ping is due, so the link needs no other thread.
+next clock-sync ping is due, so the link needs no other thread. A real-time game asks the
+station what it has sent (``fence``: FENCE n); its answer, UPTO or LOST, comes back as a
+:class:`~hardware.events.StationProgress` (docs/stations.md, "Progress").
 
 The reader thread is also the station's supervisor. When the port fails (unplugged) or
 the station stops answering pings, it puts a :class:`StationLost` on the queue, then
