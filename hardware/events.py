@@ -103,4 +103,5 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | StationLost | StationFlooding | PanelEvent
+InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | StationLost | StationFlooding
+              | PanelEvent)

@@ -280,7 +280,8 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
                 if order_of[ka] > order_of[kb]:       # wrong: by the clocks (the mapped stamps say so) or not
                     by_clock = handled[kb][1].pressed_ns - handled[ka][1].pressed_ns < runner.arbiter.tie_ns
                     wrong[gap][0 if by_clock else 1] += 1
-    return {"right": right, "sync_errors_ns": sync_errors, "clock_errors_ns": clock_errors, "holds_ns": holds, "delays_ns": delays,
+    return {"right": right, "sync_errors_ns": sync_errors, "clock_errors_ns": clock_errors, "holds_ns": holds,
+            "delays_ns": delays,
             "reading_ns": reading, "wire_late_ns": pressed["wire_late"], "late": runner.arbiter.late,
             "frames_ns": list(screen.frame_ns), "without": runner.arbiter.without, "wrong": wrong,
             "loop_late_ns": pressed["loop_late"], "restamped": pressed["restamped"], "missing": missing,

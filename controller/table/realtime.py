@@ -66,7 +66,8 @@ def raise_threads(tids: list[int], *, reset_on_fork: bool = True) -> list[Raised
     raised = []
     for tid in tids:
         try:
-            before = Raised(tid, os.sched_getscheduler(tid), os.sched_getparam(tid), os.getpriority(os.PRIO_PROCESS, tid))
+            before = Raised(tid, os.sched_getscheduler(tid), os.sched_getparam(tid),
+                            os.getpriority(os.PRIO_PROCESS, tid))
         except (OSError, AttributeError):      # gone, or not Linux
             continue
         try:

@@ -193,7 +193,8 @@ def firmware_shares_the_hosts_constants():
     assert station.SEQ_MODULO == CONSTANTS["SEQ_MODULO"], station.SEQ_MODULO
     assert time.ticks_add(0, -1) + 1 == CONSTANTS["STATION_TICKS_MODULO"], time.ticks_add(0, -1)
     firmware, _, _, _, _ = make_firmware()          # it says it answers FENCE, as the host reads it
-    assert (CONSTANTS["FENCE_CAPABILITY"] + "=1") in firmware.station.capabilities.split(","), firmware.station.capabilities
+    caps = firmware.station.capabilities
+    assert (CONSTANTS["FENCE_CAPABILITY"] + "=1") in caps.split(","), caps
 
 
 @check
