@@ -69,6 +69,15 @@ class ButtonLogic:
         else:
             self.hidden_at[button] = NO_EDGE
 
+    def earliest(self, now):
+        """A progress stamp no event can come before: ``now``, or the first edge a lockout
+        still hides, if earlier (settle() reports that change stamped with the edge, later).
+        Call with IRQs disabled: edge() writes hidden_at."""
+        for edge in self.hidden_at:
+            if edge != NO_EDGE and ticks_diff(edge, now) < 0:
+                now = edge
+        return now
+
     def events(self):
         """Take the stamped events: a list of (button, down, time)."""
         out = []

@@ -2,10 +2,11 @@
 # with 1.27). Runs at boot.
 #
 # One loop, never waiting: read host commands from USB (a PING is answered at once), settle
-# the buttons, give the reader one step, write frames only while USB takes them (and keep
-# the rest of a frame a partial write left). Presses are stamped in a hard IRQ at the first
-# edge (buttons.py). A watchdog fed by the loop resets a station that hangs; any exception
-# is reported in an ERR frame and resets the station, which then says HELLO again.
+# the buttons, answer a FENCE (after every press stamped before its answer), give the reader
+# one step, write frames only while USB takes them (and keep the rest of a frame a partial
+# write left). Presses are stamped in a hard IRQ at the first edge (buttons.py). A watchdog
+# fed by the loop resets a station that hangs; any exception is reported in an ERR frame and
+# resets the station, which then says HELLO again.
 
 import gc
 import os
@@ -65,7 +66,7 @@ class Firmware:
         if reader_kind is None:
             reader, reader_kind = make_reader()
         self.reader = reader
-        caps = "buttons=%d,reader=%s,led=%s" % (len(self.pins), reader_kind, config.LED_KIND)
+        caps = "buttons=%d,reader=%s,led=%s,fence=1" % (len(self.pins), reader_kind, config.LED_KIND)
         self.station = Station(unique_id(), caps, self.led, self.buzzer, time.ticks_us, config.OUT_QUEUE)
         self.presence = TagPresence(config.TAG_GONE_POLLS)
         self.decoder = LineDecoder()
@@ -76,6 +77,7 @@ class Firmware:
         self.unread = None              # a card on the reader whose text read failed: read again
         self.read_tries = 0
         self.longest_us = 0             # the slowest loop pass since the last STAT
+        self.overflows = 0              # the IRQ ring's overflows already counted as dropped
         self.next_stat = time.ticks_add(time.ticks_ms(), STAT_MS)
         self.station.command("WHO", [])        # announce ourselves on power-up
 
@@ -102,6 +104,13 @@ class Firmware:
             if self.station.pong is not None:
                 self.write_out()
 
+        # a FENCE: the answer's stamp first; every press stamped before it is then in the
+        # IRQ's ring (a hard IRQ runs to its end before this loop goes on) or still hidden by
+        # a lockout, so it goes out ahead of the answer or the answer's stamp is set back to it
+        fence = self.station.fence
+        if fence is not None:
+            self.station.fence = None
+            upto = time.ticks_us()
         now_us = time.ticks_us()
         for i, pin in enumerate(self.pins):
             state = machine.disable_irq()      # settle() and the IRQ share the event ring
@@ -109,6 +118,14 @@ class Firmware:
             machine.enable_irq(state)
         for button, down, stamp in self.logic.events():
             self.station.button(button, down, stamp)
+        if self.logic.overflows != self.overflows:      # edges the full ring lost: dropped frames
+            self.station.dropped += self.logic.overflows - self.overflows
+            self.overflows = self.logic.overflows
+        if fence is not None:
+            state = machine.disable_irq()
+            upto = self.logic.earliest(upto)
+            machine.enable_irq(state)
+            self.station.progress(fence, upto)
 
         now_ms = time.ticks_ms()
         if self.reader is not None:

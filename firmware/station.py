@@ -7,7 +7,7 @@ import binascii
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.2.0"
+FIRMWARE_VERSION = "1.3.0"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
@@ -69,6 +69,8 @@ class Station:
         self.out_limit = out_limit
         self.out = []                 # frames waiting for the host
         self.pong = None              # (n, received at): one answer waits, the newest
+        self.fence = None             # the newest FENCE's n this loop pass, until main.py answers it
+        self.spoke_dropped = 0        # self.dropped when the last progress answer left
         self.seq = 0
         self.dropped = 0
         self.bad_commands = 0
@@ -81,9 +83,12 @@ class Station:
         answered before anything else (``take``), carrying when it came and when the answer
         leaves, so the host can take the station's own delay out of the round trip. A
         command with a number out of bounds or a malformed one gets an ERR frame and
-        changes nothing; an unknown kind is ignored (the host may be newer)."""
+        changes nothing; an unknown kind is ignored (the host may be newer). A FENCE is
+        answered by main.py (``progress``), which holds the buttons."""
         try:
-            if kind == "PING":
+            if kind == "FENCE":
+                self.fence = _bounded(fields[0], 0, PING_MAX)
+            elif kind == "PING":
                 n = _bounded(fields[0], 0, PING_MAX)
                 self.pong = (n, self.ticks_us() if received_at is None else received_at)
             elif kind == "WHO":
@@ -128,6 +133,13 @@ class Station:
         fields = (uid, "ok") if ok else (uid, "fail", reason or "-")
         self._queue(encode_frame("WROTE", fields))
 
+    def progress(self, n, stamp):
+        """The answer to FENCE n: every event stamped before ``stamp`` is queued ahead of
+        it (main.py took the stamp first, then queued every press it held). Queued as a
+        mark and written as UPTO, or as LOST when the queue dropped frames since the last
+        answer left: a dropped frame was ahead of it, so "everything before" would be false."""
+        self._queue(("progress", n, stamp))
+
     def error(self, what, detail):
         """ERR <what> <detail>: a malformed command, a crash (main.py), ..."""
         frame = encode_frame("ERR", (what, encode_text(str(detail)[:60])))
@@ -164,4 +176,13 @@ class Station:
             n, received = self.pong
             self.pong = None
             return encode_frame("PONG", (n, received, self.ticks_us()))
-        return self.out.pop(0) if self.out else None
+        if not self.out:
+            return None
+        frame = self.out.pop(0)
+        if isinstance(frame, tuple):           # a progress answer, decided as it leaves
+            lost = self.dropped - self.spoke_dropped
+            self.spoke_dropped = self.dropped
+            if lost:
+                return encode_frame("LOST", (frame[1], frame[2], lost))
+            return encode_frame("UPTO", (frame[1], frame[2]))
+        return frame

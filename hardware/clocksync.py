@@ -2,18 +2,30 @@
 
 The host sends ``PING n`` at ``sent_ns`` (its monotonic clock), the station answers
 ``PONG n <received-µs> <sent-µs>`` stamped with its own microsecond clock when the PING
-came and when the answer left, and the answer comes in at ``received_ns``. As in NTP, the
-station's own delay between its two stamps is taken out of the round trip, and the middle
-of its two stamps is matched with the middle of the host's; what is left of the round trip
-is the wire, and the midpoint is wrong by at most half of that. (Firmware before 1.1 sent
-one stamp: a delay of zero.) So:
+came and when the answer left, and the answer comes in at ``received_ns`` (the four
+timestamps of NTP). Each exchange says two things for certain, whatever the wire did:
+the PING reached the station after it left the host, and the PONG left the station
+before it reached the host. So on a line that maps station time to host time,
 
-* **minimum round-trip filtering**: only the fastest exchange of each time slot is
-  trusted (its midpoint error is smallest), the rest are thrown away;
-* **offset and drift fit**: a least-squares line through those points maps station
-  time to host time, so a crystal running 200 ppm fast does not walk away between
-  exchanges;
-* **continuous resync**: old slots fall out of the window, new ones come in;
+* the point (station's received-µs, host's sent) lies on or below it, and
+* the point (station's sent-µs, host's received) lies on or above it.
+
+A slow way out only lowers the first point, a slow way back only raises the second: one
+side's delay (a busy host that reads the answer late, a PING written late) loosens one
+bound and never bends the line. The line kept is the one that leaves the most room on
+both sides over the window, as the true one does: it is decided by the exchanges with the
+quickest way out and the quickest way back, which need not be the same exchange. (Before:
+the midpoint of the fastest round trip per slot, a weighted least-squares line; its error
+was half a round trip where this one's is half the quickest one-way delays, a fifth of it
+on the race bench: docs/crazy-kick.md, "Clock sync".)
+
+* **per slot** (0.1 s) only the tightest bound of each side is kept, the rest thrown away;
+* **the line** leaves room between the upper hull of the lower bounds and the lower hull
+  of the upper bounds: its slope (the drift: a crystal 200 ppm fast) is the middle of the
+  slopes that leave at least half the most room, believed once the window spans a second
+  and three slots, within ±2000 ppm (beyond is noise); it passes midway between the two
+  hulls at that slope;
+* **continuous resync**: old slots fall out of the window (15 s), new ones come in;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.
@@ -31,39 +43,96 @@ from typing import NamedTuple
 
 from hardware.protocol import STATION_TICKS_MODULO, ticks_diff
 
-
-# a point's weight in the fit is 1/(rtt + 20 µs)^3. With 0.1 s slots the cube, not the
-# square, keeps a few seconds of slow exchanges (a busy host) from pulling the line: in the
-# model it is as good as 0.5 s slots with the square on a quiet link and better under every
-# kind of noise tried (docs/crazy-kick.md, "Clock sync")
-RTT_WEIGHT_POWER = 3
+NOMINAL = 1000                  # host ns per station µs: a perfect crystal
+MAX_DRIFT = 0.002               # ±2000 ppm: a crystal is within a few hundred; beyond is noise
+MIN_SPAN_US = 1_000_000         # a slope is believed once the window spans a second …
+MIN_SLOTS = 3                   # … and three slots
 
 
-class SyncPoint(NamedTuple):
-    station_us: int         # unwrapped station time
-    host_ns: float          # midpoint of the round trip
-    rtt_ns: int
-    sent_ns: int
+class Slot(NamedTuple):
+    slot: int               # sent_ns // slot_ns
+    low: tuple[int, int]    # (station µs unwrapped, host ns): the line is on or above it (the PING's way out)
+    high: tuple[int, int]   # (station µs unwrapped, host ns): the line is on or below it (the PONG's way back)
+    rtt_ns: int             # the slot's fastest round trip (wire only: the station's turnaround taken out)
+    sent_ns: int            # when the slot's first exchange left
+
+
+def _above(point: tuple[int, int]) -> int:
+    """How far above the nominal line through the origin: the larger, the tighter a low bound."""
+    return point[1] - NOMINAL * point[0]
+
+
+def _upper_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of points sorted by x (one per x), those on the upper convex hull, left to right."""
+    hull: list[tuple[int, int]] = []
+    for p in points:
+        while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1]) - \
+                (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0]) >= 0:
+            hull.pop()
+        hull.append(p)
+    return hull
+
+
+def _lower_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The lower hull: the upper hull of the points turned upside down, turned back."""
+    return [(x, -y) for x, y in _upper_hull([(x, -y) for x, y in points])]
+
+
+def _one_per_x(points: list[tuple[int, int]], keep) -> list[tuple[int, int]]:
+    """Sorted by x, one point per x (``keep``: max for low bounds, min for high ones)."""
+    best: dict[int, int] = {}
+    for x, y in points:
+        best[x] = y if x not in best else keep(best[x], y)
+    return sorted(best.items())
+
+
+def _slopes(hull: list[tuple[int, int]]) -> list[float]:
+    return [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(hull, hull[1:])]
+
+
+def _middle_slope(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room) -> float | None:
+    """The middle of the slopes that leave at least half the most room there is, or None
+    when that is at a bound of the drift (the data say more than a crystal does). Not the
+    slope with the most room itself: over a few seconds of data that one leans on the two
+    or three tightest bounds and wanders by some ppm (models: tools/sync_noise.py). ``room``
+    is concave and linear between the hulls' edge slopes, so the band is one run of those
+    slopes and its ends are found exactly. With no room at all (stamps that contradict),
+    the slope that is least wrong; with a band that runs into a bound of the drift, the
+    slope with the most room."""
+    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    slopes = sorted({lo, hi} | {min(max(b, lo), hi) for b in _slopes(upper) + _slopes(lower)})
+    rooms = [room(b) for b in slopes]
+    best = max(rooms)
+    i = rooms.index(best)
+    level = min(best, best / 2)             # half the most room; all of it when there is none
+    band = [k for k, r in enumerate(rooms) if r >= level]
+    left, right = band[0], band[-1]
+    if slopes[left] == lo or slopes[right] == hi:
+        # the band runs into a bound of the drift (a second of slow exchanges says little
+        # of the slope): its middle would lean on the bound, the most room does not
+        return slopes[i] if lo < slopes[i] < hi else None
+
+    def crossing(inside: int, outside: int) -> float:
+        """Where ``room`` falls to the level between two slopes (linear there)."""
+        ri, ro = rooms[inside], rooms[outside]
+        return slopes[inside] + (slopes[outside] - slopes[inside]) * (ri - level) / (ri - ro)
+
+    return (crossing(left, left - 1) + crossing(right, right + 1)) / 2
 
 
 class ClockSync:
-    # the fit's weighted sums (Σw, Σwx, Σwy, Σwx², Σwxy), kept as points come and go so a fit
-    # costs the same whatever the window holds; x and y are taken from an origin near the
-    # points, so their magnitudes stay small (set with the first point, by ``_recount``)
-    _sums: list[float]
-    _origin: tuple[float, float]
-    weight_power = RTT_WEIGHT_POWER
-
     def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150) -> None:
-        # one trusted point per slot (the fastest exchange), over the last 15 s: five times
-        # the points of 0.5 s slots average the wire's jitter out (docs/crazy-kick.md)
+        # one pair of bounds per slot (the tightest of each side), over the last 15 s
         self.slot_ns = slot_ns
         self.window_slots = window_slots       # how many slots the fit looks back
-        self.points: deque[SyncPoint] = deque()
+        self.points: deque[Slot] = deque()
         self.exchanges = 0
         self._ref: tuple[int, int] | None = None     # the newest exchange's raw ticks and their unwrapped µs
-        # the fitted line: host ns per station µs, and the point it passes through (station µs, host ns)
-        self._line: tuple[float, float, float] | None = None
+        # the line: host ns per station µs, and the point it passes through (station µs, host ns)
+        self._line: tuple[float, int, float] | None = None
+        self.margin_ns: float | None = None    # the room the line leaves on each side (negative: no line fits)
+        # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
+        self._settled: tuple | None = None
 
     @property
     def ready(self) -> bool:
@@ -79,78 +148,79 @@ class ClockSync:
 
     def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0) -> None:
         """One exchange: the host's send and receive times, the station's stamp when the
-        PING came, and how long the station took to answer."""
+        PING came, and how long the station took to answer (its PONG's stamp − that)."""
         rtt = received_ns - sent_ns - turnaround_us * 1000
         if received_ns < sent_ns or rtt < 0:
             return
         unwrapped = self.unwrap(station_ticks)
-        station_us = unwrapped + turnaround_us / 2
         self._ref = (station_ticks % STATION_TICKS_MODULO, unwrapped)
-        point = SyncPoint(station_us, (sent_ns + received_ns) / 2, rtt, sent_ns)
         self.exchanges += 1
+        low, high = (unwrapped, sent_ns), (unwrapped + turnaround_us, received_ns)
         points = self.points
         slot = sent_ns // self.slot_ns
-        if points and points[-1].sent_ns // self.slot_ns == slot:
-            if point.rtt_ns >= points[-1].rtt_ns:
-                return          # a slower exchange of the slot (most are): the same points, the same line
-            self._count(points.pop(), -1)       # a faster exchange in the same slot replaces it
+        if points and points[-1].slot == slot:
+            last = points[-1]                  # (on a tie the bound already kept stays)
+            tighter = Slot(slot, max(last.low, low, key=_above), min(last.high, high, key=_above),
+                           min(rtt, last.rtt_ns), last.sent_ns)
+            if tighter == last:
+                return          # no tighter bound (most exchanges of a slot): the same line
+            points[-1] = tighter
         else:
-            while points and slot - points[0].sent_ns // self.slot_ns >= self.window_slots:
-                self._count(points.popleft(), -1)
-        points.append(point)
-        # the origin is the oldest point when it is set: a window later it has left, and two
-        # windows after it was set, it is set again (about every 15 s)
-        if not self._line or point.sent_ns - self._origin[1] > 2 * self.slot_ns * self.window_slots:
-            self._recount()
-        else:
-            self._count(point, +1)
+            while points and slot - points[0].slot >= self.window_slots:
+                points.popleft()
+            points.append(Slot(slot, low, high, rtt, sent_ns))
         self._fit()
 
-    def _count(self, point: SyncPoint, sign: int) -> None:
-        """Put a point into the fit's sums (sign +1) or take it out (-1)."""
-        # weight the fast exchanges: a point's error is bounded by half its round trip
-        w = sign * (point.rtt_ns + 20_000.0) ** -self.weight_power
-        x, y = point.station_us - self._origin[0], point.host_ns - self._origin[1]
-        sums = self._sums
-        sums[0] += w
-        sums[1] += w * x
-        sums[2] += w * y
-        sums[3] += w * x * x
-        sums[4] += w * x * y
-
-    def _recount(self) -> None:
-        """The sums afresh from the points, from an origin at the oldest: the rounding of a
-        window's additions and removals goes with the old origin."""
-        self._origin = (self.points[0].station_us, self.points[0].host_ns)
-        self._sums = [0.0] * 5
-        for point in self.points:
-            self._count(point, +1)
-
     def _fit(self) -> None:
-        total, wx, wy, wxx, wxy = self._sums
-        x_mean, y_mean = wx / total, wy / total
-        slope = 1000.0
-        if len(self.points) >= 3:
-            sxx = wxx - wx * x_mean
-            sxy = wxy - wx * y_mean
-            # a real crystal is within a few hundred ppm; anything else is noise over a short span
-            if sxx > 0 and abs(sxy / sxx / 1000.0 - 1.0) < 0.002:
-                slope = sxy / sxx
-        self._line = (slope, x_mean + self._origin[0], y_mean + self._origin[1])
+        """The line between the lows (under it) and the highs (over it) with the most room
+        on both sides: for a slope b the room is min(high − b·x) − max(low − b·x), a concave
+        function of b whose maximum is at the slope of a hull's edge (or the drift's bound).
+        The hulls of the slots before the newest are kept until a slot comes or goes (ten
+        times a second); the newest slot's bounds, which tighten as its exchanges come, are
+        added to them at each fit: the hull of some points and one more is the hull of
+        their hull's corners and that one, wherever it lies (a clock that went back)."""
+        points = self.points
+        settled = self._settled
+        if settled is None or settled[0] != (points[0].slot, points[-1].slot, len(points)):
+            origin = points[0].low
+            lows = _one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.low for p in list(points)[:-1])], max)
+            highs = _one_per_x([(x - origin[0], y - origin[1]) for x, y in (p.high for p in list(points)[:-1])], min)
+            settled = self._settled = ((points[0].slot, points[-1].slot, len(points)), origin,
+                                       _upper_hull(lows), _lower_hull(highs))
+        _, origin, settled_upper, settled_lower = settled
+        newest = points[-1]
+        low = (newest.low[0] - origin[0], newest.low[1] - origin[1])
+        high = (newest.high[0] - origin[0], newest.high[1] - origin[1])
+        upper = _upper_hull(_one_per_x(settled_upper + [low], max))
+        lower = _lower_hull(_one_per_x(settled_lower + [high], min))
+
+        def room(b: float) -> float:
+            return min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper)
+
+        slope = float(NOMINAL)
+        span = points[-1].high[0] - points[0].low[0]        # station µs: the oldest PING's to the newest PONG
+        if len(points) >= MIN_SLOTS and span >= MIN_SPAN_US:
+            middle = _middle_slope(upper, lower, room)
+            if middle is not None:
+                slope = middle
+        top = min(y - slope * x for x, y in lower)
+        bottom = max(y - slope * x for x, y in upper)
+        self.margin_ns = (top - bottom) / 2
+        self._line = (slope, origin[0], origin[1] + (top + bottom) / 2)
 
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
         """The host time of a station stamp, or None before the first exchange."""
         if self._line is None:
             return None
-        slope, station_mean, host_mean = self._line
-        return round(host_mean + (self.unwrap(station_ticks) - station_mean) * slope)
+        slope, station_at, host_at = self._line
+        return round(host_at + (self.unwrap(station_ticks) - station_at) * slope)
 
     @property
     def drift_ppm(self) -> float | None:
         """How fast the station's crystal runs against the host's (positive: fast), or None
         before the first exchange."""
-        return None if self._line is None else (1000.0 / self._line[0] - 1.0) * 1e6
+        return None if self._line is None else (NOMINAL / self._line[0] - 1.0) * 1e6
 
     @property
     def offset_ns(self) -> int | None:

@@ -34,6 +34,22 @@ class ButtonEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class StationProgress:
+    """A station's answer to a FENCE (protocol: UPTO or LOST): every event it stamped
+    before ``upto_ns`` (its stamp mapped to the host clock; the arrival before clock sync)
+    has come ahead of this. ``asked_ns``: when the FENCE it answers left the host.
+    ``lost``: frames the station dropped since its last answer, so an event before
+    ``upto_ns`` may be missing. ``backwards``: its stamp is earlier than its last answer's,
+    on the station's own clock (a clock or a firmware gone wrong)."""
+    station: str
+    upto_ns: int
+    asked_ns: int
+    lost: int
+    backwards: bool
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class TagEvent:
     station: str
     seq: int
@@ -87,4 +103,5 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = StationHello | ButtonEvent | TagEvent | TagGone | StationLost | StationFlooding | PanelEvent
+InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | StationLost | StationFlooding
+              | PanelEvent)

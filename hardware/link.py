@@ -11,7 +11,9 @@ The port is any pyserial URL: a device path, ``/dev/serial/by-id/...``, or the
 pseudo-terminal of a simulated station, so simulation and real stations share this code.
 Nothing here touches game state: the reader thread only puts events on the queue. It
 stamps each frame's arrival the moment its wait returns, and its wait also ends when the
-next clock-sync ping is due, so the link needs no other thread.
+next clock-sync ping is due, so the link needs no other thread. A real-time game asks the
+station what it has sent (``fence``: FENCE n); its answer, UPTO or LOST, comes back as a
+:class:`~hardware.events.StationProgress` (docs/stations.md, "Progress").
 
 The reader thread is also the station's supervisor. When the port fails (unplugged) or
 the station stops answering pings, it puts a :class:`StationLost` on the queue, then
@@ -40,9 +42,12 @@ from typing import Callable
 import serial
 
 from hardware.clocksync import ClockSync
-from hardware.events import ButtonEvent, StationFlooding, StationHello, StationLost, TagEvent, TagGone, TagWritten
+from hardware.events import (
+    ButtonEvent, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
+)
 from hardware.protocol import (
-    PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text, encode_frame, encode_text, ticks_diff,
+    FENCE_CAPABILITY, FENCE_MODULO, PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text,
+    encode_frame, encode_text, ticks_diff,
 )
 from hardware.supervised import SupervisedPort
 
@@ -146,6 +151,10 @@ class StationLink(SupervisedPort):
         self._ping_due_ns = 0             # on the real clock: the next sync exchange
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0
+        self._fences: dict[int, int] = {}  # FENCE number → host time sent, until answered
+        self._fence_number = 0
+        self._last_upto: int | None = None   # the station's stamp in its last progress answer (its ticks)
+        self.unasked_progress = 0         # progress answers to no FENCE of ours: ignored
         self._last_who_ns: int | None = None   # on the real clock: the handshake is not sync
         self._hello = threading.Event()
         self._write_lock = threading.Lock()
@@ -250,6 +259,28 @@ class StationLink(SupervisedPort):
     def pending_pongs(self) -> int:
         return len(self._pings)
 
+    @property
+    def fences(self) -> bool:
+        """The station answers FENCE (its HELLO says ``fence=1``): its progress can decide a race."""
+        return self.capabilities.get(FENCE_CAPABILITY) == "1"
+
+    def fence(self) -> bool:
+        """Ask the station what it has sent: FENCE n now; its answer comes as a
+        :class:`StationProgress` carrying when this left. False when not sent."""
+        number = self._fence_number = (self._fence_number + 1) % FENCE_MODULO
+        if len(self._fences) > 64:        # answers that never came: forget them
+            self._fences.clear()
+        sent = self.clock()
+        self._fences[number] = sent
+        if not self._write(encode_frame("FENCE", number)):
+            del self._fences[number]
+            return False
+        return True
+
+    @property
+    def pending_fences(self) -> int:
+        return len(self._fences)
+
     # -- the reader thread: read while connected, reopen when lost --------------------------------
     def _reopen(self) -> bool:
         try:
@@ -266,6 +297,8 @@ class StationLink(SupervisedPort):
         self.decoder = FrameDecoder()
         self.sync = ClockSync()
         self._pings.clear()
+        self._fences.clear()
+        self._last_upto = None
         self._last_seq = None
         self._last_who_ns = None
         self._hello.clear()
@@ -340,7 +373,10 @@ class StationLink(SupervisedPort):
             return
         if event is None:
             return
-        if self.flood_limit and not isinstance(event, StationHello) and not self._events_bucket.try_take(1, now):
+        # a progress answer is never charged: the station sends one only when asked, so the
+        # table's own FENCEs bound them (a race of eight asks each station several times)
+        if self.flood_limit and not isinstance(event, (StationHello, StationProgress)) and \
+                not self._events_bucket.try_take(1, now):
             self.flood_dropped += 1
             if self.flood_dropped in (1, 100, 10_000):
                 log.warning("station %s floods: %d events dropped", self.station_id, self.flood_dropped)
@@ -409,6 +445,8 @@ class StationLink(SupervisedPort):
                 turnaround = ticks_diff(int(f[2]), received) if len(f) > 2 else 0
                 self.sync.add(sent, received, now, turnaround_us=max(0, turnaround))
             return None
+        if kind in ("UPTO", "LOST"):
+            return self._progress(kind, f, now)
         if kind == "WROTE":
             uid = f[0].upper()
             int(uid, 16)
@@ -433,6 +471,30 @@ class StationLink(SupervisedPort):
         if self.station_id is None or (self.flood_limit and not self._events_bucket.try_take(1, now)):
             return
         self.send("ERR", "frame", encode_text(kind[:40]))
+
+    def _progress(self, kind: str, f: tuple[str, ...], now: int) -> StationProgress | None:
+        """UPTO n µs / LOST n µs frames: the station's stamp mapped as a press's would be (its
+        arrival before clock sync: every press is then stamped at its own, later arrival).
+        An answer to no FENCE of ours is ignored: only our asking bounds how many come."""
+        number, ticks = int(f[0]), int(f[1])
+        lost = int(f[2]) if kind == "LOST" else 0
+        if lost < 0 or ticks < 0:
+            raise ValueError("progress")
+        asked = self._fences.pop(number, None)
+        if asked is None:
+            self.unasked_progress += 1
+            return None
+        for older in [n for n, sent in list(self._fences.items()) if sent <= asked]:   # list(): one step
+            del self._fences[older]       # the station answers the newest FENCE it has read, once
+        backwards = self._last_upto is not None and ticks_diff(ticks, self._last_upto) < 0
+        if not backwards:
+            self._last_upto = ticks
+        mapped = self.sync.to_host_ns(ticks)
+        if lost:
+            log.warning("station %s dropped %d frame(s) before its progress answer: a press may be lost",
+                        self.station_id, lost)
+        return StationProgress(self.station_id or "?", now if mapped is None else mapped, asked, lost, backwards,
+                               now)
 
     def _check_seq(self, seq: int) -> int:
         if self._last_seq is not None:

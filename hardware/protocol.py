@@ -14,6 +14,9 @@ Station → host::
     TAG <seq> <uid-hex> <station-µs> <ndef-text or ->
     GONE <seq> <uid-hex> <station-µs>                         the card was taken off the reader
     PONG <n> <received-µs> <sent-µs>    when the PING came, when this left (NTP style)
+    UPTO <n> <µs>                        the answer to FENCE n: every event stamped before µs was sent ahead of it
+    LOST <n> <µs> <frames>               the same answer after ``frames`` frames were dropped since the last
+                                         one (a full queue): an event stamped before µs may be missing
     STAT <key=value> ...                 loop_us reader reader_failures dropped bad_commands texts_cut free
     WROTE <uid-hex> ok | fail <why>      the answer to WRITE
     ERR <what> <detail>                  a refused command (command LED), a crash (crash <reason>)
@@ -33,6 +36,7 @@ Host → station::
                               copy new firmware with mpremote (``spieltisch stations --flash``);
                               a station that does not know it (before the version that has
                               it) carries on as if nothing came
+    FENCE <n>                 what have you sent? (answered with UPTO or LOST)
 
 Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,
 tones ≤ 10 s); out of bounds or malformed, it answers ``ERR command <kind>`` and does
@@ -44,6 +48,17 @@ is not answered: its kind is as unreliable as the rest of it. Both sides ignore 
 do not know (the other side may be newer).
 
 ``seq`` counts a station's events modulo 65536 so the host sees lost frames.
+
+**Progress (a watermark).** A station whose HELLO lists ``fence=1`` answers ``FENCE n``
+this way: it takes its clock first (µs), then sends every event it still holds that was
+stamped before µs (pressed, but not yet written: its IRQ's ring, a change its button
+lockout still hides), then ``UPTO n µs``; so on the in-order serial link no event stamped
+before µs can come after that answer. A station that dropped frames since its last
+answer cannot promise that: it answers ``LOST n µs frames`` instead, and the host decides
+without what was lost. It answers the newest FENCE of a loop pass once, and never sends
+a progress stamp unasked. Crazy Kick's arbiter decides a race once every station in it
+has answered past the race (docs/stations.md, "Progress: who pressed first, by
+construction").
 
 The station's half is ``firmware/wire.py`` (MicroPython); both halves are held to the
 same vectors, ``tests/vectors/wire.json``.
@@ -58,6 +73,8 @@ PROTOCOL_VERSION = 1
 MAX_FRAME = 200          # bytes including the newline; longer lines are dropped whole
 SEQ_MODULO = 1 << 16
 STATION_TICKS_MODULO = 1 << 30   # MicroPython's ticks_us wraps here
+FENCE_CAPABILITY = "fence"       # HELLO's capability of a station that answers FENCE (value "1")
+FENCE_MODULO = 1 << 30           # FENCE numbers wrap here (the station bounds them as PING's)
 
 
 HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")

@@ -18,6 +18,12 @@ station its own clock offset and drift, ``unplug()`` and ``replug()`` pull the c
 put it back (the station reboots: its sequence numbers and clock start again), and with
 ``by_id_dir`` the station appears under a stable ``usb-Spieltisch_Station_<id>-if00``
 link there, as ``/dev/serial/by-id/`` gives a real one.
+
+It answers FENCE as the firmware does, and keeps the same promise by construction, not by
+timing: an event's stamp is taken inside the lock that numbers and writes it, and the
+answer takes its stamp inside that lock too, after writing every press made before it
+(``will_press``); an event a caller dates before a progress stamp already sent (a press
+``at_ns`` in the past) is dated at that stamp instead, and counted (``restamped``).
 """
 
 from __future__ import annotations
@@ -38,10 +44,21 @@ from hardware import ntag
 from hardware.ntag import Ntag, ndef_text_memory
 from hardware.pn532 import ndef_text
 from hardware.protocol import (
-    PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, decode_text, encode_frame, encode_text,
+    FENCE_CAPABILITY, PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, decode_text, encode_frame,
+    encode_text, ticks_diff,
 )
 
 FIRMWARE = "sim-1.0"
+
+
+class _Stamp:
+    """An event's stamp, taken when the event is numbered and written (inside the write
+    lock): ``at_ns``, when it happened on the host's clock, or now."""
+
+    __slots__ = ("at_ns",)
+
+    def __init__(self, at_ns: int | None = None) -> None:
+        self.at_ns = at_ns
 
 
 def is_simulated(firmware: str | None) -> bool:
@@ -199,11 +216,12 @@ class SimulatedStation(PtyDevice):
     def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
                  clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None,
                  link_delay_ms: tuple[float, float] | None = None, by_id_dir: str | Path | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, fences: bool = True) -> None:
         super().__init__(station_id, link_delay_ms=link_delay_ms, by_id_dir=by_id_dir, seed=seed)
         self.station_id = station_id
         self.buttons = buttons
         self.reader = reader
+        self.fences = fences                  # answers FENCE (False: as firmware 1.1, which does not)
         self.written: dict[str, str | None] = {}    # UID → the record a WRITE put on that card
         self.tags: dict[str, Ntag] = {}             # UID → the sticker a WRITE wrote (an NTAG213)
         self.clock = clock                                       # the host's clock (or a simulated one)
@@ -212,7 +230,11 @@ class SimulatedStation(PtyDevice):
         self.led = "000000"                                      # steady colour now
         self.last_seq = -1
         self.frozen = False
+        self.restamped = 0            # events dated before a progress stamp already sent: dated at it
         self._seq = 0
+        self._spoken: int | None = None     # the last progress stamp sent (station ticks)
+        self._presses: list[tuple[int, int, int]] = []   # will_press: (host ns, order, button), a heap
+        self._press_order = itertools.count()
         self._decoder = FrameDecoder()
         self._changed = threading.Condition()
 
@@ -224,6 +246,8 @@ class SimulatedStation(PtyDevice):
         with self._write_lock:
             self._seq = 0
             self.last_seq = -1
+            self._spoken = None
+            self._presses = []
         self._decoder = FrameDecoder()
         self.station_clock = StationClock(self._rng.randrange(1 << 30), self.station_clock.drift_ppm)
 
@@ -234,10 +258,28 @@ class SimulatedStation(PtyDevice):
         the frame still leaves now, as the firmware sends after its IRQ stamped the edge)."""
         if not 0 <= button < self.buttons:
             raise ValueError(f"station has buttons 0..{self.buttons - 1}")
-        seq = self._event("BTN", button, "D", self._ticks() if at_ns is None else self.station_clock.ticks(at_ns))
-        if release:
-            seq = self._event("BTN", button, "U", self._ticks())
+        with self._write_lock:           # D and U together: no progress answer between them
+            seq = self._event("BTN", button, "D", _Stamp(at_ns))
+            if release:
+                seq = self._event("BTN", button, "U", _Stamp())
         return seq
+
+    def will_press(self, button: int, at_ns: int) -> None:
+        """A press (and release) at ``at_ns`` on the host's clock, made then as a Pico's IRQ
+        stamps it: from that moment it is in the station, and its frames leave at the next
+        ``flush_presses`` or before the next progress answer, whichever comes first (a
+        caller that wakes late delays the frames, as a busy station loop would, never their
+        stamp). Numbered when its frames are written."""
+        if not 0 <= button < self.buttons:
+            raise ValueError(f"station has buttons 0..{self.buttons - 1}")
+        with self._write_lock:
+            heapq.heappush(self._presses, (at_ns, next(self._press_order), button))
+
+    def flush_presses(self) -> int:
+        """Write the frames of every press ``will_press`` made that has happened by now;
+        how many."""
+        with self._write_lock:
+            return self._flush_presses(self.clock())
 
     def tap(self, uid: str, text: str | None = None) -> int:
         """Hold a tag on the reader: its UID and, if it carries one, its NDEF text (what is
@@ -245,10 +287,10 @@ class SimulatedStation(PtyDevice):
         tag = self.tags.get(uid.upper())
         if text is None and tag is not None:
             text = ndef_text(tag.user_memory())
-        return self._event("TAG", uid.upper(), self._ticks(), encode_text(text))
+        return self._event("TAG", uid.upper(), _Stamp(), encode_text(text))
 
     def take_away(self, uid: str) -> int:
-        return self._event("GONE", uid.upper(), self._ticks())
+        return self._event("GONE", uid.upper(), _Stamp())
 
     def flood(self, frames: int, button: int = 0) -> int:
         """A stuck loop: ``frames`` button frames as fast as the port takes them, or until
@@ -256,7 +298,7 @@ class SimulatedStation(PtyDevice):
         seq = self.last_seq
         try:
             for i in range(frames):
-                seq = self._event("BTN", button, "D" if i % 2 == 0 else "U", self._ticks())
+                seq = self._event("BTN", button, "D" if i % 2 == 0 else "U", _Stamp())
         except RuntimeError:
             pass
         return seq
@@ -285,12 +327,43 @@ class SimulatedStation(PtyDevice):
         return self.station_clock.ticks(self.clock())
 
     def _event(self, kind: str, *fields: object) -> int:
-        with self._write_lock:           # numbered and written in one go: in order on the wire
+        with self._write_lock:           # stamped, numbered and written in one go: in order on the wire
+            fields = tuple(self._stamp(f) if isinstance(f, _Stamp) else f for f in fields)
             seq = self._seq
             self._seq = (self._seq + 1) % SEQ_MODULO
             self.last_seq = seq
             self._write(encode_frame(kind, seq, *fields))
         return seq
+
+    def _stamp(self, stamp: _Stamp) -> int:
+        """An event's stamp (station ticks), never before a progress stamp already sent:
+        that answer promised nothing earlier would come after it."""
+        ticks = self.station_clock.ticks(self.clock() if stamp.at_ns is None else stamp.at_ns)
+        if self._spoken is not None and ticks_diff(ticks, self._spoken) < 0:
+            self.restamped += 1
+            ticks = self._spoken
+        return ticks
+
+    def _flush_presses(self, now_ns: int) -> int:
+        written = 0
+        while self._presses and self._presses[0][0] <= now_ns:
+            at_ns, _, button = heapq.heappop(self._presses)
+            self._event("BTN", button, "D", _Stamp(at_ns))
+            self._event("BTN", button, "U", _Stamp())
+            written += 1
+        return written
+
+    def _answer_fence(self, number: str) -> None:
+        """UPTO: the stamp first, then every press made before it, then the answer, all
+        inside the write lock: no event stamped before the answer can be written after it."""
+        with self._write_lock:
+            now = self.clock()
+            ticks = self.station_clock.ticks(now)
+            self._flush_presses(now)
+            if self._spoken is not None and ticks_diff(ticks, self._spoken) < 0:
+                ticks = self._spoken             # a clock set back (a test's): the promise stands
+            self._spoken = ticks
+            self._write(encode_frame("UPTO", number, ticks))
 
     def _received(self, data: bytes) -> None:
         for kind, fields in self._decoder.feed(data):
@@ -310,6 +383,8 @@ class SimulatedStation(PtyDevice):
         try:
             if kind == "WHO":
                 caps = f"buttons={self.buttons},reader={self.reader},led=rgb"
+                if self.fences:
+                    caps += f",{FENCE_CAPABILITY}=1"
                 self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
                 # as firmware 1.1 after its first pass: how it is doing
                 self._write(encode_frame("STAT", "loop_us=812", f"reader={'ok' if self.reader != 'none' else 'none'}",
@@ -333,6 +408,10 @@ class SimulatedStation(PtyDevice):
                 received = self._ticks()            # as firmware 1.1: when it came, when it left
                 self._write(encode_frame("PONG", fields[0], received, self._ticks()))
                 return                        # clock sync, 50 a second: not kept in ``commands``
+            elif kind == "FENCE":
+                if self.fences:
+                    self._answer_fence(fields[0])
+                return                        # a race's question, several a press: not kept either
         except (ValueError, IndexError):      # as the firmware: a malformed command is answered
             try:
                 self._write(encode_frame("ERR", "command", encode_text(kind)))

@@ -32,6 +32,13 @@ class SupervisedPort:
         self._stop = threading.Event()
 
     @property
+    def thread_id(self) -> int | None:
+        """The serving thread's native id (the system's), while it runs: a real-time game
+        raises its priority."""
+        thread = self._thread
+        return thread.native_id if thread is not None and thread.is_alive() else None
+
+    @property
     def is_open(self) -> bool:
         """Serving the device, or trying to get it back."""
         return self._thread is not None and self._thread.is_alive()

@@ -196,7 +196,8 @@ def test_the_constants_the_firmware_is_checked_against_are_the_hosts():
     from hardware import protocol
     constants = json.loads((ROOT / "tests" / "vectors" / "constants.json").read_text())
     assert constants == {"PROTOCOL_VERSION": protocol.PROTOCOL_VERSION, "SEQ_MODULO": protocol.SEQ_MODULO,
-                         "STATION_TICKS_MODULO": protocol.STATION_TICKS_MODULO}
+                         "STATION_TICKS_MODULO": protocol.STATION_TICKS_MODULO,
+                         "FENCE_CAPABILITY": protocol.FENCE_CAPABILITY}
 
 
 def test_a_frame_one_byte_over_the_cap_is_refused_for_its_length_alone():

@@ -16,6 +16,8 @@ def test_the_files_are_written_with_the_user_and_the_command(tmp_path):
     assert "User=anna" in unit and "SDL_VIDEODRIVER=kmsdrm" in unit and "Restart=always" in unit
     assert " box" in unit.split("ExecStart=")[1].splitlines()[0]
     assert "{" not in unit                                      # every blank filled in
+    from controller.table.realtime import REALTIME_PRIORITY    # a real-time game's threads may be real-time
+    assert f"LimitRTPRIO={REALTIME_PRIORITY}" in unit
     rules = (tmp_path / RULES).read_text()
     assert 'ENV{ID_VENDOR_ID}=="2e8a"' in rules and "spieltisch/station-" in rules and "latency_timer" in rules
     words = out.getvalue()

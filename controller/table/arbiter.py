@@ -1,39 +1,71 @@
 """The arbiter of a real-time game: the player who pressed first wins, even when their
-frame arrives later.
+frame arrives later, and a race is decided only once nothing that could change it can
+still be on its way.
 
-Each press carries its press time on the host clock (the station's stamp mapped by
-clock sync). The arbiter holds a press until ``pressed + window`` and then releases
-everything due in press-time order. The window is sized from the link delays it
-measures (press → arrival), so a press delayed by USB is still in time to be ordered
-before a later press that happened to arrive first; it never exceeds ``max_window_ns``,
-the delay a player would notice.
+Each press carries its press time on the host clock (the station's stamp mapped by clock
+sync). Each station in the race answers the table's FENCE with a progress stamp: every
+event it stamped before that moment was sent ahead of the answer, on a link that keeps
+order (a watermark; docs/stations.md, "Progress"). The arbiter holds the earliest press
+until every station's progress, less the sync margin, has reached the press plus the tie
+margin; then no press that could come before it, or tie with it, can still be on its way,
+and it is released with the presses tied to it, in press-time order. A late frame delays
+a decision; it cannot make one wrong.
+
+A station that has not spoken past a press within ``bound_ns`` of the press's arrival
+(a hung or unplugged one, a firmware that does not answer FENCE, a clock gone wrong) does
+not hold the race longer: the press is decided without it, which is counted per station
+(``without_by_station``) and logged, and ``too_slow`` names a station that is often left
+out, for the screen.
 
 Ties: two presses of different stations closer than the clock-sync accuracy
 (``tie_ns``) cannot be told apart. The tie goes to the station that has won fewer
 ties so far, then to the earlier arrival; so ties take turns instead of always
 favouring one seat (see docs/crazy-kick.md).
 
->>> arbiter = Arbiter(min_window_ns=2_000_000, measured_after=0)   # (by default, 20 presses first)
->>> arbiter.push("late frame, early press", station="A", pressed_ns=1_000_000, arrived_ns=3_500_000)
->>> arbiter.push("early frame, later press", station="B", pressed_ns=2_000_000, arrived_ns=2_100_000)
->>> arbiter.window_ns            # A's measured link delay (2.5 ms) + the tie margin
-2700000
->>> arbiter.due(3_600_000)        # nothing is due before its press + window
+>>> arbiter = Arbiter(stations={"A", "B"}, tie_ns=200_000, margin_ns=250_000)
+>>> arbiter.push("B's press", station="B", pressed_ns=2_000_000, arrived_ns=2_100_000)
+>>> arbiter.fences(2_100_000)     # whom to ask now: nobody before the press + tie + margin
 []
->>> arbiter.due(4_700_000)
-['late frame, early press', 'early frame, later press']
+>>> arbiter.fences(2_451_000)     # then both (B itself: a press of B's may be on its way too)
+['A', 'B']
+>>> arbiter.progress("B", upto_ns=3_000_000, arrived_ns=3_100_000, asked_ns=2_451_000)
+>>> arbiter.progress("A", upto_ns=2_449_999, arrived_ns=3_200_000, asked_ns=2_451_000)
+>>> arbiter.due(3_200_000)        # A has not yet spoken past 2.45 ms: it may have pressed first
+[]
+>>> arbiter.push("A's press", station="A", pressed_ns=1_500_000, arrived_ns=3_300_000)
+>>> arbiter.progress("A", upto_ns=3_350_000, arrived_ns=3_400_000, asked_ns=3_300_000)
+>>> arbiter.due(3_400_000)
+["A's press", "B's press"]
 """
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import itertools
+import logging
 from collections import defaultdict, deque
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
+log = logging.getLogger(__name__)
 
-SLOW_SHARE = 0.05           # a station is named slow when more of its presses than this came too late
+# How long a race waits for a station that has not spoken past it, from the press's arrival.
+# A healthy answer takes a round trip: under 2 ms on a Pico's USB, 0-8 ms on the race
+# bench's simulated 0-4 ms each way, and a busy host adds its own delay (the bench's readers
+# stamped frames 0.9-17 ms late at their 99th percentile with two CPU hogs beside them, one
+# run in three 66 ms: docs/crazy-kick.md). Every ms less would leave healthy stations out of
+# more races; a longer wait only matters for a dead station, and 15 ms is the issue's
+# ceiling. A press held this long still gets its LED within the TV's next frame.
+BOUND_NS = 15_000_000
+TIE_NS = 200_000            # presses closer than this are a tie (the clock sync's accuracy)
+# how far a station's mapping of its own clock can move between mapping a progress stamp and
+# mapping a press that came after it (a refit of the clock-sync line): the documented bound
+# of the sync error, so a press can never map before a progress stamp its station sent first
+MARGIN_NS = 250_000
+# the stations are asked this long after a press + margins: a station's stamp counts whole µs, so
+# an answer stamped at the very moment asked could fall short of it by a fraction of one
+ASK_AFTER_NS = 1_000
+SLOW_SHARE = 0.05           # a station is named when more of its races than this went without it
+RECENT_RACES = 200          # over its last this many races
 
 
 class Held(NamedTuple):
@@ -41,39 +73,49 @@ class Held(NamedTuple):
     order: int                 # arrival order, the last tie-break
     station: str
     item: Any
+    arrived_ns: int
 
 
 class Arbiter:
-    def __init__(self, *, min_window_ns: int = 1_000_000, max_window_ns: int = 5_000_000,
-                 tie_ns: int = 200_000, max_lead_ns: int = 50_000_000, measured_after: int = 20) -> None:
-        self.min_window_ns = min_window_ns
-        self.max_window_ns = max_window_ns
-        self.tie_ns = tie_ns                      # presses closer than this are a tie
-        self.max_lead_ns = max_lead_ns            # a stamp further back than this is not believed
-        # a station's link counts as measured after this many presses; until then the
-        # window is the longest (a few delays say little of the slowest one in a hundred)
-        self.measured_after = measured_after
+    def __init__(self, *, stations: Iterable[str] = (), bound_ns: int = BOUND_NS, tie_ns: int = TIE_NS,
+                 margin_ns: int = MARGIN_NS, max_lead_ns: int = 50_000_000) -> None:
+        self.stations: set[str] = set(stations)   # the stations in the race: each must speak past a press
+        self.bound_ns = bound_ns
+        self.tie_ns = tie_ns
+        self.margin_ns = margin_ns
+        self.max_lead_ns = max_lead_ns            # a stamp further from its arrival than this is not believed
         self._held: list[Held] = []
         self._order = itertools.count()
-        self._delays: dict[str, deque[int]] = defaultdict(deque)       # per station, the last 200
-        self._sorted: dict[str, list[int]] = defaultdict(list)         # the same, in order
-        self._p99: dict[str, int] = {}            # per station: 99th percentile of press → arrival
+        self._progress: dict[str, int] = {}      # station → the furthest it has spoken (host ns)
+        self._asked: dict[str, int] = {}         # station → when its last FENCE left
+        self._answered: set[str] = set()          # stations that have answered their last FENCE
         self.tie_wins: dict[str, int] = defaultdict(int)
         self.ties = 0
-        self.late = 0                             # presses that arrived after their window had passed
+        self.late = 0                             # presses that arrived after a later press was released
         self.late_by_station: dict[str, int] = defaultdict(int)
-        self._unmeasured: set[str] = set()        # stations with fewer than measured_after presses
-        self._window = max_window_ns if measured_after > 0 else min_window_ns
+        self.races = 0
+        self.without = 0                          # races decided without some station's word
+        self.without_by_station: dict[str, int] = defaultdict(int)
+        self.lost_by_station: dict[str, int] = defaultdict(int)    # frames a station said it dropped
+        self.bad_by_station: dict[str, int] = defaultdict(int)     # progress stamps not believed
+        # per station: its last races, each whether it was decided without the station's word
+        self._recent: dict[str, deque[bool]] = defaultdict(lambda: deque(maxlen=RECENT_RACES))
+        self._recent_without: dict[str, int] = defaultdict(int)
+        self._answers: dict[str, deque[int]] = defaultdict(lambda: deque(maxlen=RECENT_RACES))  # round trips
+        self._races_since_answer: dict[str, int] = defaultdict(int)
         self._released_up_to: int | None = None   # the latest press released so far
 
-    @property
-    def window_ns(self) -> int:
-        """The hold: the slowest station's 99th-percentile link delay plus the tie
-        margin, within [min_window_ns, max_window_ns]; the longest while any station has
-        pressed fewer than ``measured_after`` times (a match's first presses, a station
-        plugged in during a match)."""
-        return self._window
+    # -- who is in the race -------------------------------------------------------------------------
+    def set_stations(self, stations: Iterable[str]) -> None:
+        """The stations in the race now (a station unplugged leaves it, one plugged in joins)."""
+        self.stations = set(stations)
 
+    def forget(self, station: str) -> None:
+        """A station came back rebooted: what it said before is no word about its new clock."""
+        self._progress.pop(station, None)
+        self._asked.pop(station, None)          # its last question: the answer died with the old clock
+
+    # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int) -> None:
         """Hold a press. A missing or implausible stamp (before sync, a station clock
         gone wrong) is clamped into [arrival − max_lead, arrival]: a press cannot happen
@@ -81,53 +123,96 @@ class Arbiter:
         if pressed_ns is None:
             pressed_ns = arrived_ns
         pressed_ns = max(arrived_ns - self.max_lead_ns, min(pressed_ns, arrived_ns))
-        delay = arrived_ns - pressed_ns
-        delays, ordered = self._delays[station], self._sorted[station]
-        delays.append(delay)
-        bisect.insort(ordered, delay)
-        if len(delays) > 200:
-            del ordered[bisect.bisect_left(ordered, delays.popleft())]
-        self._p99[station] = ordered[int(len(ordered) * 0.99)]      # within the list: n·0.99 < n
-        if len(delays) < self.measured_after:
-            self._unmeasured.add(station)
-        else:
-            self._unmeasured.discard(station)
-        measured = max(self.min_window_ns, min(self.max_window_ns, max(self._p99.values()) + self.tie_ns))
-        self._window = self.max_window_ns if self._unmeasured else measured
         if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
             self.late_by_station[station] += 1
-        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item))
+        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item, arrived_ns))
 
-    def too_slow(self, samples: int = 20) -> dict[str, int]:
-        """Stations more than one of whose presses in twenty (``SLOW_SHARE``, over at least
-        ``samples``) arrived too late for the longest window: those presses can lose races
-        they won. Station → its 95th-percentile delay (ns). A USB-serial adapter at its
-        default 16 ms latency timer is one. Not named for a few late frames: a busy host's
-        hiccup delays one press now and then whatever the station, and naming a station
-        for it would send its owner after the wrong thing (docs/crazy-kick.md)."""
-        fits = self.max_window_ns - self.tie_ns
-        slow = {}
-        for station, ordered in self._sorted.items():
-            count = len(ordered)
-            late = count - bisect.bisect_right(ordered, fits)
-            if count >= samples and late > count * SLOW_SHARE:
-                slow[station] = ordered[int(count * (1 - SLOW_SHARE))]
-        return slow
+    def progress(self, station: str, *, upto_ns: int, arrived_ns: int, asked_ns: int | None = None,
+                 lost: int = 0, backwards: bool = False) -> None:
+        """A station's answer: it has sent every press it stamped before ``upto_ns``.
+        Clamped to its own arrival (nothing can have been said later than it came; a press
+        stamped after it maps after it, however wrong the station's clock). Not believed:
+        a stamp that went back on the station's own clock, or one further ahead of its
+        arrival than ``max_lead_ns``; the race then waits for a believable one, at most
+        the bound. ``lost``: frames the station dropped; what was lost cannot be waited for."""
+        if asked_ns is not None:
+            if station in self._asked and asked_ns >= self._asked[station]:
+                self._answered.add(station)       # its answer to the latest question
+            self._answers[station].append(arrived_ns - asked_ns)
+            self._races_since_answer[station] = 0
+        ahead = upto_ns - arrived_ns
+        if backwards or ahead > self.max_lead_ns:
+            self.bad_by_station[station] += 1
+            log.warning("station %s: progress stamp %s: not believed", station,
+                        "went back on its own clock" if backwards else f"{ahead / 1e6:.1f} ms ahead of its arrival")
+            return
+        if lost:
+            self.lost_by_station[station] += lost
+            log.warning("station %s dropped %d frame(s): a race is decided without what was lost", station, lost)
+        upto = min(upto_ns, arrived_ns)
+        self._progress[station] = max(upto, self._progress.get(station, upto))
+
+    # -- asking -------------------------------------------------------------------------------------
+    def _need(self, held: Held) -> int:
+        """Every station must have spoken past this (host ns) before ``held`` is decided."""
+        return held.pressed_ns + self.tie_ns + self.margin_ns
+
+    def _silent(self, need: int) -> list[str]:
+        return sorted(s for s in self.stations if s not in self._progress or self._progress[s] < need)
+
+    def fences(self, now_ns: int) -> list[str]:
+        """The stations to ask (FENCE) now: those that have not spoken past a held press
+        whose time (plus the margins) has come, and whose last question was asked before
+        that (its answer cannot reach past it). A question is asked from the moment its
+        answer can reach past the press, so one answer is enough; an answer that falls
+        short (a clock-sync wobble) is asked again, and so is a question unanswered for
+        the bound (lost on the wire). One question answers for every press before it: in
+        a burst, each station is asked again only when its last answer fell short."""
+        target = max((need for need in map(self._need, self._held) if need + ASK_AFTER_NS <= now_ns), default=None)
+        if target is None:
+            return []
+        out = []
+        for station in self._silent(target):
+            asked = self._asked.get(station)
+            if asked is None or asked < target or station in self._answered or now_ns - asked >= self.bound_ns:
+                self._asked[station] = now_ns
+                self._answered.discard(station)
+                out.append(station)
+        return out
 
     def next_deadline(self) -> int | None:
-        """When the earliest held press becomes due (host ns), or None."""
-        return self._held[0].pressed_ns + self._window if self._held else None
+        """When the loop must look again (host ns), or None: the end of the earliest held
+        press's bound, or sooner the time to ask a station about a press its last question
+        cannot reach past, or to ask again a question unanswered for the bound."""
+        if not self._held:
+            return None
+        deadline = self._held[0].arrived_ns + self.bound_ns
+        for held in self._held:
+            need = self._need(held)
+            for station in self._silent(need):
+                asked = self._asked.get(station)
+                if asked is None or asked < need:
+                    deadline = min(deadline, need + ASK_AFTER_NS)
+                elif station not in self._answered:
+                    deadline = min(deadline, asked + self.bound_ns)
+        return deadline
 
+    # -- out ----------------------------------------------------------------------------------------
     def due(self, now_ns: int) -> list[Any]:
-        """Release every press whose window has passed, in press-time order."""
+        """Release, in press-time order, every press every station has spoken past, and a
+        press whose bound has passed (decided without the stations that stayed silent)."""
         released: list[Held] = []
-        while self._held and self._held[0].pressed_ns + self._window <= now_ns:
-            first = heapq.heappop(self._held)
+        while self._held:
+            first = self._held[0]
+            silent = self._silent(self._need(first))
+            if silent and now_ns < first.arrived_ns + self.bound_ns:
+                break
+            heapq.heappop(self._held)
+            self._count_race(first, silent)
             released.append(first)
-            # presses within the tie margin of it go with it, their own deadline passed or
-            # not: a tie must not depend on how late the loop woke (the window has room for
-            # them: it includes the tie margin)
+            # presses within the tie margin of it go with it: every station has spoken past
+            # them (the need includes the tie margin), so they have all come
             while self._held and self._held[0].pressed_ns - first.pressed_ns < self.tie_ns:
                 released.append(heapq.heappop(self._held))
         if not released:
@@ -135,6 +220,40 @@ class Arbiter:
         last = released[-1].pressed_ns
         self._released_up_to = last if self._released_up_to is None else max(self._released_up_to, last)
         return [h.item for h in self._break_ties(released)]
+
+    def _count_race(self, first: Held, silent: list[str]) -> None:
+        self.races += 1
+        if silent:
+            self.without += 1
+            log.warning("a race (press of %s at %d ns) decided without %s: no word within %s ms",
+                        first.station, first.pressed_ns, ", ".join(silent), f"{self.bound_ns / 1e6:g}")
+        for station in self.stations:
+            left_out = station in silent
+            recent = self._recent[station]
+            if len(recent) == recent.maxlen and recent[0]:
+                self._recent_without[station] -= 1
+            recent.append(left_out)
+            self._races_since_answer[station] += 1
+            if left_out:
+                self._recent_without[station] += 1
+                self.without_by_station[station] += 1
+
+    def too_slow(self, samples: int = 20) -> dict[str, int | None]:
+        """Stations left out of more than one race in twenty (``SLOW_SHARE``, over at least
+        ``samples`` of their last ``RECENT_RACES``): their presses can lose races they won.
+        Station → the 95th percentile of its answers' round trips (ns), None when it did
+        not answer during any of those races (a firmware that does not answer FENCE, a
+        station that hangs). A USB adapter at its default 16 ms latency timer is one: its
+        answers come after the bound. Not named for a few: a busy
+        host's hiccup delays an answer now and then whatever the station, and naming a
+        station for it would send its owner after the wrong thing (docs/crazy-kick.md)."""
+        slow: dict[str, int | None] = {}
+        for station, recent in self._recent.items():
+            if len(recent) >= samples and self._recent_without[station] > len(recent) * SLOW_SHARE:
+                answers = sorted(self._answers[station])
+                silent = not answers or self._races_since_answer[station] >= len(recent)
+                slow[station] = None if silent else answers[int(len(answers) * 0.95)]
+        return slow
 
     def _break_ties(self, released: list[Held]) -> list[Held]:
         out: list[Held] = []

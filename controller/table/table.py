@@ -99,7 +99,7 @@ class _Batch:
 # not put back when a batch fails: the table's parts, the revision (it only goes forward), and
 # what counts inputs rather than the game (the presses were processed; the arbiter's late count)
 _NOT_CHECKPOINTED = frozenset({"rules", "store", "adapter", "resolver", "revision", "_batch", "_snapshot",
-                               "processed", "late_presses"})
+                               "processed", "late_presses", "decided_without"})
 
 
 def _copied(value: Any) -> Any:
@@ -152,6 +152,7 @@ class Table:
         self._batch: _Batch | None = None            # presses applied for one durable commit (begin_batch)
         self.late_presses: dict[str, int] | None = None   # a real-time table's: station → presses that came
         #                                                    after their race was decided (the arbiter's count)
+        self.decided_without: dict[str, int] | None = None   # … and station → races decided without its word
 
     def _replay(self, rules: GameRules, game_id: int | None, logged: Sequence[dict[str, Any]]) -> tuple[list, Any]:
         """The state a saved game reached; a log that breaks is reported with the entry."""
@@ -389,13 +390,20 @@ class Table:
         if self.message is None or (self.message.key == key and self.message.params != params):
             self._note(Message(key, params, None, False, self.revision + 1))
 
-    def warn_slow_link(self, station: str, delay_ns: int, *, simulated: bool = False) -> None:
-        """A station's frames come too late for its races to be judged fairly: say so
-        on the screen, with what to do (docs/stations.md). ``simulated``: a station
-        simulated on this computer (a demo's, a bot's), whose frames are late because the
-        computer is busy; no USB adapter to set."""
-        log.warning("station %s: press to arrival %.1f ms (95th percentile; more than one press in twenty "
-                    "too late to judge)%s", station, delay_ns / 1e6,
+    def warn_slow_link(self, station: str, delay_ns: int | None, *, simulated: bool = False) -> None:
+        """A station's word comes too late for its races to be judged fairly: say so on
+        the screen, with what to do (docs/stations.md). ``delay_ns``: how long its races
+        waited for it (95th percentile), None when it did not answer at all (a firmware
+        that does not, a station that hangs). ``simulated``: a station simulated on this
+        computer (a demo's, a bot's), late because the computer is busy; no USB adapter to set."""
+        if delay_ns is None:
+            log.warning("station %s does not answer the table's FENCE: races are decided without it", station)
+            message = Message("station_silent", {"seat": self.seat_of(station)}, None, True, self.revision + 1)
+            self._notices[station] = message
+            self._note(message)
+            return
+        log.warning("station %s: its races waited %.1f ms for its word (95th percentile; more than one race in "
+                    "twenty decided without it)%s", station, delay_ns / 1e6,
                     "; a simulated station: this computer is too busy" if simulated else "")
         message = Message("slow_link_simulated" if simulated else "slow_link",
                           {"seat": self.seat_of(station), "ms": round(delay_ns / 1e6)}, None, True,
@@ -647,6 +655,8 @@ class Table:
         result.update(self.rules.result_details(self.state))     # what a game repeating this one needs
         if self.late_presses is not None:      # by seat; the log keeps them, `spieltisch stations` shows them
             result["late_presses"] = {str(self.seat_of(s)): n for s, n in sorted(self.late_presses.items())}
+        if self.decided_without is not None:   # by seat: races its station's silence left to the bound
+            result["decided_without"] = {str(self.seat_of(s)): n for s, n in sorted(self.decided_without.items())}
         return result
 
 

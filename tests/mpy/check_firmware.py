@@ -192,6 +192,9 @@ def firmware_shares_the_hosts_constants():
     assert wire.PROTOCOL_VERSION == CONSTANTS["PROTOCOL_VERSION"], wire.PROTOCOL_VERSION
     assert station.SEQ_MODULO == CONSTANTS["SEQ_MODULO"], station.SEQ_MODULO
     assert time.ticks_add(0, -1) + 1 == CONSTANTS["STATION_TICKS_MODULO"], time.ticks_add(0, -1)
+    firmware, _, _, _, _ = make_firmware()          # it says it answers FENCE, as the host reads it
+    caps = firmware.station.capabilities
+    assert (CONSTANTS["FENCE_CAPABILITY"] + "=1") in caps.split(","), caps
 
 
 @check
@@ -200,7 +203,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.2.0", "buttons=6,reader=pn532,led=ws2812"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.3.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -250,6 +253,197 @@ def firmware_does_not_block_when_the_host_stops_reading():
     assert all(f[0] == "BTN" for f in got), got[0]
     assert seqs == list(range(firmware.station.seq - 64, firmware.station.seq)), seqs
 
+
+
+# -- issue 33: a FENCE's answer comes after every press stamped before it -------------------------
+
+class FineClock:
+    """main.py's ``time`` with a ``ticks_us`` that moves on by one µs at every read: this
+    MicroPython's own counts whole milliseconds, and a press and an answer's stamp in the
+    same millisecond could not be told apart."""
+
+    def __init__(self, real):
+        self.real = real
+        self.now = real.ticks_us()
+
+    def ticks_us(self):
+        self.now = self.real.ticks_add(self.now, 1)
+        return self.now
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+class IrqAt:
+    """main.py's ``time`` (or the fake machine's disable_irq): the n-th call of ``name`` in a
+    loop pass has a button's IRQ fire just before it (``before``) or just after it."""
+
+    def __init__(self, real, name, n, before, fire):
+        self.real, self.name, self.n, self.before, self.fire = real, name, n, before, fire
+        self.calls = 0
+
+    def wrap(self, function):
+        def call(*args):
+            self.calls += 1
+            hit = self.calls == self.n
+            if hit and self.before:
+                self.fire()
+            value = function(*args)
+            if hit and not self.before:
+                self.fire()
+            return value
+        return call
+
+    def __getattr__(self, name):
+        value = getattr(self.real, name)
+        return self.wrap(value) if name == self.name else value
+
+
+def ticks_before(a, b):
+    return time.ticks_diff(int(a), int(b)) < 0
+
+
+def fenced_pass(irq_where, n, before, press_pin=2):
+    """One loop pass that reads FENCE 7, with a press (button 0, pin 2) fired at the n-th
+    call of ``irq_where`` ("ticks_us" in main.py, or the fake's "disable_irq"); then a pass
+    with nothing asked, to send what came after. The frames in the order they left,
+    whether the press was fired, and how many such calls the pass made."""
+    import machine
+    import main
+    import wire
+    real_time, real_disable = main.time, machine.disable_irq
+    clock = main.time = FineClock(real_time)      # the IRQ handler and the station take it too
+    try:
+        firmware, stdin, stdout, _, machine = make_firmware()
+        firmware.step()
+        frames(stdout)
+        pin = machine.Pin.all[press_pin]
+        stdin.data += wire.encode_frame("FENCE", [7])
+        fired = []
+        if irq_where == "ticks_us":
+            spy = main.time = IrqAt(clock, "ticks_us", n, before, lambda: fired.append(pin.fire(0)))
+        else:
+            spy = IrqAt(machine, "disable_irq", n, before, lambda: fired.append(pin.fire(0)))
+            machine.disable_irq = spy.wrap(real_disable)
+        try:
+            firmware.step()
+        finally:
+            main.time, machine.disable_irq = clock, real_disable
+        firmware.step()
+    finally:
+        main.time = real_time
+    return frames(stdout), bool(fired), spy.calls
+
+
+@check
+def a_fence_is_answered_after_every_press_stamped_before_its_answer():
+    """Wherever a button's hard IRQ comes in the pass that answers FENCE 7 (before or after
+    any clock read, before or after IRQs go off: then it runs when they come back on, as
+    the hardware holds it), a press stamped before the answer's stamp is written ahead of
+    the answer, and the answer comes once. Both sides of the stamp happen."""
+    seen = {"before": 0, "after": 0}
+    for where in ("ticks_us", "disable_irq"):
+        _, _, calls = fenced_pass(where, 0, True)          # how many calls a pass makes
+        assert calls >= 3, (where, calls)
+        for n in range(1, calls + 1):
+            for before in (True, False):
+                got, fired, _ = fenced_pass(where, n, before)
+                assert fired, (where, n, before)
+                kinds = [f[0] for f in got]
+                assert kinds.count("UPTO") == 1, (where, n, before, got)
+                answer = kinds.index("UPTO")
+                assert got[answer][1][0] == "7", got
+                upto = got[answer][1][1]
+                presses = [(i, f) for i, f in enumerate(got) if f[0] == "BTN" and f[1][2] == "D"]
+                assert len(presses) == 1, (where, n, before, got)
+                i, press = presses[0]
+                if ticks_before(press[1][3], upto):
+                    seen["before"] += 1
+                    assert i < answer, (where, n, before, got)
+                else:
+                    seen["after"] += 1
+    assert seen["before"] > 0 and seen["after"] > 0, seen
+
+
+@check
+def a_change_the_lockout_hides_holds_the_answer_back_to_its_edge():
+    """A tap shorter than the lockout: its release edge is hidden until the lockout ends and
+    is then sent stamped with that edge. A FENCE answered meanwhile says no more than that
+    edge, so the release cannot come after an answer that promised it would not."""
+    import wire
+    firmware, stdin, stdout, _, machine = make_firmware()
+    firmware.step()
+    frames(stdout)
+    pin = machine.Pin.all[3]
+    pin.fire(0)                                  # press (stamped, locks the button)
+    pin.fire(1)                                  # its release, hidden by the lockout
+    hidden = firmware.logic.hidden_at[1]
+    assert hidden != -1
+    stdin.data += wire.encode_frame("FENCE", [9])
+    firmware.step()
+    got = frames(stdout)
+    answer = [f for f in got if f[0] == "UPTO"]
+    assert [f[0] for f in got] == ["BTN", "UPTO"] and answer[0][1] == ["9", str(hidden)], got
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < 100 and firmware.logic.locked[1]:
+        firmware.step()
+    stdin.data += wire.encode_frame("FENCE", [10])
+    firmware.step()
+    got += frames(stdout)
+    release = [f for f in got if f[0] == "BTN" and f[1][2] == "U"]
+    assert release and release[0][1][3] == str(hidden), got
+    last = [f for f in got if f[0] == "UPTO"][-1]
+    assert last[1][0] == "10" and not ticks_before(last[1][1], hidden), got
+    assert got.index(release[0]) < got.index(last)
+
+
+@check
+def a_queue_that_dropped_frames_answers_lost_not_upto():
+    """Nobody reads: the queue drops its oldest frames (presses among them). The answer to
+    a FENCE then cannot say everything before its stamp came: it says LOST, with how many
+    frames were dropped since the last answer; the next answer, with nothing dropped, is
+    UPTO again. An edge the IRQ's full ring lost counts as dropped too."""
+    import wire
+    firmware, stdin, stdout, reading, machine = make_firmware(host_reads=False)
+    pin = machine.Pin.all[2]
+    for i in range(100):
+        firmware.logic.locked[0] = False
+        pin.fire(i % 2)
+        firmware.step()
+    assert firmware.station.dropped > 0
+    stdin.data += wire.encode_frame("FENCE", [3])
+    firmware.step()                               # (its answer, queued, drops one more)
+    reading[0] = True
+    firmware.step()
+    got = frames(stdout)
+    assert [f[0] for f in got].count("LOST") == 1 and "UPTO" not in [f[0] for f in got], got
+    lost = [f for f in got if f[0] == "LOST"][0]
+    assert lost[1][0] == "3" and lost[1][2] == str(firmware.station.dropped), (lost, firmware.station.dropped)
+    assert got[-1] == lost, got[-3:]              # every frame still queued went ahead of it
+    stdin.data += wire.encode_frame("FENCE", [4])
+    firmware.step()
+    assert [f[0] for f in frames(stdout)] == ["UPTO"]
+    for i in range(40):                           # the IRQ's ring (32) fills while the loop is away
+        firmware.logic.locked[0] = False
+        pin.fire(i % 2)
+    stdin.data += wire.encode_frame("FENCE", [5])
+    firmware.step()
+    got = frames(stdout)
+    assert got[-1][0] == "LOST" and int(got[-1][1][2]) == firmware.logic.overflows > 0, got[-1]
+
+
+@check
+def fences_are_answered_once_a_pass_and_bounded():
+    import wire
+    firmware, stdin, stdout, _, _ = make_firmware()
+    firmware.step()
+    frames(stdout)
+    for n in (1, 2, 3):
+        stdin.data += wire.encode_frame("FENCE", [n])
+    stdin.data += wire.encode_frame("FENCE", [-1]) + wire.encode_frame("FENCE", [1 << 31])
+    firmware.step()
+    got = frames(stdout)
+    assert [f[0] for f in got] == ["ERR", "ERR", "UPTO"] and got[-1][1][0] == "3", got
 
 
 # -- issue 15: the firmware on a real chip, under MicroPython -------------------------------------

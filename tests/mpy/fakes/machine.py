@@ -4,6 +4,7 @@
 
 levels = {}          # pin id -> level; buttons idle high (pull-up)
 irq_enabled = [True]
+pending_irqs = []    # pins whose edge came while IRQs were off: their handlers run at enable_irq
 
 
 class Pin:
@@ -27,10 +28,14 @@ class Pin:
         self.hard = hard
 
     def fire(self, level):
-        """The check's finger: a new level and the IRQ a real edge would raise."""
+        """The check's finger: a new level and the IRQ a real edge would raise (at once, or
+        when IRQs are enabled again, as the hardware keeps a pending IRQ)."""
         levels[self.id] = level
         if self.handler is not None:
-            self.handler(self)
+            if irq_enabled[0]:
+                self.handler(self)
+            else:
+                pending_irqs.append(self)
 
 
 class PWM:
@@ -94,3 +99,6 @@ def disable_irq():
 
 def enable_irq(state):
     irq_enabled[0] = True
+    while pending_irqs:
+        pin = pending_irqs.pop(0)
+        pin.handler(pin)
