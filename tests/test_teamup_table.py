@@ -214,6 +214,9 @@ def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_tabl
     act(first, Place.of(0, next(fitting(pallet_of(first.state.placed), kind_of_card(card)))))
     first.press(1, STOP, STOP)
     assert first.state.phase == "over" and first.table.result()["drawn"] == [card]
+    # the best the cards drawn allowed, not the whole shuffled pile's 25: one card, one package
+    hindsight = first.table.snapshot().seats[0].pending["hindsight"]
+    assert hindsight["score"] == first.table.result()["scores"][0] == -26 and len(hindsight["line"]) == 1
     config = RULES.prepare_config({"players": 2, "mode": "virtual", "challenge": True},
                                   lambda: finished_games(first.store, "team-up", demo=False))
     assert config["deck"] == [card] and config["to_beat"] == first.table.result()["scores"][0]
