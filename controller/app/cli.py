@@ -30,8 +30,17 @@ from controller.games import GAMES, IllegalAction, find_game
 from controller.games.texts import LANGUAGES
 
 
+class _Parser(argparse.ArgumentParser):
+    """A mistake on the command line is one line ("spieltisch demo: --think: …"), not argparse's
+    usage block above it; ``--help`` still shows the whole usage. Its subcommands' parsers are
+    of this class too (argparse makes them of the parent's)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="spieltisch", description="The referee of a real card table.")
+    parser = _Parser(prog="spieltisch", description="The referee of a real card table.")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives (default ~/.local/share/spieltisch)")
     parser.add_argument("-v", "--verbose", action="store_true")
     sub = parser.add_subparsers(dest="command", required=True)
