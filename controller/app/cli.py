@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="longer runs of the slow areas (Team UP!'s solver and bot games, the windowed demos' "
                            "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
-                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
+                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, loop, frames, "
                             "faults); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
