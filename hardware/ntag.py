@@ -1,7 +1,7 @@
 # An NTAG213/215/216 sticker as the NXP datasheet describes it ("NTAG213/215/216, NFC Forum
 # Type 2 Tag compliant IC with 144/504/888 bytes user memory"), for the simulations: the
 # host's simulated station and bare PN532 (hardware/sim.py, hardware/sim_pn532.py) and, under
-# MicroPython, the fake PN532 the firmware is checked against (tests/mpy/fakes/pn532chip.py;
+# MicroPython, the PN532 the firmware is checked against and runs with (hardware/pn532_chip.py;
 # tests/mpy/run.mjs copies this file there). So it is written in the Python both run: no
 # annotations, no f-strings, no bytes.fromhex.
 #
