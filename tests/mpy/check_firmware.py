@@ -1025,6 +1025,166 @@ def a_press_is_stamped_at_its_first_edge_when_the_contact_bounced_back():
     assert not ticks_before(first, got[0][1][3]), (first, got)
 
 
+
+# -- issue 32: a card's record with FAST_READ -----------------------------------------------------
+
+ST1_LONGEST = "st1:crazy-kick:abcdefghijklmnop"     # the longest game name a table has: 40 bytes of TLV
+FAST_READ = 0x3A
+READ = 0x30
+
+
+def card_reads(chip):
+    """The reads the chip passed to the card: ("fast", start, end) or ("read", page)."""
+    out = []
+    for command in chip.card_commands:
+        if command[0] == FAST_READ:
+            out.append(("fast", command[1], command[2]))
+        elif command[0] == READ:
+            out.append(("read", command[1]))
+    return out
+
+
+@check
+def an_enrolled_cards_record_is_read_with_one_fast_read():
+    """An st1 record, for the shortest and the longest game name: one FAST_READ of pages
+    4-13 (InCommunicateThru 3Ah) carries it whole, and no READ follows."""
+    import pn532chip
+    import wire
+    for record in ("st1:tadika:abcdefghijklmnop", ST1_LONGEST):
+        firmware, chip, stdin, stdout = with_chip()
+        chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(record))
+        tag, _ = run_until(firmware, stdout, "TAG")
+        assert tag is not None and tag[1][3] == wire.encode_text(record), (record, tag)
+        assert card_reads(chip) == [("fast", 4, 13)], (record, card_reads(chip))
+        assert chip.cut == 0 and firmware.reader.failures == 0, (chip.cut, firmware.reader.failures)
+
+
+@check
+def a_record_longer_than_one_answer_is_read_in_as_few_as_the_bus_carries():
+    """One answer is read whole in one I2C transfer, and the bus's timeout bounds the whole
+    transfer (pico-sdk; the simulated bus cuts a longer one off with ETIMEDOUT): at 100 kHz
+    and 10 ms, ten pages an answer. A 99-character text (108 bytes of TLV, 27 pages): pages
+    4-13 first, then, the TLV's length known, the rest up to the record's end and no
+    further, ten pages at most an answer; no transfer outlasts the timeout."""
+    import pn532chip
+    firmware, chip, stdin, stdout = with_chip()
+    text = "teamplay:" + "x" * 90
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(text))
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == text, tag
+    assert card_reads(chip) == [("fast", 4, 13), ("fast", 14, 23), ("fast", 24, 30)], card_reads(chip)
+    assert firmware.reader.chunk == 10, firmware.reader.chunk
+    assert chip.cut == 0 and firmware.reader.failures == 0, (chip.cut, firmware.reader.failures)
+
+
+@check
+def the_bus_timeout_cuts_off_a_transfer_longer_than_itself():
+    """The simulated bus as the RP2040's: a read that would outlast the timeout fails with
+    ETIMEDOUT when it is up, and the frame it started to take is gone from the chip."""
+    import pn532
+    import pn532chip
+    chip = pn532chip.Chip()
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory("y" * 120))
+    bus = pn532chip.pn532_chip.ChipI2C(chip, 100_000, 10_000, pn532chip.sleep_us)
+    bus.writeto(0x24, pn532.build_frame(b"\x14\x01\x14\x00"))          # SAMConfiguration
+    wait_ready(chip)
+    bus.readfrom(0x24, 7)                                                  # ACK
+    wait_ready(chip)
+    bus.readfrom(0x24, 9)                                                  # its answer
+    bus.writeto(0x24, pn532.build_frame(b"\x4a\x01\x00"))               # InListPassiveTarget
+    wait_ready(chip)
+    bus.readfrom(0x24, 7)
+    wait_ready(chip)
+    bus.readfrom(0x24, 40)
+    bus.writeto(0x24, pn532.build_frame(b"\x42\x3a\x04\x1d"))          # FAST_READ of 26 pages
+    wait_ready(chip)
+    bus.readfrom(0x24, 7)
+    wait_ready(chip)
+    try:
+        bus.readfrom(0x24, 1 + 5 + 1 + 2 + 104 + 2)                        # 115 bytes: 10.4 ms at 100 kHz
+    except OSError as exc:
+        assert exc.args[0] == 110, exc
+    else:
+        raise AssertionError("a 10.4 ms transfer passed a 10 ms timeout")
+    assert chip.cut == 1 and not chip.ready(), (chip.cut, chip.ready())
+
+
+def wait_ready(chip, ms=200):
+    start = time.ticks_ms()
+    while not chip.ready():
+        assert time.ticks_diff(time.ticks_ms(), start) < ms, "the chip never got ready"
+        pn532chip_sleep(200)
+
+
+def pn532chip_sleep(us):
+    import pn532chip
+    pn532chip.sleep_us(us)
+
+
+@check
+def a_card_that_refuses_fast_read_is_read_with_read():
+    """An NTAG203 or a MIFARE Ultralight answers FAST_READ with a NAK and is then silent
+    until it is listed again: the reader lists it again and reads it four pages at a time
+    with READ, as before FAST_READ; the text comes once, and the reader stays ready."""
+    import ntag
+    import pn532chip
+    import wire
+
+    class Ntag203(pn532chip.Card):
+        def command(self, data):
+            if data[:1] == bytes([FAST_READ]) and self.active:
+                self.active = False                     # NAK: IDLE until activated again
+                return ntag.NAK
+            return pn532chip.Card.command(self, data)
+
+    record = "st1:partout:abcdefghijklmnop"
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = Ntag203("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(record))
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == wire.encode_text(record), tag
+    assert card_reads(chip) == [("fast", 4, 13), ("read", 4), ("read", 8), ("read", 12)], card_reads(chip)
+    after = chip.commands[chip.commands.index(0x42):]
+    assert after[:2] == [0x42, 0x4A], after                # listed again before the READs
+    more, _ = run_until(firmware, stdout, "TAG", seconds=0.5)
+    assert more is None and firmware.reader.ready, more
+
+
+@check
+def a_card_taken_away_mid_fast_read_is_reported_by_its_uid_and_gone():
+    """The card leaves while the second FAST_READ of a long record is under way: the chip
+    answers "no answer" (status 01), the reader lists it again and finds nobody. The table
+    hears the UID alone (a text that could not be read) and then GONE, once each, and the
+    card laid down again is read whole."""
+    import pn532chip
+    import wire
+    text = "teamplay:" + "x" * 90
+    firmware, chip, stdin, stdout = with_chip()
+    card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(text))
+    chip.card = card
+    start = time.ticks_ms()
+    got = []
+    while time.ticks_diff(time.ticks_ms(), start) < 3000:
+        firmware.step()
+        got += frames(stdout)
+        reader = firmware.reader
+        if reader.state == "read" and reader.exchange is not None and reader.exchange.code == 0x42 \
+                and len(card_reads(chip)) == 2 and chip.queue and chip.queue[-1].data is None:
+            break
+    else:
+        raise AssertionError("no second FAST_READ under way: %r" % (card_reads(chip),))
+    chip.card = None                                   # taken away before the chip has the answer
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < 3000 and "GONE" not in [f[0] for f in got]:
+        firmware.step()
+        got += frames(stdout)
+    said = [(f[0], f[1][1], f[1][3] if f[0] == "TAG" else None) for f in got if f[0] in ("TAG", "GONE")]
+    assert said == [("TAG", "04A1B2C3D4E5F6", "-"), ("GONE", "04A1B2C3D4E5F6", None)], said
+    assert firmware.reader.ready, firmware.reader.state
+    chip.card = card
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == text, tag
+
+
 for fn in checks:
     try:
         fn()
