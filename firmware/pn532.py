@@ -231,7 +231,7 @@ WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "wr
 class Exchange:
     """One command to the chip, never waiting: ``poll(now_ms)`` reads what is there and
     returns the response (bytes), FAILED (a NACK, an error frame, no answer in time, a
-    bus error), or None while it is still under way."""
+    bus error, an answer the transport lost), or None while it is still under way."""
 
     def __init__(self, transport, data, now_ms, timeout_ms):
         self.transport = transport
@@ -246,6 +246,8 @@ class Exchange:
         if not self.sent:
             return FAILED
         chunk = self.transport.read_available()
+        if self.transport.lost:
+            return FAILED                # the frame left the chip and never arrived whole
         if chunk:
             for item in self.parser.feed(chunk):
                 if item[0] == "ack":
@@ -271,12 +273,14 @@ class Reader:
     (3Ah, through InCommunicateThru: InDataExchange is for the commands the PN532 knows):
     first the FIRST_PAGES an enrolled card's record fills, then, when its TLV says the
     message runs on, up to the message's end, as many pages an answer as the transport
-    carries (``transport.longest_answer`` bytes). A FAST_READ answered with an error status
-    was refused (a NAK: an NTAG203 or a MIFARE Ultralight does not know it) or not answered
-    (the card left); either way the card is silent until it is listed again (NTAG21x
-    datasheet: a NAK returns it to IDLE), so it is listed again and, still there, read on
-    four pages at a time with READ (30h, InDataExchange), as before FAST_READ. An answer
-    shorter than asked, or none, is asked again, twice.
+    carries (``transport.longest_answer`` bytes). A FAST_READ that does not bring the
+    pages asked for was refused (a NAK: an NTAG203 or a MIFARE Ultralight does not know
+    3Ah), not answered (the card left, or ignores it: the PN532 says so after its own
+    51.2 ms), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
+    silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
+    is listed again and, still there, read on four pages at a time with READ (30h,
+    InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
+    the UID alone, then GONE). A READ that fails is asked again, twice.
 
     ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
     or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
@@ -448,11 +452,11 @@ class Reader:
             self.page_tries = 0
             return self._writing(answer, now_ms)
         if self.state == "read":
-            if len(answer) < 2 or answer[1] != 0:
-                if self.fast:
-                    return self._refused()
-                return self._page_failed(now_ms)
             size = 4 * self.asked
+            if self.fast and (len(answer) < 2 + size or answer[1] != 0):
+                return self._refused()                   # an error status, or a NAK handed back as data
+            if len(answer) < 2 or answer[1] != 0:
+                return self._page_failed(now_ms)
             if len(answer) < 2 + size:
                 return self._page_failed(now_ms)         # a short answer: not the pages asked for
             self.memory.extend(answer[2:2 + size])
@@ -511,8 +515,13 @@ class Reader:
         return None
 
     def _refused(self):
-        """A FAST_READ answered with an error status: the card refused it or did not answer,
-        and is silent until listed again. Counts as one of the page's tries."""
+        """A FAST_READ not answered with the pages asked for: an error status (the card's
+        NAK, or no answer: it left, or it ignores 3Ah), a NAK the chip hands back as data
+        (status 00 and one byte, as a PN532 with its CRC check off does: nfcpy's pn53x
+        driver reads Type 2 NAKs so), or no answer from the chip at all (a transfer the
+        bus's timeout cut off). The card may be
+        IDLE now, silent until it is listed again, so it is listed again and, still there,
+        read with READ. Counts as one of the page's tries."""
         self.page_tries += 1
         self.fast = False
         self.state = "relist"
@@ -547,6 +556,8 @@ class Reader:
 
     def _failed(self, now_ms):
         self.failures += 1
+        if self.state == "read" and self.fast:
+            return self._refused()
         if self.state in ("read", "relist") or self.state in WRITING:
             return self._page_failed(now_ms)
         self.streak += 1
@@ -568,6 +579,7 @@ class UartTransport:
     one may carry a whole normal frame."""
 
     longest_answer = FRAME_PAGES * 4
+    lost = False                          # what comes in stays in the UART's buffer
 
     def __init__(self, uart):
         self.uart = uart
@@ -602,8 +614,8 @@ class I2cTransport:
 
     A frame is read whole in one transfer, and the bus's timeout (``timeout_us``, what
     machine.I2C was made with) bounds the whole transfer, not each byte: the rp2 port
-    passes it to pico-sdk's i2c_read_timeout_us, "the time that the function will wait for
-    the entire transaction to complete". So ``longest_answer``, the card bytes one answer
+    passes it to pico-sdk's i2c_read_timeout_us, whose timeout is documented as the wait
+    for the entire transaction. So ``longest_answer``, the card bytes one answer
     may carry, is what a read of half that time holds at ``freq`` (9 clocks a byte, the
     address and the frame around the data counted), the other half left for a chip that
     stretches the clock; 100 kHz and 10 ms: 43 bytes, ten pages. No timeout: a normal
@@ -616,6 +628,7 @@ class I2cTransport:
         self.i2c = i2c
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
+        self.lost = False                 # that frame's read failed: nothing more comes for the command
         if timeout_us is None:
             self.longest_answer = FRAME_PAGES * 4
         else:
@@ -630,6 +643,7 @@ class I2cTransport:
 
     def write(self, data):
         self.resend = 0
+        self.lost = False
         try:
             self.i2c.writeto(self.address, data)
         except OSError:
@@ -651,6 +665,9 @@ class I2cTransport:
             try:
                 data = self.i2c.readfrom(self.address, total)
             except OSError:
+                # cut off by the bus's timeout (the chip handed the frame out: it is gone) or
+                # not acknowledged (the chip is deaf): nothing comes for this command
+                self.lost = True
                 return b""
             if not data or not data[0] & 0x01:
                 return b""

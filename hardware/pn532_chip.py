@@ -17,9 +17,10 @@
 #   offers the same frame again;
 # - a command: ACK after ``ack_us``, its response after the command's time (the RF
 #   exchanges at 106 kbit/s with the card, an NTAG WRITE's EEPROM time), computed from the
-#   card as it is when the response is due: a card taken away mid-read answers nothing
-#   (status 01 in the response, a timeout); a new command or an ACK from the host
-#   abandons the one under way;
+#   card as it is when the response is due: a card taken away mid-read (or one that
+#   ignores the command) answers nothing, and the chip says so (status 01, a timeout)
+#   only when its own wait for the card's answer, ``card_timeout_us``, is up; a new
+#   command or an ACK from the host abandons the one under way;
 # - InListPassiveTarget: one try per ``MxRtyPassiveActivation`` + 1 (RFConfiguration item
 #   05), and after a reset the chip tries for ever (0xFF) until a card comes;
 # - an answer too long for a normal frame comes in an extended one (UM0701-02 6.2.1: FF FF,
@@ -27,7 +28,8 @@
 # - faults: "silent" (nobody acknowledges the address: EIO), "stuck" (every transfer takes
 #   the bus timeout and fails: ETIMEDOUT), ``reset()`` (a brown-out: deaf for ``reset_us``,
 #   then unconfigured until SAMConfiguration), ``corrupt_every`` (every n-th response has a
-#   flipped byte), ``fail_reads`` (that many NTAG reads, READ or FAST_READ, get an RF error).
+#   flipped byte), ``fail_reads`` (that many NTAG reads, READ or FAST_READ, get an RF error),
+#   ``stretch_us`` (the chip holds the clock low that long at the start of every transfer).
 #
 # The bus (ChipI2C) times each transfer at its clock and fails one that would outlast its
 # timeout with ETIMEDOUT when the timeout is up, as the RP2040's does: MicroPython's rp2
@@ -46,6 +48,7 @@ except ImportError:                           # CPython: the package's own
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
 ERROR = b"\x00\x00\xff\x01\xff\x7f\x81\x00"    # the syntax error frame (UM0701-02 6.2.1.4)
+RF_CRC_ERROR = 0x02                           # status: a CRC error on air (the PN532's error codes, as libnfc lists them)
 ADDRESS = 0x24
 
 GET_FIRMWARE_VERSION = 0x02
@@ -100,10 +103,11 @@ def frame(data):
 class _Pending:
     """A frame the chip will offer from ``ready_at`` on (None: not yet known when)."""
 
-    def __init__(self, ready_at, data=None, command=None):
+    def __init__(self, ready_at, data=None, command=None, started=None):
         self.ready_at = ready_at
         self.data = data                      # the frame, or None until it is due
         self.command = command                # the command whose response this is
+        self.started = started                # when the chip began on it (after its ACK)
 
 
 class Pn532:
@@ -125,6 +129,8 @@ class Pn532:
         self.nacks = 0
         self.reads = 0
         self.cut = 0                          # transfers the bus's timeout cut off (ChipI2C)
+        self.stretch_us = 0                   # clock stretching at each transfer's start (ChipI2C)
+        self.unanswered = False               # the last card exchange got no answer on air
 
     # -- the bus (ChipI2C calls these) ---------------------------------------------------------
     def answers_address(self):
@@ -160,7 +166,7 @@ class Pn532:
         elif command[0] == IN_COMMUNICATE_THRU:
             self.card_commands.append(command[1:])
         ack_at = now + self.timing["ack_us"]
-        self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command)]
+        self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command, ack_at)]
 
     def readfrom(self, n):
         self.reads += 1
@@ -171,7 +177,12 @@ class Pn532:
         if head is None or head.ready_at is None or ticks_diff(now, head.ready_at) < 0:
             return bytes(n)                   # busy (or nothing asked): status 00
         if head.data is None:
+            self.unanswered = False
             head.data = self._respond(head.command)
+            if self.unanswered:               # nothing on air: the chip waits out its timeout first
+                head.ready_at = head.started + self.timing["card_timeout_us"]
+                if ticks_diff(now, head.ready_at) < 0:
+                    return bytes(n)
         if n < 2:
             return b"\x01"                    # the status alone: the frame stays
         self.queue.pop(0)
@@ -181,7 +192,8 @@ class Pn532:
         return (out + bytes(max(0, n - len(out))))[:n]
 
     def ready(self):
-        """Whether a read now would find status 01 (for the checks)."""
+        """Whether a read now would find status 01 (for the checks; a card exchange nobody
+        answered is found out only when its response is due, and then waits longer)."""
         head = self.queue[0] if self.queue else None
         return head is not None and head.ready_at is not None and ticks_diff(self.clock(), head.ready_at) >= 0
 
@@ -262,9 +274,11 @@ class Pn532:
             (code == IN_COMMUNICATE_THRU and len(command) >= 4 and command[1] == ntag.FAST_READ)
         if reading and self.fail_reads and self.card is not None:
             self.fail_reads -= 1
-            return self._emit([code + 1, 0x01])                         # the card did not answer
+            return self._emit([code + 1, RF_CRC_ERROR])                 # its answer garbled on air
         if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
-            return self._emit(ntag.pn532_exchange(self.card, command))
+            answer = ntag.pn532_exchange(self.card, command)
+            self.unanswered = answer[1] == ntag.PN532_TIMEOUT_STATUS
+            return self._emit(answer)
         return ERROR
 
     def _emit(self, data):
@@ -282,7 +296,8 @@ class ChipI2C:
     time on the bus at ``freq`` (``sleep_us`` waits it out), a missing or silent chip fails
     at once with EIO (the address is not acknowledged, as the rp2 port says), a stuck bus
     takes ``timeout_us`` and fails with ETIMEDOUT, and so does a transfer longer than
-    ``timeout_us`` when that is up (pico-sdk's timeout bounds the whole transfer)."""
+    ``timeout_us`` when that is up (pico-sdk's timeout bounds the whole transfer), the
+    chip's clock stretching (``stretch_us``) counted in."""
 
     def __init__(self, chip, freq=100_000, timeout_us=5_000, sleep_us=None):
         self.chip = chip
@@ -307,12 +322,13 @@ class ChipI2C:
             self.sleep_us(us)
             self.bus_us += us
             raise OSError(5)
-        us = (1 + nbytes) * bits * 1_000_000 // self.freq
+        stretch = chip.stretch_us
+        us = stretch + (1 + nbytes) * bits * 1_000_000 // self.freq
         if us > self.timeout_us:
             self.sleep_us(self.timeout_us)
             self.bus_us += self.timeout_us
             chip.cut += 1
-            return max(0, self.timeout_us * self.freq // (bits * 1_000_000) - 1)
+            return max(0, (self.timeout_us - stretch) * self.freq // (bits * 1_000_000) - 1)
         self.sleep_us(us)
         self.bus_us += us
         return nbytes
