@@ -119,12 +119,15 @@ def test_the_race_bench_measures_the_machines_bare_ptys_press_by_press():
 
 
 def test_the_race_bench_takes_every_press_through_the_real_path():
-    """A short race (three stations, a few bursts): every press pressed reaches the table
-    through a real link and the real runner, stamped after it left its station, and the
-    table's screen draws meanwhile."""
+    """A short race (three stations, a few bursts) over the link it is given (here 1-1.5 ms
+    each way): every press pressed reaches the table through a real link and the real
+    runner, stamped after it left its station and no sooner than the link's delay, the
+    table's screen draws meanwhile, and what the bursts cost the table is counted."""
     from controller.bench.race import GAPS_NS, races
-    found = races(bursts=3, stations=3, warmup_s=0.5)
+    found = races(bursts=3, stations=3, warmup_s=0.5, link_delay_ms=(1.0, 1.5))
     assert len(found["holds_ns"]) == 9 and len(found["reading_ns"]) == 9
+    assert all(ns >= 1_000_000 for ns in found["delays_ns"])
+    assert found["frames_per_s"] > 0 and found["cpu_per_s"] > 0
     assert sum(pairs for _, _, pairs in found["right"].values()) == 6       # two neighbours a burst
     assert set(found["right"]) == set(GAPS_NS)
     assert all(0 <= ns < 1_000_000_000 for ns in found["reading_ns"] + found["holds_ns"])
@@ -145,11 +148,12 @@ def test_the_race_bench_says_plainly_when_it_could_not_keep_its_schedule(monkeyp
              "sync_errors_ns": [50_000], "clock_errors_ns": [40_000], "holds_ns": [3_000_000],
              "delays_ns": [2_000_000], "reading_ns": [100_000], "wire_late_ns": [10_000], "late": 0,
              "frames_ns": [5_000_000], "without": 0, "loop_late_ns": [0], "restamped": 1, "missing": 0,
-             "left_late_ns": [1_000_000]}
-    monkeypatch.setattr(race, "races", lambda bursts: found)
+             "left_late_ns": [1_000_000], "frames_per_s": 1300.0, "cpu_per_s": 0.3}
+    monkeypatch.setattr(race, "races", lambda bursts, **link: found)
     monkeypatch.setattr(race, "bare_ptys", lambda bursts: [100_000])
     out = race.figures(quick=True)
     assert "NOT MEASURED" in capsys.readouterr().err and out["ck_race_schedule_kept"] == 0.0
+    assert out["ck_race_pico_schedule_kept"] == 0.0 and out["ck_race_frames_per_s"] == 1300.0
     assert all(out[f"ck_race_right_pct_{label}"] != out[f"ck_race_right_pct_{label}"]      # NaN
                for label in ("1ms", "500us", "250us"))
     found["restamped"] = 0
