@@ -335,6 +335,33 @@ def test_a_real_time_game_raises_its_loop_and_its_readers_and_nothing_on_simulat
     assert calls == [("restore", [])]
 
 
+def test_a_real_time_game_sets_what_lives_at_its_start_aside_from_the_collector_and_gives_it_back(monkeypatch):
+    """On the real clock, what lives when the game starts is frozen out of the garbage
+    collector for the game (a full collection then goes over what the game made, not the
+    whole process) and given back after it; on simulated time, and when something else froze
+    already, the runner leaves the collector alone."""
+    import gc
+    from controller.table import realtime
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+    during = []
+    monkeypatch.setattr(runner, "_run", lambda *args: during.append(gc.get_freeze_count()) or {})
+    assert gc.get_freeze_count() == 0
+    runner.run(until_finished=False)
+    assert during[0] > 0 and gc.get_freeze_count() == 0
+    gc.freeze()                                   # someone else's: not the runner's to give back
+    try:
+        runner.run(until_finished=False)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    froze = []
+    monkeypatch.setattr(realtime, "freeze_for_the_game", lambda: froze.append(1) or True)
+    from controller.app.demo import run_demo
+    run_demo("crazy-kick", players=2, seed=3, headless=True, data_dir=None, timeout=60)
+    assert froze == []
+
+
 def test_threads_are_made_real_time_or_else_nicer_and_put_back(monkeypatch):
     import os
     from controller.table import realtime

@@ -284,9 +284,13 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
         load_from = (time.monotonic(), time.process_time(), sum(link.decoder.frames for link in links.values()))
         line = side.stdout.readline()
         load_to = (time.monotonic(), time.process_time(), sum(link.decoder.frames for link in links.values()))
+        # the last burst's frames and holds first: the plan's thousands of objects are read
+        # after, in this ordinary thread; read at once, a full collection they set off held the
+        # interpreter from the table's threads for 130-300 ms with two CPU hogs beside it, and
+        # the last bursts' presses were stamped that late (docs/crazy-kick.md, "Two CPU hogs")
+        time.sleep(0.2)
         pressed = json.loads(line)
         plan = [(gap, [tuple(p) for p in presses]) for gap, presses in pressed["plan"]]
-        time.sleep(0.2)                                              # the last burst's frames and holds
     finally:
         if runner is not None:
             runner.stopped = True
