@@ -239,6 +239,20 @@ def answer(runner, *stations, upto_ns, arrived_ns=None, asked_ns=None):
                                       upto_ns if arrived_ns is None else arrived_ns))
 
 
+def test_a_press_read_late_by_a_held_up_reader_keeps_its_stamp_from_the_readers_last_look():
+    """s1 pressed at 1000 ms; its reader looked at 1030 ms, was held up and stamped the frame
+    at 1080 ms. Judged from the look (the frame came after it), the stamp is believable, and
+    s1 is ahead of s2's press at 1020 ms; judged from the late arrival, it was moved to
+    1030 ms, behind s2."""
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+    held_up = ButtonEvent("s1", 0, 0, True, 0, 1_080_000_000, 1_000_000_000, 1_030_000_000)
+    honest = ButtonEvent("s2", 0, 0, True, 0, 1_021_000_000, 1_020_000_000, 1_020_500_000)
+    runner.accept(honest)
+    runner.accept(held_up)
+    assert runner.arbiter.due(2_000_000_000) == [held_up, honest]
+
+
 def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashes_red():
     deck = load_deck("schmidt")
     tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)     # two team-mates may take it

@@ -259,7 +259,7 @@ class RealtimeRunner(TableRunner):
         kind = type(event).__name__
         if kind == "ButtonEvent":
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
-                              arrived_ns=event.arrived_ns)
+                              arrived_ns=event.arrived_ns, looked_ns=getattr(event, "looked_ns", None))
         elif kind == "StationProgress":
             self.arbiter.progress(event.station, upto_ns=event.upto_ns, arrived_ns=event.arrived_ns,
                                   asked_ns=event.asked_ns, lost=event.lost, backwards=event.backwards)
