@@ -28,7 +28,9 @@ class BoxStatusView:
         said = [(texts.render(self.lang, line.key, line.params), 40 if i == 0 else 34, INK if i == 0 else MUTED)
                 for i, line in enumerate(snap.lines)]
         if snap.detail:
-            said.insert(1, (snap.detail, 32, INK))
+            detail = snap.detail if isinstance(snap.detail, str) else \
+                texts.render(self.lang, snap.detail.key, snap.detail.params)
+            said.insert(1, (detail, 32, INK))
         heights = [self._lines(words, size, BODY.width - 80) * draw.font(size).get_linesize()
                    for words, size, _ in said]
         body = BODY.copy()

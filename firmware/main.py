@@ -27,7 +27,13 @@ from wire import LineDecoder
 WATCHDOG_MS = 4000          # the loop passes in milliseconds; 4 s without one is a hang
 STAT_MS = 5000              # how often the station reports how it has been doing
 READ_TRIES = 3              # reads of a card's text while it stays, before its UID goes alone
+# bytes from the host one pass reads at most: a host writing faster than the loop reads
+# must not keep it reading (no reader step, no watchdog feed, a reset after 4 s); the rest
+# waits in USB's buffer for the next pass. More than a whole frame (wire.MAX_FRAME).
+READ_CAP = 256
 UPDATE_MARK = "update"      # the table asked to update this station: the next boot stays at the REPL
+FALLING = machine.Pin.IRQ_FALLING
+RISING = machine.Pin.IRQ_RISING
 
 
 def unique_id():
@@ -59,8 +65,9 @@ class Firmware:
         self.outgoing = outgoing
         self.logic = ButtonLogic(len(config.BUTTON_PINS), config.LOCKOUT_US)
         self.pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in config.BUTTON_PINS]
+        self.irqs = [None] * len(self.pins)     # each pin's IRQ object: its flags say which edge came
         for i, pin in enumerate(self.pins):
-            pin.irq(self._irq_handler(i), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=True)
+            self.irqs[i] = pin.irq(self._irq_handler(i), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING, hard=True)
         self.led = Led(config.LED_KIND, config.LED_PIN, config.LED_RGB_PINS, config.LED_BRIGHTNESS)
         self.buzzer = Buzzer(config.BUZZER_PIN)
         if reader_kind is None:
@@ -82,18 +89,39 @@ class Firmware:
         self.station.command("WHO", [])        # announce ourselves on power-up
 
     def _irq_handler(self, index):
-        edge = self.logic.edge
+        """The hard IRQ: the stamp, and which way the edge went, from the edge flags the
+        hardware latched when it came (irq.flags(), set by the rp2 port before the handler
+        runs), not from the pin's level a few microseconds later, when a bouncing contact may
+        already be back where it was: a press is stamped at its first edge. Both flags (the
+        contact bounced before the handler ran) mean the first edge left the state the last
+        event left (logic.edge takes that as the change).
+
+        At most four names closed over: MicroPython calls a closure with its closed-over
+        names and its argument in a stack array of five (py/objclosure.c), beyond that on
+        the heap, which a hard IRQ must not touch."""
+        logic = self.logic
+        irqs = self.irqs
         ticks_us = time.ticks_us
 
-        def handler(pin):                      # hard IRQ: stamp and level, nothing else
-            edge(index, ticks_us(), pin.value() == 0)
+        def handler(pin):                      # hard IRQ: stamp and direction, nothing else
+            now = ticks_us()
+            flags = irqs[index].flags()
+            if flags == FALLING:
+                logic.edge(index, now, True)   # the contact closed: pressed (pulled up, to GND)
+            elif flags == RISING:
+                logic.edge(index, now, False)
+            else:
+                logic.edge(index, now, not logic.down[index])
         return handler
 
     def step(self):
         started = time.ticks_us()
-        # commands from the host: only what is there, never waiting; each stamped when its
-        # last byte came, and a PING answered before anything else is written
-        while self.incoming.poll(0):
+        # commands from the host: only what is there, never waiting, and at most READ_CAP
+        # bytes; each stamped when its last byte came, and a PING answered before anything
+        # else is written
+        budget = READ_CAP
+        while budget and self.incoming.poll(0):
+            budget -= 1
             data = self.stdin.read(1)
             if not data:
                 break
@@ -168,7 +196,10 @@ class Firmware:
 
     def step_reader(self, now_ms):
         request = self.station.write_request
-        if request is not None and self.reader.state in ("poll", "setup", "backoff"):
+        # a write starts between polls, never while one is under way: the poll's answer
+        # ("no card") would be taken for the write's first step
+        if request is not None and self.reader.state in ("poll", "setup", "backoff") and \
+                (self.reader.exchange is None or not self.reader.ready):
             self.station.write_request = None
             uid, text, key, auth = request
             if not self.reader.ready:

@@ -150,12 +150,18 @@ def ndef_text(memory):
 
 def ndef_text_tlv(text):
     """NTAG user memory from page 4 holding one NDEF text record (language "en") and the
-    terminator, padded to whole pages: what enrollment writes."""
+    terminator, padded to whole pages: what enrollment writes. A short record (SR) holds
+    up to 255 payload bytes; the TLV's length is one byte up to 254 and the three-byte
+    form (FF, then two bytes) from 255 on, since a length byte FF means that form (NFC
+    Forum Type 2 Tag, TLV blocks). None when the text does not fit a short record."""
     payload = b"\x02en" + text.encode()
-    if len(payload) > 255 - 4:
+    if len(payload) > 255:
         return None
     record = bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
-    tlv = bytes([0x03, len(record)]) + record + b"\xfe"
+    if len(record) < 0xFF:
+        tlv = bytes([0x03, len(record)]) + record + b"\xfe"
+    else:
+        tlv = bytes([0x03, 0xFF, len(record) >> 8, len(record) & 0xFF]) + record + b"\xfe"
     return tlv + bytes((4 - len(tlv) % 4) % 4)
 
 
@@ -510,16 +516,22 @@ class UartTransport:
 
 
 class I2cTransport:
-    """I2C at address 0x24. A read starts with a status byte, 0x01 once the chip has an
-    answer; the answer's length is only known from its header, so a read takes the header
-    first, and for a longer frame asks the chip (NACK) to send it again whole, sized to it.
-    With a missing chip a transfer fails at once (EIO); a stuck bus costs the I2C timeout."""
+    """I2C at address 0x24. Every read starts with the status byte, whose bit 0 says the
+    chip has a frame waiting (UM0701-02 6.2.4); the status byte alone is read first (two
+    bytes on the bus), and only a ready chip is read further. The answer's length is only
+    known from its header, so a read takes the header first, and for a longer frame asks
+    the chip (NACK) to send it again whole, sized to it. After a NACK the chip is busy
+    again until the frame is ready once more: the read waits for the ready status at the
+    next passes (as ESPHome's driver does), bounded by the exchange's timeout, and a new
+    command forgets it. With a missing chip a transfer fails at once (EIO); a stuck bus
+    costs the I2C timeout."""
 
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
 
     def __init__(self, i2c, address=0x24):
         self.i2c = i2c
         self.address = address
+        self.resend = 0                   # the length of a frame asked for again, until it is read
 
     def wake(self):
         try:
@@ -528,30 +540,46 @@ class I2cTransport:
             pass
 
     def write(self, data):
+        self.resend = 0
         try:
             self.i2c.writeto(self.address, data)
         except OSError:
             return False
         return True
 
+    def ready(self):
+        try:
+            status = self.i2c.readfrom(self.address, 1)
+        except OSError:
+            return False
+        return len(status) == 1 and status[0] & 0x01
+
     def read_available(self):
+        if not self.ready():
+            return b""
+        if self.resend:                        # the frame asked for again is ready: all of it
+            total, self.resend = self.resend, 0
+            try:
+                data = self.i2c.readfrom(self.address, total)
+            except OSError:
+                return b""
+            if not data or not data[0] & 0x01:
+                return b""
+            return data[1:]
         try:
             head = self.i2c.readfrom(self.address, self.HEADER)
         except OSError:
             return b""
-        if len(head) < self.HEADER or head[0] != 0x01:
+        if len(head) < self.HEADER or not head[0] & 0x01:
             return b""
         if head[1] != 0x00 or head[2] != 0x00 or head[3] != 0xFF:
             return head[1:]                    # not a frame's start: the parser skips it
         length, lcs = head[4], head[5]
         if (length == 0 and lcs == 0xFF) or (length == 0xFF and lcs == 0x00):
             return head[1:]                    # ACK or NACK: all there
-        total = 1 + 5 + length + 2             # status, 00 00 FF LEN LCS, body, DCS, 00
         try:
             self.i2c.writeto(self.address, NACK)     # "again, please": the chip resends it whole
-            data = self.i2c.readfrom(self.address, total)
         except OSError:
             return b""
-        if not data or data[0] != 0x01:
-            return b""
-        return data[1:]
+        self.resend = 1 + 5 + length + 2       # status, 00 00 FF LEN LCS, body, DCS, 00
+        return b""

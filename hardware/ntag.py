@@ -1,7 +1,7 @@
 # An NTAG213/215/216 sticker as the NXP datasheet describes it ("NTAG213/215/216, NFC Forum
 # Type 2 Tag compliant IC with 144/504/888 bytes user memory"), for the simulations: the
 # host's simulated station and bare PN532 (hardware/sim.py, hardware/sim_pn532.py) and, under
-# MicroPython, the fake PN532 the firmware is checked against (tests/mpy/fakes/pn532chip.py;
+# MicroPython, the PN532 the firmware is checked against and runs with (hardware/pn532_chip.py;
 # tests/mpy/run.mjs copies this file there). So it is written in the Python both run: no
 # annotations, no f-strings, no bytes.fromhex.
 #
@@ -15,6 +15,9 @@
 # - GET_VERSION (60h): 00 04 04 02 01 00 <0F|11|13> 03;
 # - READ (30h, page): 16 bytes from that page, rolling over to page 0 past the last one;
 #   PWD and PACK always read as 00h; an address past the last page is refused (NAK);
+# - FAST_READ (3Ah, start, end): the pages from start to end, 4 bytes each, no roll-over:
+#   refused (NAK) when start > end or end is past the last page, and, with PROT set and not
+#   authenticated, when the range reaches AUTH0;
 # - WRITE (A2h, page, 4 bytes): ACK (Ah) or NAK. Refused: pages 0-1, past the last page,
 #   a page from AUTH0 on while not authenticated, a page whose static lock bit is set (L3
 #   to L15 in page 2's bytes 2 and 3), CFG0/CFG1 once CFGLCK is set. Page 2 only sets
@@ -29,13 +32,14 @@
 #
 # Not modelled: AUTHLIM (the table leaves it at 0, unlimited tries), the dynamic lock bits'
 # effect (the table never sets them and, behind AUTH0, nobody else can), the NFC counter,
-# FAST_READ, the originality signature.
+# the originality signature.
 
 ACK = b"\x0a"
 NAK = b"\x00"
 
 GET_VERSION = 0x60
 READ = 0x30
+FAST_READ = 0x3A
 WRITE = 0xA2
 PWD_AUTH = 0x1B
 
@@ -124,6 +128,8 @@ class Ntag:
             answer = bytes([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self.size_byte, 0x03])
         elif code == READ and len(data) == 2:
             answer = self._read(data[1])
+        elif code == FAST_READ and len(data) == 3:
+            answer = self._fast_read(data[1], data[2])
         elif code == WRITE and len(data) == 6:
             answer = ACK if self._write(data[1], bytes(data[2:6])) else NAK
         elif code == PWD_AUTH and len(data) == 5:
@@ -144,6 +150,14 @@ class Ntag:
                 out += bytes(4)                    # PWD and PACK are never read back
             else:
                 out += self.page(n)
+        return bytes(out)
+
+    def _fast_read(self, start, end):
+        if start > end or end >= self.pages or (self.prot and end >= self.auth0 and not self.authenticated):
+            return NAK
+        out = bytearray()
+        for n in range(start, end + 1):
+            out += bytes(4) if n in (self.cfg + 2, self.cfg + 3) else self.page(n)
         return bytes(out)
 
     def _locked(self, n):

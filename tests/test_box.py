@@ -409,7 +409,16 @@ def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp
     assert run_box([], headless=True, timeout=3) == 0
     status = shown[-1]
     assert status.game == "boxstatus" and status.title.key == "box_storage_title" and status.trouble
-    assert "spieltisch.db" in status.detail and "not a Spieltisch database" in status.detail
+    assert status.detail.key == "storage_not_a_database" and "spieltisch.db" in str(status.detail.params)
+    import pygame
+    from display import draw
+    from display.boxstatus_view import BoxStatusView
+    drawn, wrapped = [], draw.wrapped
+    monkeypatch.setattr(draw, "wrapped", lambda surface, words, *a, **k: (drawn.append(words),
+                                                                          wrapped(surface, words, *a, **k))[1])
+    BoxStatusView("de").draw(pygame.Surface((1920, 1080)), status)   # the store's sentence in the TV's language
+    assert any("keine Spieltisch-Datenbank" in words for words in drawn), drawn
+    assert not any("not a Spieltisch database" in words for words in drawn)
     (tmp_path / "spieltisch.db").unlink()                       # the owner moved it aside: the box goes on
     shown.clear()
     assert run_box([], headless=True, timeout=3) == 0

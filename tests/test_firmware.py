@@ -217,3 +217,52 @@ def test_both_sides_refuse_a_bad_escape_or_bytes_that_are_not_utf8(field):
         decode_text(field)
     with pytest.raises(ValueError):
         fw_wire.decode_text(field)
+
+
+# -- NDEF: the firmware's records against ndeflib, an independent NDEF library (issue 32) ---------
+
+def _tlv_message(memory: bytes) -> bytes:
+    """The NDEF message TLV (03) in NTAG user memory, its length in the one- or three-byte
+    form (NFC Forum Type 2 Tag): parsed here, not with the firmware's code."""
+    assert memory[0] == 0x03, memory[:4].hex()
+    if memory[1] == 0xFF:
+        length, start = int.from_bytes(memory[2:4], "big"), 4
+    else:
+        length, start = memory[1], 2
+    assert memory[start + length] == 0xFE, "the terminator TLV follows the message"
+    return memory[start:start + length]
+
+
+def _ndeflib_tlv(record_bytes: bytes) -> bytes:
+    if len(record_bytes) < 0xFF:
+        return bytes([0x03, len(record_bytes)]) + record_bytes + b"\xfe"
+    return bytes([0x03, 0xFF]) + len(record_bytes).to_bytes(2, "big") + record_bytes + b"\xfe"
+
+
+@settings(max_examples=300)
+@given(text=st.one_of(st.text(max_size=260), st.text(alphabet="ab", min_size=235, max_size=255)))
+def test_what_the_firmware_writes_ndeflib_reads(text):
+    """Enrollment's record (firmware/pn532.py ndef_text_tlv), decoded by ndeflib: the same
+    text, or no record at all when the text does not fit a short record."""
+    import ndef
+    memory = fw_pn532.ndef_text_tlv(text)
+    if len(text.encode()) + 3 > 255:
+        assert memory is None
+        return
+    assert len(memory) % 4 == 0
+    records = list(ndef.message_decoder(_tlv_message(memory)))
+    assert len(records) == 1 and isinstance(records[0], ndef.TextRecord)
+    assert records[0].text == text and records[0].language == "en"
+
+
+@settings(max_examples=300)
+@given(text=st.one_of(st.text(max_size=400), st.text(alphabet="xyz", min_size=240, max_size=260)),
+       language=st.sampled_from(["en", "de", "fr", "it"]))
+def test_what_ndeflib_writes_the_firmware_reads(text, language):
+    """A text record ndeflib encodes (short or long form, in a one- or three-byte TLV),
+    read by the firmware's NDEF reader and the host's alike."""
+    import ndef
+    record_bytes = b"".join(ndef.message_encoder([ndef.TextRecord(text, language)]))
+    memory = _ndeflib_tlv(record_bytes) + bytes(8)
+    assert fw_pn532.ndef_text(memory) == text
+    assert host_pn532.ndef_text(memory) == text

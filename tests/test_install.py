@@ -53,7 +53,7 @@ def test_the_wheel_carries_every_file_of_the_packages(installed):
     wheel, _, src = installed
     in_wheel = set(zipfile.ZipFile(wheel).namelist())
     wanted = {str(rel) for rel in _source_files()
-              if rel.parts[0] in PACKAGES and rel.suffix in (".py", ".json", ".po", ".service", ".rules")}
+              if rel.parts[0] in PACKAGES and rel.suffix in (".py", ".json", ".po", ".service", ".rules", ".mjs")}
     assert wanted and not wanted - in_wheel, f"missing from the wheel: {sorted(wanted - in_wheel)}"
 
 

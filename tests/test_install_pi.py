@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from controller.app.install_pi import RULES, UNIT, install
 
 
@@ -29,6 +31,19 @@ def test_a_dry_run_shows_everything_and_writes_nothing(tmp_path):
     assert install("anna", root=tmp_path, dry_run=True, out=out) == 0
     assert not (tmp_path / "etc").exists()
     assert "User=anna" in out.getvalue() and "99-spieltisch.rules" in out.getvalue()
+    # the sudoers line is checked under another name, then put in place: never checked live
+    advice = out.getvalue().splitlines()
+    check = advice.index("  sudo visudo -cf spieltisch.sudoers")
+    assert advice[check + 1] == "  sudo install -m 0440 spieltisch.sudoers /etc/sudoers.d/spieltisch"
+
+
+@pytest.mark.parametrize("name", ["anna ALL=(ALL) NOPASSWD: ALL #", "root\nbea", "Anna", "-x", ""])
+def test_a_name_no_user_can_have_is_refused_before_anything_is_written(tmp_path, name):
+    """Without an etc/passwd to look in (``--root`` of a folder), the name still goes into a
+    sudoers line: only a name the system could give a user is taken."""
+    err = io.StringIO()
+    assert install(name or "x y", root=tmp_path, out=io.StringIO(), err=err) == 2
+    assert "is not a user name" in err.getvalue() and not list(tmp_path.iterdir())
 
 
 def test_the_box_prefers_the_stable_station_names(tmp_path, monkeypatch):

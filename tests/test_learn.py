@@ -186,6 +186,9 @@ def test_tadika_hints_name_every_swap_and_move_the_rules_allow(forbidden):
             assert bool(said(hints, "learn_tadika_play_wish")) == any(isinstance(a, td.PlayWish) for a in legal)
             claims = [a for a in legal if isinstance(a, td.Claim)]
             assert said(hints, "learn_tadika_claim") == [{"n": td.hand_score(c.hand)} for c in claims]
+            # a hand the table may not say (a bot's seat, a hand nobody at the keyboard holds)
+            # is never told by a winning hand's hint either
+            assert not said(hints_for(rules, state, seat, hand_known=False), "learn_tadika_claim")
             assert said(hints, "learn_tadika_all_or_pass") == [{}]
             assert said(hints, "learn_tadika_barred") == ([{"rows": sorted(barred)}] if barred else [])
             moves_seen |= {type(a).__name__ for a in legal}

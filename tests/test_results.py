@@ -80,7 +80,7 @@ def test_the_table_the_csv_and_the_json(tmp_path):
     store = make_store(tmp_path)
     table = show(store, demo=False, game=None, fmt="table")
     assert table.splitlines()[0].split() == ["ended", "game", "scores", "won"]
-    assert "Anna & Clara 12 : Ben & David 12" in table and "a tie: Anna & Clara · Ben & David" in table
+    assert "Anna & Clara 12 : Ben & David 12" in table and "shared win: Anna & Clara · Ben & David" in table
     assert "Anna: 2 of 2" in table
     lines = as_csv(result_rows(store)).splitlines()
     assert lines[0] == "ended,game,players,scores,winners" and len(lines) == 3

@@ -31,13 +31,19 @@ def spieltisch(*args, data=None, timeout=60, cwd=ROOT, **popen):
                           capture_output=True, text=True, timeout=timeout, **popen)
 
 
-def one_clear_line(proc, code=None, *words):
+def one_clear_line(proc, code=None, *words, played=False):
+    """The command ended with one line saying why; ``played``: a game began first, and its
+    start's own line (headless, as …) stands above it."""
     assert "Traceback" not in proc.stderr, proc.stderr
     if code is None:
         assert proc.returncode != 0
     else:
         assert proc.returncode == code, proc.stderr
-    last = proc.stderr.strip().splitlines()[-1]
+    lines = proc.stderr.strip().splitlines()
+    if played:
+        lines = [line for line in lines if not line.startswith("spieltisch: headless,")]
+    assert len(lines) == 1, proc.stderr                 # one line: no usage block, no log lines above it
+    last = lines[-1]
     assert last.startswith("spieltisch"), proc.stderr
     for word in words:
         assert word in last, last
@@ -102,7 +108,7 @@ def test_a_mistake_ends_at_once_before_any_game_is_played(args, words, tmp_path)
 def test_a_screenshot_after_the_games_last_move_is_named_not_passed_over(tmp_path):
     proc = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "late.png"),
                       "--screenshot-at", "100000", data=tmp_path / "d")
-    one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot")
+    one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot", played=True)
     assert not (tmp_path / "late.png").exists()
     shot = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "early.png"),
                       "--screenshot-at", "3", data=tmp_path / "d")
@@ -125,7 +131,7 @@ def test_players_and_fullscreen_say_what_they_take():
 
 def test_a_game_that_runs_out_of_time_says_so(tmp_path):
     one_clear_line(spieltisch("demo", "partout", "--headless", "--timeout", "0.001", data=tmp_path), 1,
-                   "did not finish")
+                   "did not finish", played=True)
 
 
 def test_resume_with_nothing_to_resume_says_so(tmp_path):

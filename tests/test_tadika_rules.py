@@ -279,6 +279,15 @@ def test_after_a_wish_card_from_the_hand_the_player_moves_anew_and_may_take_the_
     assert RULES.public_view(renewed)["wish_in_middle"] is True
     after = RULES.apply(renewed, Swap(0, "red9", "wish-3"))
     assert "wish-3" in after.hands[0] and after.to_act == 0
+    # the middle's wish card taken before the move, played from the hand: a move anew, so the
+    # wish card the new middle shows may be taken before it too
+    s = table([HAND_A, HAND_B], MIDDLE[:-1] + ("wish-1",))
+    stock = new_middle + tuple(c for c in s.stock if c not in new_middle)
+    s = s._replace(stock=stock, stock_left=len(stock))
+    taken = RULES.apply(s, Swap(0, "red9", "wish-1"))
+    again = RULES.apply(taken, PlayWish(0, "wish-1"))
+    assert again.to_act == 0 and "wish-3" in again.middle and RULES.public_view(again)["wish_in_middle"] is True
+    assert "wish-3" in RULES.apply(again, Swap(0, "pink2", "wish-3")).hands[0]
 
 
 def test_special_cards_move_only_by_swapping_all():

@@ -104,4 +104,4 @@ def test_equal_points_are_a_shared_win_on_the_screen_and_in_the_results(make_tab
     assert any("teilen sich den Sieg mit je 2 Punkten" in words for words, _, _ in drawn), [w for w, _, _ in drawn]
     assert "teilen sich den Sieg" in text("de", "teamplay_winners_tie", names="A", n=2)
     h.store.finish(h.table.game_id, result)
-    assert "a tie: " in show(h.store, demo=False, game="teamplay", fmt="table")
+    assert "shared win: " in show(h.store, demo=False, game="teamplay", fmt="table")

@@ -214,6 +214,9 @@ def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_tabl
     act(first, Place.of(0, next(fitting(pallet_of(first.state.placed), kind_of_card(card)))))
     first.press(1, STOP, STOP)
     assert first.state.phase == "over" and first.table.result()["drawn"] == [card]
+    # the best the cards drawn allowed, not the whole shuffled pile's 25: one card, one package
+    hindsight = first.table.snapshot().seats[0].pending["hindsight"]
+    assert hindsight["score"] == first.table.result()["scores"][0] == -26 and len(hindsight["line"]) == 1
     config = RULES.prepare_config({"players": 2, "mode": "virtual", "challenge": True},
                                   lambda: finished_games(first.store, "team-up", demo=False))
     assert config["deck"] == [card] and config["to_beat"] == first.table.result()["scores"][0]
@@ -224,3 +227,24 @@ def test_the_challenge_at_the_table_plays_the_cards_the_last_game_drew(make_tabl
     assert current_card(again.state) == card
     act(again, Place.of(0, next(fitting(pallet_of(again.state.placed), kind_of_card(card)))))
     assert again.state.phase == "over" and again.state.ended == "no_cards"
+    # what the log keeps for the next challenge: the card the ending move placed too (the
+    # result is written with that move, from the state the move made)
+    (stored,) = [r for r in again.store.results() if r["id"] == again.table.game_id]
+    assert stored["drawn"] == [card] and stored["finished"]
+
+
+def test_a_game_that_ends_by_its_last_card_keeps_every_card_it_drew_for_the_challenge(make_table):
+    """The result is written in the same transaction as the move that ends the game: it must
+    be read from the state that move made, or the pile of the next challenge loses the last
+    card ("Alle verwendeten Karten … bilden so den Stapel")."""
+    from controller.games.teamup import drawn_cards
+    h = make_table(players=2, mode="virtual", seed=3, game="team-up", deck=[5, 17, 30],
+                   neutral=["N", None, 0, 0, 0, 2, 2, 3], challenge=True)
+    for _ in range(3):
+        h.press(h.state.to_act if h.state.to_act is not None else 0, DRAW)
+        card = current_card(h.state)
+        place = next(fitting(pallet_of(h.state.placed), kind_of_card(card)), None)
+        act(h, Place.of(h.state.to_act, place)) if place is not None else act(h, FaceDown(h.state.to_act))
+    assert h.state.phase == "over" and h.state.ended == "no_cards"
+    (stored,) = [r for r in h.store.results() if r["id"] == h.table.game_id]
+    assert stored["drawn"] == list(drawn_cards(h.state)) == [5, 17, 30]

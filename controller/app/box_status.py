@@ -28,7 +28,7 @@ class BoxStatus:
     title: StatusLine
     lines: tuple[StatusLine, ...]
     trouble: bool = False                      # something is wrong (framed red), not only waited for
-    detail: str | None = None                  # the owner's sentence, as the store says it
+    detail: str | StatusLine | None = None     # the owner's sentence: the store's, in the screen's language
 
 
 def waiting_for_stations(failed: dict[str, BaseException], *, panel: bool = False,
@@ -59,7 +59,7 @@ def port_problem(port: str, exc: BaseException) -> StatusLine:
     return StatusLine("box_port_failed", {"port": port, "reason": words})
 
 
-def storage_trouble(problem: str, *, panel: bool = False) -> BoxStatus:
+def storage_trouble(problem: str | StatusLine, *, panel: bool = False) -> BoxStatus:
     """The database cannot be used: no game can be saved, so none starts."""
     lines = (StatusLine("box_storage_how", {"s": int(STORE_AGAIN_S)}),)
     lines += (StatusLine("box_panel_switch_off"),) if panel else ()
@@ -71,11 +71,12 @@ def switching_off() -> BoxStatus:
     return BoxStatus("boxstatus", StatusLine("box_switching_off"), (StatusLine("box_switching_off_how"),))
 
 
-def store_problem() -> str | None:
-    """Why the table's database cannot be used now (the store's sentence), or None."""
+def store_problem() -> str | StatusLine | None:
+    """Why the table's database cannot be used now, or None: the store's sentence from the
+    catalogues (said in the screen's language), or its words where it has none."""
     from controller.table.eventlog import EventLog, StorageError
     try:
         with EventLog():
             return None
     except StorageError as exc:
-        return str(exc)
+        return StatusLine(exc.key, dict(exc.params)) if exc.key else str(exc)

@@ -3,6 +3,7 @@
     spieltisch demo partout [--players N] [--seed S] [--headless]   bots play a whole game
     spieltisch demo crazy-kick [--players N] [--edition dlp] [--reaction 250-600]
     spieltisch demo tadika [--players N] [--target 50|100] [--forbidden]
+    spieltisch demo partout --stations firmware                      the stations' own firmware, under MicroPython
     spieltisch play partout --port DEV --port DEV ...                a real table
     spieltisch box [--port DEV ...]                                  the menu on the screen, driven by the stations
     sudo spieltisch install-pi                                       boot a Raspberry Pi into the table
@@ -30,8 +31,17 @@ from controller.games import GAMES, IllegalAction, find_game
 from controller.games.texts import LANGUAGES
 
 
+class _Parser(argparse.ArgumentParser):
+    """A mistake on the command line is one line ("spieltisch demo: --think: …"), not argparse's
+    usage block above it; ``--help`` still shows the whole usage. Its subcommands' parsers are
+    of this class too (argparse makes them of the parent's)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="spieltisch", description="The referee of a real card table.")
+    parser = _Parser(prog="spieltisch", description="The referee of a real card table.")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives (default ~/.local/share/spieltisch)")
     parser.add_argument("-v", "--verbose", action="store_true")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -54,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--timeout", type=_seconds, help="give up after this many seconds")
     demo.add_argument("--reaction",
                       help="real-time games (Crazy Kick): the bots' reaction time in ms, LOW-HIGH (default 250-600)")
+    demo.add_argument("--stations", choices=("sim", "firmware"), default="sim",
+                      help="sim: our Python model of a station (default); firmware: each station runs the project's "
+                           "firmware/ under real MicroPython (WebAssembly, with Node.js), its buttons and PN532 "
+                           "simulated below it, on a pseudo-terminal like a USB station")
 
     play = sub.add_parser("play", help="run a real table with stations on serial ports")
     _game_arguments(play)
@@ -63,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--name", action="append", help="players' names, in seat order")
     play.add_argument("--bots", type=int, default=0,
                       help="bots take this many of the seats, the last ones (games where no card is hidden)")
+    play.add_argument("--stations", choices=("sim", "firmware"), default="sim",
+                      help="the bots' stations (virtual ports): sim, our Python model (default), or firmware, "
+                           "the project's firmware under real MicroPython")
     play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     play.add_argument("--fullscreen", action="store_true",
@@ -143,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="longer runs of the slow areas (Team UP!'s solver and bot games, the windowed demos' "
                            "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
-                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, frames, "
+                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, loop, frames, "
                             "faults); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
@@ -391,7 +408,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       resume=args.resume, lang=args.lang, think=args.think, human_seat=seat,
                       screenshot=args.screenshot, screenshot_at=args.screenshot_at,
                       fullscreen=not args.window, timeout=args.timeout, options=options,
-                      reaction=reaction, headless_note=note)
+                      reaction=reaction, headless_note=note, stations=args.stations)
     if args.screenshot and not result.pop("screenshot_taken"):
         return _fail(f"the game ended after {result['actions']} moves, before --screenshot-at {args.screenshot_at}: "
                      f"no screenshot written (the game {result['game_id']} is saved)", 1)
@@ -402,6 +419,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.app.play import run_table
+    if args.stations != "sim" and not args.bots:
+        return _fail("--stations chooses the bots' stations (the virtual ports); give --bots N too", 2)
     try:
         panel_pins = _panel_pins(args)
     except ValueError as exc:
@@ -415,7 +434,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins, headless_note=note,
                        options=dict(game_options(args, find_game(args.game)),
-                                    **({"bots": args.bots} if args.bots else {})), how_to_play=True)
+                                    **({"bots": args.bots} if args.bots else {})), how_to_play=True,
+                       bot_stations_kind=args.stations)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

@@ -42,11 +42,13 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
              think: float | None = None, human_seat: int | None = None, screenshot: str | None = None,
              screenshot_at: int | None = None, fullscreen: bool = False,
              timeout: float | None = None, options: dict[str, Any] | None = None,
-             reaction: Any = None, headless_note: str | None = None) -> dict[str, Any]:
+             reaction: Any = None, headless_note: str | None = None, stations: str = "sim") -> dict[str, Any]:
     """Play a game with bots; returns the result (game, scores, winner, ...). ``options``:
     the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``;
     ``headless_note``: said on stderr once everything is set up and the game begins without
-    a window (a mistake found before is said alone, in one line)."""
+    a window (a mistake found before is said alone, in one line); ``stations``: "sim", our
+    Python model of a station, or "firmware", the project's own firmware under MicroPython
+    (then a real-time game runs on the real clock even headless: the firmware keeps its own)."""
     rules = find_game(game)
     folder = Path(data_dir or demo_data_dir())
     events: queue.Queue = queue.Queue()
@@ -71,15 +73,15 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen, own_process=True)
         watching = screen.interactive
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
-        simulated = SimulatedTime() if rules.realtime and not watching else None
-        sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated)
+        simulated = SimulatedTime() if rules.realtime and not watching and stations == "sim" else None
+        sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated, kind=stations)
         links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
-        stations = [s.station_id for s in sims]
+        seats = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:
-            table = Table.resume(rules, saved, store, stations=stations, names=names)
+            table = Table.resume(rules, saved, store, stations=seats, names=names)
         else:
-            table = Table(rules, config=config, seed=seed, stations=stations, names=names, log_store=store)
+            table = Table(rules, config=config, seed=seed, stations=seats, names=names, log_store=store)
         if headless_note and not watching:       # set up, the game saved: said after any setup's refusal
             print(headless_note, file=sys.stderr, flush=True)
 
@@ -125,12 +127,15 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
 
 
 def demo_stations(players: int, stack: contextlib.ExitStack, *, realtime: bool,
-                  simulated: SimulatedTime | None) -> list[Any]:
+                  simulated: SimulatedTime | None, kind: str = "sim") -> list[Any]:
     """The demo's simulated stations. A real-time game on the real clock (a demo someone
     watches) has them in a process of their own, with USB's 0-4 ms each way, so the
     arbiter has presses to put in order; on simulated time the runner's wire delays the
-    presses instead (``simulated_stations``)."""
+    presses instead (``simulated_stations``). ``kind`` "firmware": the firmware itself, whose
+    USB delay is its own loop's."""
     on_the_real_clock = realtime and simulated is None
+    if kind == "firmware":
+        return simulated_stations([f"sim-{i + 1}" for i in range(players)], stack, own_process=True, kind=kind)
     return simulated_stations([f"sim-{i + 1}" for i in range(players)], stack, own_process=on_the_real_clock,
                               link_delay_ms=DEMO_LINK_DELAY_MS if on_the_real_clock else None, clock=simulated)
 

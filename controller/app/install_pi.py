@@ -12,6 +12,7 @@ the commands without changing anything. ``--root DIR`` writes under DIR instead 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -110,10 +111,18 @@ def write_sudoers(target: Path, text: str, *, check: bool) -> str | None:
     return None
 
 
+USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")     # Debian's NAME_REGEX, and useradd's length
+
+
 def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_run: bool = False,
             out=sys.stdout, err=None) -> int:
     err = err or sys.stderr
     user = user or os.environ.get("SUDO_USER") or os.environ.get("USER") or "pi"
+    if not USER_NAME.fullmatch(user):
+        # it goes into a sudoers line and a unit file: only a name the system could have
+        print(f"spieltisch: {user!r} is not a user name (letters, digits, - and _, starting with a "
+              "letter or _); name who runs the table with --user", file=err)
+        return 2
     root = Path(root)
     home, asked = home_of(user, root)
     if home is None and asked is not None:
@@ -157,8 +166,11 @@ def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_
               "`journalctl -u spieltisch` shows what it says.", file=out)
         return 0
     print("Then, as root:" if not acting else "Then, as root on the Pi:", file=out)
+    if not acting:      # the sudoers line is checked before it is in place: a broken one stops sudo
+        print(f"  (save the text of /{SUDOERS} above as spieltisch.sudoers first)", file=out)
     for step in ([["cp", str(root / UNIT), "/" + UNIT], ["cp", str(root / RULES), "/" + RULES],
                   ["visudo", "-cf", str(root / SUDOERS)], ["install", "-m", "0440", str(root / SUDOERS), "/" + SUDOERS]]
-                 if acting else [["visudo", "-cf", "/" + SUDOERS], ["chmod", "0440", "/" + SUDOERS]]) + steps:
+                 if acting else [["visudo", "-cf", "spieltisch.sudoers"],
+                                 ["install", "-m", "0440", "spieltisch.sudoers", "/" + SUDOERS]]) + steps:
         print("  sudo " + shlex.join(step), file=out)
     return 0

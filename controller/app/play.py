@@ -113,14 +113,26 @@ def box_volume() -> int:
         return DEFAULT_VOLUME
 
 
+STATION_KINDS = ("sim", "firmware")   # --stations: our Python model of the firmware, or the firmware itself
+
+
 def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_process: bool,
-                       link_delay_ms: tuple[float, float] | None = None, clock: Any = None) -> list[Any]:
+                       link_delay_ms: tuple[float, float] | None = None, clock: Any = None,
+                       kind: str = "sim") -> list[Any]:
     """Simulated stations for bots (or a keyboard player), started; closed with ``stack``.
     ``own_process``: a real-time game on the real clock has them in a process of their own
     (``hardware/sim_process.py``), as stations are devices of their own: in the table's
     process their threads wait for the table's Python, their frames come late, and the
     table names them slow. ``link_delay_ms``: USB's delay each way; ``clock``: a simulated
-    one (only in the table's process)."""
+    one (only in the table's process). ``kind`` "firmware": each station is the project's own
+    firmware/ under real MicroPython (``hardware/firmware_station.py``), each in a process of its
+    own and on the host's clock; its pseudo-terminal is opened as a USB station's."""
+    if kind == "firmware":
+        from hardware.firmware_station import firmware_stations
+        stations = firmware_stations(ids)
+        for station in stations:
+            stack.callback(station.close)
+        return stations
     if own_process:
         from controller.table.realtime import REALTIME_SWITCH_S
         from hardware.sim_process import StationsProcess
@@ -138,13 +150,13 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     return sims
 
 
-def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool) -> list[Any]:
+def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool, kind: str = "sim") -> list[Any]:
     """``count`` simulated stations for the bots at the empty seats (the same ids each time,
     so that a resumed game finds its bots again). A real-time game's bots race the people,
-    so theirs are in a process of their own."""
+    so theirs are in a process of their own. ``kind`` "firmware": the firmware itself runs them."""
     if count == 0:
         return []
-    return simulated_stations([f"bot-{k + 1}" for k in range(count)], stack, own_process=realtime)
+    return simulated_stations([f"bot-{k + 1}" for k in range(count)], stack, own_process=realtime, kind=kind)
 
 
 QUIT = object()              # next_input: Esc, or the time given is up
@@ -168,7 +180,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
               options: dict[str, Any] | None = None, colours: list[str] | None = None,
-              how_to_play: bool = False, headless_note: str | None = None) -> dict[str, Any]:
+              how_to_play: bool = False, headless_note: str | None = None,
+              bot_stations_kind: str = "sim") -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
     the game's variants (``GameRules.options``); ``colours``: each seat's colour ("rrggbb"), as
     chosen at seating; ``how_to_play``: a new game offers its how-to-play pages before the
@@ -208,7 +221,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
         links = open_links(ports, events, stack, bots=not flood_limit)
         from controller.app.flash import require_tables_firmware
         require_tables_firmware(links)        # before a move: the TV says how to update a station
-        bot_stations = seat_bots(bots, stack, realtime=rules.realtime)          # the last seats, at simulated stations
+        bot_stations = seat_bots(bots, stack, realtime=rules.realtime,          # the last seats, at simulated stations
+                                 kind=bot_stations_kind)
         links.update(open_links([sim.port for sim in bot_stations], events, stack, bots=True))
         stations = list(links)
         if saved is not None and not any(names):       # going on: the people who sat there, in their colours

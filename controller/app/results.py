@@ -85,7 +85,7 @@ def as_table(rows: list[dict[str, Any]]) -> str:
     header = ("ended", "game", "scores", "won")
     lines = [header] + [(r["when"], r["title"], score_line(r),
                          "together" if "best" in r else
-                         ("a tie: " if len(r["winners"]) > 1 else "") + (_names(r["winners"]) or "–")) for r in rows]
+                         ("shared win: " if len(r["winners"]) > 1 else "") + (_names(r["winners"]) or "–")) for r in rows]
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)
 

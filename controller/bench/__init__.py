@@ -21,6 +21,9 @@ The areas:
   on the host's clock (about 40 s: 10 s of sync first)
 - ``stations.py``: decoding, and a press → the table's queue, alone and beside a flood
 - ``cards.py``: tap to screen: the firmware's reader on simulated chip timing, the host's link, per step
+- ``loop.py``: the real firmware in the loop, under MicroPython (WebAssembly, not an RP2040):
+  a card's tap → the host's event through the datasheet-timed PN532, one loop pass, a
+  press's IRQ → its frame on USB, and what a FAST_READ would save
 - ``frames.py``: a frame of each game at its largest player count: the regions a move
   changed, the frame drawn whole, and the frame shown in a window (Xvfb)
 - ``faults.py``: power cuts, unplugging, a flood, bad input (``--faults``; minutes, so not
@@ -38,7 +41,7 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "frames")
+AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "loop", "frames")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 

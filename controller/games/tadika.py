@@ -554,9 +554,9 @@ def may_renew(state: TadikaState) -> bool:
 
 
 def wish_open(state: TadikaState) -> bool:
-    """The middle's wish card may still be used ("vor seinem Zug"): not yet this turn, and
-    the player has not swapped since the turn began (or since playing a wish card from the
-    hand, after which the player is "noch mal am Zug")."""
+    """The middle's wish card may still be used ("vor seinem Zug"): not yet in this move, and
+    the player has not swapped since the move began (a turn begins a move; so does playing a
+    wish card from the hand, after which the player is "noch mal am Zug")."""
     return not state.wish_used and not state.moved
 
 
@@ -759,7 +759,7 @@ def _play_wish(state: TadikaState, action: PlayWish) -> TadikaState:
     hand = tuple(c for c in state.hands[player] if c != card.name)
     state = state._replace(hands=_set(state.hands, player, hand), discard=state.discard + (card.name,),
                            passes=0, last_change=_set(state.last_change, player, "wish"), just_moved=None,
-                           moved=False)
+                           moved=False, wish_used=False)      # "noch mal am Zug": a move anew, its moment before it too
     return _renew(state, player, "wish", draw_for_hand=True)
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
-    X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card,
+    X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card, drawn_cards,
     fitting, kind_of_card, lowest_fit, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
 from controller.games.teamup_hints import suggest_placement
@@ -241,16 +241,19 @@ class TeamUpInput(InputAdapter):
         cards still face down)."""
         if self._hint_cache is not None and self._hint_cache[0] is state:
             return self._hint_cache[1]
-        found = suggest_placement(state)
+        found = suggest_placement(self.rules.seat_view(state, 0))     # cooperative: every seat sees the same
         self._hint_cache = (state, found)
         return found
 
     def best_line(self, state: TeamupState) -> dict[str, Any]:
-        """At the end: the best score these cards allowed from this start, and its line
-        (worked out once, in at most a second: the solver finds most in a tenth)."""
-        if self.hindsight is None or self.hindsight[0] != (state.deck, state.placed[0]):
-            found = solve(state.deck, state.placed[0], HINDSIGHT_SECONDS, clock=time.monotonic)
-            self.hindsight = ((state.deck, state.placed[0]), {
+        """At the end: the best score the cards the team drew allowed from this start, and its
+        line (worked out once, in at most a second: the solver finds most in a tenth). The
+        cards drawn, not the whole shuffled pile: they are what a challenge plays again, and
+        all a table with real cards knows."""
+        drawn = drawn_cards(state)
+        if self.hindsight is None or self.hindsight[0] != (drawn, state.placed[0]):
+            found = solve(drawn, state.placed[0], HINDSIGHT_SECONDS, clock=time.monotonic)
+            self.hindsight = ((drawn, state.placed[0]), {
                 "score": found.score, "proven": found.proven,
                 "line": [None if p is None else list(p) for p in found.moves]})
         return self.hindsight[1]

@@ -20,7 +20,7 @@ def hints(rules: Tadika, state: TadikaState, seat: int, hand_known: bool) -> lis
         return []
     legal = rules.legal_actions(state, seat)
     out: list[Hint] = []
-    if any(isinstance(a, Claim) for a in legal):
+    if hand_known and any(isinstance(a, Claim) for a in legal):    # else it would tell the table a hand
         out.append(Hint("learn_tadika_claim", {"n": hand_score(state.hands[seat])}))
     if any(isinstance(a, Renew) for a in legal):
         # the rules allow it for a wish card in the middle, or when everybody passed

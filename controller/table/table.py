@@ -652,7 +652,7 @@ class Table:
             "actions": actions,
             "finished": outcome is not None,
         }
-        result.update(self.rules.result_details(self.state))     # what a game repeating this one needs
+        result.update(self.rules.result_details(state))          # what a game repeating this one needs
         if self.late_presses is not None:      # by seat; the log keeps them, `spieltisch stations` shows them
             result["late_presses"] = {str(self.seat_of(s)): n for s, n in sorted(self.late_presses.items())}
         if self.decided_without is not None:   # by seat: races its station's silence left to the bound

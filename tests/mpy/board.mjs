@@ -4,7 +4,7 @@
 //
 // One JSON request a line on stdin, one JSON answer a line on stdout:
 //   {"op": "boot", "uid": "hex"}        a fresh interpreter over the same files (a reset);
-//                                        the Pico-only modules are the checks' fakes
+//                                        the Pico-only modules are hardware/pico's
 //   {"op": "exec", "code": "..."}       run code as the raw REPL does → {out, err, reset}
 //   {"op": "main"}                       what MicroPython does with main.py at boot:
 //                                        → {mode: "station", out} or {mode: "repl", err}
@@ -36,8 +36,9 @@ async function boot(uid) {
     stdout: (bytes) => out.push(...bytes), stderr: (bytes) => out.push(...bytes),
   });
   mp.FS.mkdir("/fakes");
-  for (const name of readdirSync(join(here, "fakes"))) {
-    if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(here, "fakes", name)));
+  const pico = join(here, "..", "..", "hardware", "pico");       // the simulated Pico: machine, neopixel
+  for (const name of readdirSync(pico)) {
+    if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(pico, name)));
   }
   mp.FS.mkdir("/flash");
   for (const [name, data] of Object.entries(flash)) mp.FS.writeFile("/flash/" + name, data);

@@ -203,7 +203,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.3.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.4.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -515,13 +515,14 @@ def a_silent_or_stuck_reader_never_stalls_the_loop():
     for mode in ("silent", "stuck"):
         firmware, chip, stdin, stdout = with_chip(mode)
         counted = [0]
+        bus = firmware.reader.transport.i2c            # the firmware's machine.I2C
         for name in ("writeto", "readfrom"):
-            real = getattr(chip, name)
+            real = getattr(bus, name)
 
             def counting(address, data, real=real):
                 counted[0] += 1
                 return real(address, data)
-            setattr(chip, name, counting)
+            setattr(bus, name, counting)
         slowest, most = 0, 0
         start = time.ticks_ms()
         gc.disable()
@@ -537,7 +538,7 @@ def a_silent_or_stuck_reader_never_stalls_the_loop():
         finally:
             gc.enable()
         print("  %s reader: slowest pass %d us, at most %d bus transfer(s) a pass" % (mode, slowest, most))
-        assert most <= 1, (mode, most)
+        assert most == 1, (mode, most)
         assert firmware.reader.failures >= 1 and not firmware.reader.ready, mode
         assert firmware.reader.backoff_ms >= 250, (mode, firmware.reader.backoff_ms)   # it backs off
 
@@ -641,8 +642,11 @@ def pongs_never_pile_up():
     firmware, stdin, stdout, reading, _ = make_firmware(host_reads=False)
     for n in range(300):
         stdin.data += wire.encode_frame("PING", [n])
-    for _ in range(5):
+    for _ in range(50):                         # a pass reads at most main.READ_CAP bytes
         firmware.step()
+        if not stdin.data:
+            break
+    assert not stdin.data
     assert len(firmware.station.out) <= 64 and firmware.station.pong[0] == 299
     reading[0] = True
     firmware.step()
@@ -861,6 +865,164 @@ def a_failed_read_is_tried_again_while_the_card_stays():
     tag, _ = run_until(firmware, stdout, "TAG")
     assert tag is not None and tag[1][1] == "04A1B2C3D4E5F7" and tag[1][3] == "-", tag
     assert firmware.read_tries == 3
+
+
+# -- issue 32: what the firmware review found, each under MicroPython ------------------------------
+
+LONG_TEXT = "partout:" + "x" * 40            # every answer to a read is longer than the I2C header
+
+
+@check
+def a_resent_frame_is_read_once_the_chip_is_ready_again():
+    """After its NACK the chip is busy until the frame is ready again (UM0701-02 6.2.1.5;
+    ESPHome waits for the status there). A chip three milliseconds slow to resend, longer
+    than a loop pass: the card is read all the same, and the reader stays ready."""
+    import pn532chip
+    chip = pn532chip.Chip(timing=pn532chip.slow(nack_resend_us=3000))
+    firmware, stdin, stdout, reading, _ = make_firmware(chip=chip)
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(LONG_TEXT))
+    tag, _ = run_until(firmware, stdout, "TAG", seconds=4.0)
+    assert tag is not None and tag[1][3] == LONG_TEXT, (tag, firmware.reader.failures, chip.nacks)
+    assert firmware.reader.ready and chip.nacks > 0
+
+
+@check
+def a_chip_that_never_resends_costs_one_exchange_timeout_not_the_loop():
+    """The wait for the resent frame is bounded: by the exchange's timeout, after which the
+    reader tries again; no pass waits for the chip."""
+    import pn532chip
+    chip = pn532chip.Chip(timing=pn532chip.slow(nack_resend_us=10_000_000))
+    firmware, stdin, stdout, reading, _ = make_firmware(chip=chip)
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(LONG_TEXT))
+    start = time.ticks_ms()
+    slowest = 0
+    while time.ticks_diff(time.ticks_ms(), start) < 600:
+        t0 = time.ticks_ms()
+        firmware.step()
+        slowest = max(slowest, time.ticks_diff(time.ticks_ms(), t0))
+    assert firmware.reader.failures >= 2, firmware.reader.failures
+    assert slowest < firmware.reader.timeout_ms, slowest
+
+
+class EndlessHost:
+    """A host that writes faster than the loop reads: PINGs without end, and a byte always
+    waiting. Reading more than ``limit`` bytes in one pass means the loop starved."""
+
+    def __init__(self, limit=20_000):
+        import wire
+        self.frame = wire.encode_frame("PING", [5])
+        self.at = 0
+        self.read_now = 0
+        self.limit = limit
+
+    def read(self, n):
+        self.read_now += 1
+        if self.read_now > self.limit:
+            raise AssertionError("the loop kept reading: %d bytes in one pass" % self.read_now)
+        out = self.frame[self.at:self.at + 1]
+        self.at = (self.at + 1) % len(self.frame)
+        return out
+
+
+@check
+def a_host_writing_faster_than_the_loop_reads_does_not_starve_it():
+    """Every pass still steps the reader and feeds the watchdog, and the PINGs are answered."""
+    import main
+    import pn532chip
+    chip = pn532chip.Chip()
+    firmware, stdin, stdout, reading, machine = make_firmware(chip=chip)
+    host = EndlessHost()
+    firmware.stdin = host
+    firmware.incoming = Poll(lambda: True)
+    watchdog = machine.WDT(timeout=main.WATCHDOG_MS)
+    for _ in range(40):
+        host.read_now = 0
+        main.serve(firmware, watchdog, stdout, passes=1)
+    assert watchdog.feeds == 40, watchdog.feeds
+    assert chip.commands, "the reader never stepped"
+    assert any(f[0] == "PONG" for f in frames(stdout))
+
+
+def until_polling(firmware, seconds=2.0):
+    """Loop passes until a card poll is under way (its command sent, its answer not read)."""
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < seconds * 1000:
+        firmware.step()
+        reader = firmware.reader
+        if reader.state == "poll" and reader.exchange is not None and reader.exchange.code == 0x4A:
+            return True
+    return False
+
+
+@check
+def a_write_asked_during_a_poll_gets_its_own_answers():
+    """A WRITE that comes while a poll is under way, and the poll misses the card (a poll
+    can): the poll's "no card" is the poll's, not the write's first step. The write goes
+    on once the poll is answered, and the card holds the new record."""
+    import pn532
+    import pn532chip
+    import wire
+    firmware, chip, stdin, stdout = with_chip()
+    uid = "04A1B2C3D4E5F6"
+    chip.card = card = pn532chip.Card(uid, pn532chip.ndef_text_memory("st1:partout:oldoldoldoldoldo"))
+    run_until(firmware, stdout, "TAG")
+    assert write(firmware, stdin, stdout, uid, "st1:partout:oldoldoldoldoldo", KEY) == ["ok"]
+    assert until_polling(firmware)
+    chip.card = None                              # the poll under way misses it
+    new = "st1:partout:newnewnewnewnewne"
+    stdin.data += wire.encode_frame("WRITE", [uid, wire.encode_text(new), KEY])
+    firmware.step()                               # the WRITE is read while the poll is under way
+    start = time.ticks_ms()
+    while firmware.reader.exchange is not None and time.ticks_diff(time.ticks_ms(), start) < 1000:
+        firmware.step()                           # the poll's answer ("no card") comes
+    chip.card = card                              # still lying there
+    wrote, _ = run_until(firmware, stdout, "WROTE")
+    assert wrote is not None and wrote[1][1:] == ["ok"], wrote
+    assert pn532.ndef_text(card.user_memory()) == new
+
+
+@check
+def a_long_text_record_keeps_the_tlv_length_form():
+    """A TLV length byte FF means the three-byte form: a record of 255 bytes or more must
+    use it, or no reader decodes the tag (NFC Forum Type 2 Tag). Every length from a short
+    text to the longest a short record holds reads back as written."""
+    import pn532
+    for n in range(200, 253):
+        text = "y" * n
+        memory = pn532.ndef_text_tlv(text)
+        assert memory is not None, n
+        assert pn532.ndef_scan(memory) == (pn532.DONE, text), n
+        record_length = 4 + 3 + n
+        if record_length >= 0xFF:
+            assert memory[1] == 0xFF and (memory[2] << 8 | memory[3]) == record_length, (n, memory[:4])
+        else:
+            assert memory[1] == record_length, (n, memory[:4])
+    assert pn532.ndef_text_tlv("y" * 253) is None          # its payload would not fit a short record
+
+
+@check
+def a_press_is_stamped_at_its_first_edge_when_the_contact_bounced_back():
+    """The contact closes, and has bounced open again by the time the hard IRQ reads the
+    pin: the edge's flags still say it fell. The press is stamped at that first edge,
+    not at a later bounce."""
+    import main
+    real_time = main.time
+    clock = main.time = FineClock(real_time)
+    try:
+        firmware, stdin, stdout, _, machine = make_firmware()
+        firmware.step()
+        frames(stdout)
+        pin = machine.Pin.all[5]
+        pin.fire(0, bounced=True)                 # closes; open again when the IRQ looks
+        first = clock.now                         # the first edge's stamp was taken by now
+        pin.fire(1)                               # the bounce: opens …
+        pin.fire(0)                               # … and closes for good
+        firmware.step()
+    finally:
+        main.time = real_time
+    got = [f for f in frames(stdout) if f[0] == "BTN"]
+    assert len(got) == 1 and got[0][1][1:3] == ["3", "D"], got
+    assert not ticks_before(first, got[0][1][3]), (first, got)
 
 
 for fn in checks:

@@ -11,7 +11,7 @@ system that survives resets; ``machine.reset()`` unplugs the pty and plugs a new
 as a Pico's USB goes away and comes back. At boot, a Pico runs ``main.py``: here the
 firmware's own ``main.updating()`` decides (a mark left by UPDATE keeps the REPL), and
 then the firmware's own ``main.Firmware`` runs, stepped whenever the host sends bytes
-(with the checks' fakes of ``machine`` and ``neopixel`` below it and no reader chip).
+(with the simulated Pico's ``machine`` and ``neopixel``, hardware/pico/, below it and no reader chip).
 
 Not modelled: the friendly REPL's line editing and execution (mpremote does not use it),
 USB timing, a flash that fills up, and ``boot.py``."""

@@ -1,5 +1,6 @@
 // Runs check_firmware.py under MicroPython's WebAssembly build: the firmware's files, the
-// fakes of the Pico-only modules (machine, neopixel, rp2), the NTAG model and the shared
+// simulated Pico below them (hardware/pico: machine, neopixel), the simulated PN532 with its
+// timing and the NTAG model (hardware/), the checks' own helpers (fakes/) and the shared
 // test vectors are copied into MicroPython's in-memory file system first. Exit code 0 only
 // if every check passed. Usage: node tests/mpy/run.mjs
 import { readFileSync, readdirSync } from "node:fs";
@@ -9,6 +10,11 @@ import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
+// the host's microseconds, for the simulated chip and the checks: this MicroPython's own
+// ticks_us counts whole milliseconds (ports/webassembly/mphalport.c)
+const wake = new Int32Array(new SharedArrayBuffer(4));
+globalThis.ticksUs = () => Number((process.hrtime.bigint() / 1000n) % (1n << 30n));
+globalThis.sleepUs = (us) => { if (us > 0) Atomics.wait(wake, 0, 0, us / 1000); };
 let out = "";
 const mp = await loadMicroPython({
   heapsize: 8 * 1024 * 1024,
@@ -24,8 +30,14 @@ function copyDir(from, to, ending) {
 }
 copyDir(join(root, "firmware"), "/firmware", ".py");
 copyDir(join(here, "fakes"), "/fakes", ".py");
-// the NTAG model the host's simulations use too (written in the Python both run)
-mp.FS.writeFile("/fakes/ntag.py", readFileSync(join(root, "hardware", "ntag.py")));
+for (const name of readdirSync(join(root, "hardware", "pico"))) {
+  if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", "pico", name)));
+}
+// the NTAG model and the PN532 the host's simulations use too (written in the Python both run)
+for (const name of ["ntag.py", "pn532_chip.py"]) {
+  mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", name)));
+}
+mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(join(root, "hardware", "data", "pn532_timing.json")));
 copyDir(join(root, "tests", "vectors"), "/vectors", ".json");
 
 try {

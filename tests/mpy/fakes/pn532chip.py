@@ -1,45 +1,48 @@
-# A PN532 behind I2C, as the firmware's I2cTransport meets it on a real station, for the
-# checks under MicroPython (tests/mpy/check_firmware.py). It answers the commands the
-# firmware sends, holds NTAG cards (UID and user memory from page 4), and misbehaves as
-# real chips and buses do:
-#
-# - a read returns the status byte and then the frame waiting, from its start, cut to the
-#   length asked for; whatever a short read cut off is gone, unless the host asks for the
-#   frame again with a NACK (so a read sized to 32 bytes loses a long answer's tail);
-# - "silent": no chip on the bus, every transfer fails at once (EIO, as the rp2 says);
-# - "stuck": a shorted bus, every transfer takes the I2C timeout and fails (ETIMEDOUT);
-# - corrupt_every: every n-th answer has one byte flipped (a bad checksum on the wire);
-# - brown_out(): the chip forgets its set-up (SAMConfiguration) and refuses to list cards
-#   with an error frame until it is set up again.
-#
-# The cards are NTAG213/215/216 as the datasheet has them (ntag.py, the host's
-# hardware/ntag.py copied here by run.mjs): listing one activates it, and InDataExchange /
-# InCommunicateThru reach it, its password protection and lock bits included.
+# The checks' way to the simulated PN532 (hardware/pn532_chip.py, with its datasheet timing
+# from hardware/data/pn532_timing.json; run.mjs copies both here): a chip on the fake I2C
+# bus (machine.chip[0]), NTAG cards (hardware/ntag.py) to lay on it, and the NDEF memory
+# the checks write on them. The chip's clock is the host's microseconds (run.mjs: this
+# MicroPython's own ticks_us counts whole milliseconds), and the bus waits out its
+# transfers without spinning.
 
-import time
-
+import js
+import machine
 import ntag
+import pn532_chip
 
-ACK = b"\x00\x00\xff\x00\xff\x00"
-NACK = b"\x00\x00\xff\xff\x00\x00"
-ERROR = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
+TIMING = pn532_chip.load_timing("/fakes/pn532_timing.json")
 
 
-def frame(data):
-    body = b"\xd5" + bytes(data)
-    checksum = (0x100 - (sum(body) & 0xFF)) & 0xFF
-    return b"\x00\x00\xff" + bytes([len(body), (0x100 - len(body)) & 0xFF]) + body + bytes([checksum, 0])
+def clock():
+    return js.ticksUs()
+
+
+def sleep_us(us):
+    js.sleepUs(us)
+
+
+machine.sleep_us[0] = sleep_us
+
+
+class Chip(pn532_chip.Pn532):
+    def __init__(self, mode="ok", timing=None):
+        pn532_chip.Pn532.__init__(self, timing or TIMING, clock=clock, mode=mode)
+
+    def brown_out(self):
+        self.reset()
+
+
+def slow(**changes):
+    """The timing with some figures changed: a slower chip."""
+    timing = dict(TIMING)
+    timing.update(changes)
+    return timing
 
 
 def ndef_text_memory(text, size=144):
-    """NTAG user memory holding one NDEF text record (language "en")."""
-    payload = b"\x02en" + text.encode()
-    record = bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
-    if len(record) < 0xFF:
-        tlv = bytes([0x03, len(record)]) + record + b"\xfe"
-    else:
-        tlv = bytes([0x03, 0xFF, len(record) >> 8, len(record) & 0xFF]) + record + b"\xfe"
-    return tlv + bytes(max(0, size - len(tlv)))
+    """NTAG user memory holding one NDEF text record (language "en"), padded to ``size``."""
+    memory = ntag.ndef_text_memory(text)
+    return memory + bytes(max(0, size - len(memory)))
 
 
 def ndef_url_memory(url, size=144):
@@ -59,108 +62,3 @@ class Card(ntag.Ntag):
         if kind is None:
             kind = "NTAG213" if len(memory) <= 144 else ("NTAG215" if len(memory) <= 504 else "NTAG216")
         ntag.Ntag.__init__(self, uid_hex, kind, memory)
-
-
-class Chip:
-    def __init__(self, mode="ok", timeout_us=5000):
-        self.mode = mode
-        self.timeout_us = timeout_us
-        self.card = None
-        self.configured = False
-        self.outgoing = []                  # frames waiting to be read
-        self.last = None                    # the last answer, for a NACK
-        self.corrupt_every = 0
-        self.answers = 0
-        self.commands = []                  # command codes received
-        self.reads = 0
-        self.fail_reads = 0                 # this many NTAG READs answer with an RF error
-
-    # -- the bus -------------------------------------------------------------------------------
-    def _bus(self):
-        if self.mode == "silent":
-            raise OSError(5)                # EIO: nobody acknowledged the address
-        if self.mode == "stuck":
-            start = time.ticks_us()
-            while time.ticks_diff(time.ticks_us(), start) < self.timeout_us:
-                pass
-            raise OSError(110)              # ETIMEDOUT
-
-    def writeto(self, address, data):
-        self._bus()
-        data = bytes(data)
-        if data == NACK:
-            if self.last is not None:
-                self.outgoing.insert(0, self.last)
-            return len(data)
-        if len(data) < 7 or data[:3] != b"\x00\x00\xff" or data[5] != 0xD4:
-            return len(data)                # a wake-up byte, or garbage: ignored
-        length = data[3]
-        command = data[6:5 + length]
-        self.commands.append(command[0])
-        self.outgoing.append(ACK)
-        answer = self._answer(command)
-        if answer is not None:
-            self.outgoing.append(answer)
-        return len(data)
-
-    def readfrom(self, address, n):
-        self._bus()
-        self.reads += 1
-        if not self.outgoing:
-            return b"\x00" * n                # busy: status 0
-        current = self.outgoing.pop(0)
-        if current is not ACK:
-            self.last = current
-        out = b"\x01" + current
-        if len(out) < n:
-            out += bytes(n - len(out))
-        return out[:n]
-
-    # -- the chip ------------------------------------------------------------------------------
-    def brown_out(self):
-        self.configured = False
-
-    def _answer(self, command):
-        code = command[0]
-        if code == 0x02:                      # GetFirmwareVersion: PN532 v1.6
-            return self._emit(frame([0x03, 0x32, 0x01, 0x06, 0x07]))
-        if code == 0x14:                      # SAMConfiguration
-            self.configured = True
-            return self._emit(frame([0x15]))
-        if code == 0x32:                      # RFConfiguration
-            return self._emit(frame([0x33]))
-        if code == 0x4A:                      # InListPassiveTarget
-            if not self.configured:
-                return ERROR
-            if self.card is None:
-                return self._emit(frame([0x4B, 0x00]))
-            self.card.activate()
-            uid = self.card.uid
-            return self._emit(frame(bytes([0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, len(uid)]) + uid))
-        if code == 0x40 and len(command) >= 4 and command[2] == 0x30 and self.fail_reads and self.card is not None:
-            self.fail_reads -= 1
-            return self._emit(frame([0x41, 0x01]))              # the card moved: no answer
-        if (code == 0x40 and len(command) >= 3) or (code == 0x42 and len(command) >= 2):
-            return self._emit(frame(ntag.pn532_exchange(self.card, command)))
-        return ERROR
-
-    def _emit(self, answer):
-        self.answers += 1
-        if self.corrupt_every and self.answers % self.corrupt_every == 0:
-            broken = bytearray(answer)
-            broken[7] ^= 0x5A                 # a flipped byte: the checksum no longer holds
-            return bytes(broken)
-        return answer
-
-
-class ChipI2C:
-    """What machine.I2C would be with this chip on it."""
-
-    def __init__(self, chip):
-        self.chip = chip
-
-    def writeto(self, address, data):
-        return self.chip.writeto(address, data)
-
-    def readfrom(self, address, n):
-        return self.chip.readfrom(address, n)

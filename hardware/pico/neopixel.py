@@ -1,4 +1,4 @@
-# A fake of MicroPython's `neopixel` for the firmware checks: remembers what was shown.
+# MicroPython's `neopixel`, simulated for the firmware on the host: remembers what was shown.
 
 
 class NeoPixel:

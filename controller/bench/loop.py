@@ -1,0 +1,113 @@
+"""The real firmware in the loop (issue 32): figures of firmware/ itself under MicroPython,
+on the simulated Pico and the datasheet-timed PN532 (hardware/firmware_station.py).
+
+These run on MicroPython's WebAssembly build on this machine, not on an RP2040: a pass of
+the loop here is not a pass on a Pico (its Cortex-M0+ at 125 MHz runs MicroPython several
+times slower than a desktop core runs the WebAssembly build; the I2C transfers and the
+chip's times are the same, they are waited out in real time). The names say "wasm".
+
+- a card's tap → the host's TagEvent, p50/p95: a card with the ``st1`` record an enrolled
+  card carries (10 pages: three 4-page READs) laid on the reader at a random moment of the
+  40 ms poll; through the chip's timing, the I2C bus at 100 kHz, the firmware's loop, USB
+  (the pseudo-terminal) and the host's link;
+- what one FAST_READ of the whole record would save: computed from the timing file, the
+  same bus and exchange steps as the chip model (not measured: the firmware reads with READ);
+- one pass of the firmware's loop with nothing to do, and with a card poll under way;
+- a press's edge (the IRQ's stamp) → its BTN frame handed to USB.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+
+from controller.bench.measure import Target, percentile
+
+ST1 = "st1:partout:abcdefghijklmnop"
+TAP_GOAL_MS = 100.0
+
+TARGETS: dict[str, Target] = {
+    "loop_tap_to_event_p50_ms_wasm": (float("nan"), "info", "ms", "a card laid down → the host's TagEvent, median (st1 record, 3 READs)"),
+    "loop_tap_to_event_p95_ms_wasm": (TAP_GOAL_MS, "max", "ms", "the same, 95th percentile (goal ≤ 100 ms)"),
+    "loop_fast_read_saves_ms": (float("nan"), "info", "ms", "one FAST_READ of the record instead of 3 READs (computed from the timing file)"),
+    "loop_pass_idle_p50_us_wasm": (float("nan"), "info", "µs", "one pass of the firmware's loop, nothing to do (WebAssembly, not an RP2040)"),
+    "loop_pass_p95_us_wasm": (float("nan"), "info", "µs", "one pass, 95th percentile over a run with taps (I2C transfers included)"),
+    "loop_press_to_usb_p50_us_wasm": (float("nan"), "info", "µs", "a press's edge → its frame handed to USB, median"),
+    "loop_press_to_usb_p95_us_wasm": (float("nan"), "info", "µs", "the same, 95th percentile"),
+}
+
+
+def exchange_us(timing: dict, command_bytes: int, response_data: int, process_us: float, freq: int = 100_000) -> float:
+    """One exchange as the firmware does it on I2C (firmware/pn532.py I2cTransport), by the
+    chip model's rules: the command written, the ACK waited for and read, the response
+    waited for, its header read, NACK, the resend waited for, the frame read whole."""
+    byte_us = timing["i2c_bits_per_byte"] * 1e6 / freq
+    write = (1 + 7 + command_bytes + 2) * byte_us             # address, frame around the command
+    status = 2 * byte_us                                       # a status read: address and one byte
+    ack = timing["ack_us"] + status + (1 + 7) * byte_us         # ACK waited, its status, read
+    frame = 1 + 5 + 1 + response_data + 2                      # status, 00 00 FF LEN LCS, TFI, data, DCS, 00
+    read = process_us + status + (1 + 7) * byte_us + (1 + 6) * byte_us + timing["nack_resend_us"] + status \
+        + (1 + frame) * byte_us
+    return write + ack + read
+
+
+def fast_read_saving_ms(timing: dict) -> float:
+    """Three READs (InDataExchange, 16 bytes each) against one FAST_READ of pages 4-13
+    (InCommunicateThru, 40 bytes), for the st1 record's 10 pages."""
+    def rf(sent: int, received: int) -> float:
+        return (sent + received) * timing["rf_byte_us"] + timing["rf_turnaround_us"] + timing["rf_command_overhead_us"]
+    read = exchange_us(timing, 4, 1 + 1 + 16, rf(4, 18))
+    fast = exchange_us(timing, 4, 1 + 1 + 40, rf(5, 42))
+    return (3 * read - fast) / 1000
+
+
+def figures(quick: bool = False) -> dict[str, float]:
+    from hardware.firmware_station import firmware_stations
+    from hardware.link import StationLink
+    from hardware.pn532_chip import load_timing
+    out: dict[str, float] = {"loop_fast_read_saves_ms": fast_read_saving_ms(load_timing())}
+    (station,) = firmware_stations(["bench-1"], idle_us=0)       # a Pico's loop never sleeps
+    events: queue.Queue = queue.Queue()
+    link = StationLink(station.port, events, auto_ping=False).open(hello_timeout=60.0)
+    rng = random.Random(32)
+    try:
+        time.sleep(0.5)
+        idle = station.stats()["pass_us"]
+        taps = 15 if quick else 60
+        latencies = []
+        for i in range(taps):
+            time.sleep(rng.uniform(0.0, 0.04))                   # any moment of the reader's poll
+            uid = "04%012X" % (0xA1B2C3D40000 + i)
+            sent = time.monotonic_ns()
+            station.tap(uid, ST1, lift_ms=50)
+            tag = _next(events, "TagEvent")
+            latencies.append((tag.arrived_ns - sent) / 1e6)
+            _next(events, "TagGone")
+        busy = station.stats()["pass_us"]
+        for _ in range(15 if quick else 60):
+            station.press(rng.randrange(6), hold_ms=40)
+            _next(events, "ButtonEvent")
+            _next(events, "ButtonEvent")
+        report = station.stats()
+    finally:
+        link.close()
+        station.close()
+    presses = report["press_to_usb_us"]
+    out.update({
+        "loop_tap_to_event_p50_ms_wasm": percentile(latencies, 50),
+        "loop_tap_to_event_p95_ms_wasm": percentile(latencies, 95),
+        "loop_pass_idle_p50_us_wasm": percentile(idle, 50),
+        "loop_pass_p95_us_wasm": percentile(busy, 95),
+        "loop_press_to_usb_p50_us_wasm": percentile(presses, 50),
+        "loop_press_to_usb_p95_us_wasm": percentile(presses, 95),
+    })
+    return out
+
+
+def _next(events: "queue.Queue", kind: str, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        event = events.get(timeout=max(0.01, deadline - time.monotonic()))
+        if type(event).__name__ == kind:
+            return event

@@ -1,0 +1,375 @@
+# One station's Pico, simulated around the real firmware: runs under MicroPython (the
+# WebAssembly build, started by station.mjs) with the project's own firmware/ files. What
+# is simulated lies below the firmware: the RP2040's microsecond timer (the host's
+# monotonic clock plus this station's offset), its pins (contacts that bounce, edges whose
+# flags the hard IRQ reads), the I2C bus with a datasheet-timed PN532 and NTAG cards
+# (pn532_chip.py, ntag.py), USB CDC's buffers (the pseudo-terminal the table opens). The
+# firmware's own main.Firmware and main.serve run one pass at a time; between passes the
+# board applies what the host process asked (a press, a card laid down), delivers the
+# pins' edges that are due, and moves USB's bytes.
+#
+# Not modelled: USB going away at a reset (the station reboots on the same port and says
+# HELLO again), IRQs in the middle of a pass (edges are delivered between passes, stamped
+# when they happened, never before a time the firmware has already read).
+
+import sys
+import json
+import binascii
+
+import js
+
+MASK = (1 << 30) - 1
+HALF = 1 << 29
+IRQ_LATENCY_US = 8          # edge to hard IRQ handler on an RP2040 under MicroPython (estimate)
+TX_FIFO = 256               # USB CDC's transmit buffer: POLLOUT while it has room
+HAND_GAP_US = 30_000        # one hand: the next press or card this long after the last one ended
+RX_CHUNK = 256              # what one look at USB brings in at most
+
+
+def diff(a, b):
+    return ((a - b + HALF) & MASK) - HALF
+
+
+class Clock:
+    """The RP2040's microsecond timer as the firmware's ``time`` module sees it: the host's
+    monotonic microseconds (the clock every process on the host shares) plus an offset.
+    While a simulated IRQ runs it reads the IRQ's time; it never goes back."""
+
+    def __init__(self, offset_us):
+        self.offset = offset_us
+        self.irq_at = None
+        self.last = self._host()
+
+    def _host(self):
+        return (js.ticksUs() + self.offset) & MASK
+
+    def ticks_us(self):
+        if self.irq_at is not None:
+            return self.irq_at
+        now = self._host()
+        if diff(now, self.last) > 0:
+            self.last = now
+        return self.last
+
+    def ticks_ms(self):
+        """Its own counter, wrapping at 2^30 milliseconds as the rp2 port's does (not the
+        microseconds' wrapped value divided: that would jump back every 18 minutes)."""
+        return (js.ticksMs() + self.offset // 1000) & MASK
+
+    def ticks_diff(self, later, earlier):
+        return diff(later, earlier)
+
+    def ticks_add(self, ticks, delta):
+        return (ticks + delta) & MASK
+
+    def sleep_us(self, us):
+        js.sleepUs(us)
+
+    def sleep_ms(self, ms):
+        js.sleepUs(ms * 1000)
+
+    def sleep(self, s):
+        js.sleepUs(int(s * 1_000_000))
+
+    def time(self):
+        return js.ticksUs() // 1_000_000
+
+
+class UsbIn:
+    """What the host wrote, as MicroPython's stdin.buffer: read(1) and a poll for POLLIN."""
+
+    def __init__(self):
+        self.data = b""
+        self.bytes = 0
+
+    def _fill(self):
+        if not self.data:
+            got = js.usbRead(RX_CHUNK)
+            if got:
+                self.data = binascii.unhexlify(got)
+                self.bytes += len(self.data)
+
+    def poll(self, timeout=0):
+        self._fill()
+        return len(self.data) > 0
+
+    def read(self, n):
+        self._fill()
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+
+class UsbOut:
+    """USB CDC's transmit buffer: takes bytes while it has room (POLLOUT), hands them to the
+    host at every flush; whole lines are timed from their event's stamp (the board's figures)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.fifo = bytearray()
+        self.line = bytearray()
+
+    def poll(self, timeout=0):
+        if len(self.fifo) >= TX_FIFO:
+            self.flush()
+        return len(self.fifo) < TX_FIFO
+
+    def write(self, data):
+        room = TX_FIFO - len(self.fifo)
+        if room <= 0:
+            return 0
+        data = bytes(data[:room])
+        self.fifo += data
+        return len(data)
+
+    def flush(self):
+        if not self.fifo:
+            return
+        sent = js.usbWrite(binascii.hexlify(self.fifo).decode())
+        if sent:
+            now = self.board.clock.ticks_us()
+            for b in self.fifo[:sent]:
+                if b == 10:
+                    self.board.line_sent(bytes(self.line), now)
+                    self.line = bytearray()
+                else:
+                    self.line.append(b)
+            self.fifo = self.fifo[sent:]
+
+
+class Contact:
+    """A button's contact: a press closes it and it bounces a few times before it stays
+    (each edge's time drawn from a small pattern of real tactile switches: the first
+    bounce often shorter than the IRQ's latency), a release opens it likewise."""
+
+    PATTERNS = ((0, 5, 40, 300, 900), (0, 60, 200), (0, 3, 700), (0,))
+
+    def __init__(self, pin, seed):
+        self.pin = pin
+        self.seed = seed
+
+    def edges(self, at, closed):
+        self.seed = (self.seed * 1103515245 + 12345) & 0x7FFFFFFF
+        pattern = self.PATTERNS[self.seed % len(self.PATTERNS)]
+        out = []
+        level = 0 if closed else 1
+        for i, offset in enumerate(pattern):
+            out.append(((at + offset) & MASK, level if i % 2 == 0 else 1 - level))
+        return out
+
+
+class Board:
+    def __init__(self, spec):
+        self.spec = spec
+        self.clock = Clock(spec.get("offset_us", 0))
+        sys.modules["time"] = self.clock              # the RP2040's timer, for the firmware and below it
+        import machine
+        import pn532_chip
+        import ntag
+        self.machine = machine
+        self.ntag = ntag
+        machine.uid[0] = binascii.unhexlify(spec["uid"])
+        machine.sleep_us[0] = self.clock.sleep_us
+        self.chip = None
+        if spec.get("reader", True):
+            timing = pn532_chip.load_timing("/board/pn532_timing.json")
+            self.chip = pn532_chip.Pn532(timing, clock=self.clock.ticks_us)
+        machine.chip[0] = self.chip
+        self.idle_us = spec.get("idle_us", 1000)
+        self.usb_in = UsbIn()
+        self.usb_out = UsbOut(self)
+        self.edges = []                               # (time, pin, level), in time order
+        self.cards = {}                               # UID -> the NTAG (what a WRITE put on it stays)
+        self.lift = None                              # [seq the card's TAG waits for, when to lift]
+        self.firmware = None
+        self.hands = []                               # what the person does next, one thing at a time
+        self.free_at = self.clock.ticks_us()          # when the hand can do the next
+        self.tap_done = None                          # the station's seq once a tap's frames are out
+        self.boots = 0
+        self.passes = 0
+        self.pass_us = []                             # a ring of recent passes' times
+        self.press_to_usb = []                        # a press's edge to its frame leaving, us
+        self.tag_to_usb = []
+        self.contacts = {}
+
+    # -- what the host process asks ------------------------------------------------------------
+    def control(self):
+        text = js.control()
+        if not text:
+            return
+        for line in text.split("\n"):
+            if line:
+                self.command(json.loads(line))
+
+    def command(self, c):
+        if c["do"] == "stats":
+            self.report()
+        else:
+            # a press asked for while the hand is busy happens when the hand is free, not at
+            # the time asked (its edges would all land at once, stamped alike)
+            c["waited"] = bool(self.hands) or not self.hand_free()
+            self.hands.append(c)
+
+    def hand_free(self):
+        if self.tap_done is not None and self.firmware is not None:
+            if self.firmware.station.seq != self.tap_done:
+                return False
+            self.tap_done = None
+        return diff(self.clock.ticks_us(), self.free_at) >= 0
+
+    def use_hands(self):
+        """One person's hands: a press, a card laid down, one after another, each when the
+        last has ended (a tap when its card was read and lifted again)."""
+        while self.hands and self.hand_free():
+            self.do(self.hands.pop(0))
+
+    def do(self, c):
+        import config
+        kind = c["do"]
+        if kind == "press":
+            pin = config.BUTTON_PINS[c["button"]]
+            contact = self.contacts.get(pin)
+            if contact is None:
+                contact = self.contacts[pin] = Contact(pin, c["button"] + 7 * self.boots + 1)
+            at = self._ticks_of(None if c.get("waited") else c.get("at_us"))
+            if diff(at, self.free_at) < 0:
+                at = self.free_at
+            self._schedule(contact.edges(at, True), pin)
+            self.free_at = (at + HAND_GAP_US) & MASK
+            if c.get("release", True):
+                release = (at + c.get("hold_us", 80_000)) & MASK
+                self._schedule(contact.edges(release, False), pin)
+                self.free_at = (release + HAND_GAP_US) & MASK
+        elif kind == "tap":
+            if self.chip is None:
+                return
+            uid = c["uid"].upper()
+            card = self.cards.get(uid)
+            if card is None or c.get("text") is not None:
+                card = self.cards[uid] = self.ntag.Ntag(uid, c.get("kind", "NTAG213"),
+                                                        self.ntag.ndef_text_memory(c.get("text")))
+            self.chip.card = card
+            lift_ms = c.get("lift_ms", 250)
+            seq = self.firmware.station.seq
+            self.lift = [seq, None, lift_ms] if lift_ms else None
+            self.tap_done = (seq + (2 if lift_ms else 1)) % 65536
+        elif kind == "lift":
+            if self.chip is not None:
+                self.chip.card = None
+            self.lift = None
+
+    def _ticks_of(self, host_us):
+        now = self.clock.ticks_us()
+        if host_us is None:
+            return now
+        at = (host_us + self.clock.offset) & MASK
+        return now if diff(at, now) > 0 else at
+
+    def _schedule(self, edges, pin):
+        for at, level in edges:
+            self.edges.append((at, pin, level))
+        now = self.clock.ticks_us()
+        self.edges.sort(key=lambda e: diff(e[0], now))
+
+    # -- below the firmware --------------------------------------------------------------------
+    def deliver_edges(self):
+        """Every edge due by now reaches the pin: its hard IRQ runs at the edge's time (plus
+        the latency), never before what the firmware has already read; a bounce that came
+        within the latency is what the handler finds on the pin."""
+        clock = self.clock
+        now = clock.ticks_us()
+        while self.edges and diff(self.edges[0][0], now) <= 0:
+            at, pin, level = self.edges.pop(0)
+            bounced = bool(self.edges) and self.edges[0][1] == pin and diff(self.edges[0][0], at) < IRQ_LATENCY_US
+            run_at = (at + IRQ_LATENCY_US) & MASK
+            if diff(run_at, clock.last) < 0:
+                run_at = clock.last
+            clock.irq_at = run_at
+            try:
+                self.machine.Pin.all[pin].fire(level, bounced)
+            finally:
+                clock.irq_at = None
+
+    def lift_cards(self):
+        lift = self.lift
+        if lift is None or self.chip is None:
+            return
+        now = self.clock.ticks_us()
+        if lift[1] is None:
+            if self.firmware.station.seq != lift[0]:  # its TAG is out: the hand lifts it soon
+                lift[1] = (now + int(lift[2] * 1000)) & MASK
+            return
+        if diff(now, lift[1]) >= 0:
+            self.chip.card = None
+            self.lift = None
+
+    def line_sent(self, line, now):
+        parts = line.split(b" ")
+        try:
+            if parts[0] == b"BTN" and parts[3] == b"D":
+                self._keep(self.press_to_usb, diff(now, int(parts[4])))
+            elif parts[0] == b"TAG":
+                self._keep(self.tag_to_usb, diff(now, int(parts[3])))
+        except (IndexError, ValueError):
+            pass
+
+    def _keep(self, ring, value):
+        ring.append(value)
+        if len(ring) > 500:
+            ring.pop(0)
+
+    def report(self):
+        out = {"passes": self.passes, "pass_us": self.pass_us, "press_to_usb_us": self.press_to_usb,
+               "tag_to_usb_us": self.tag_to_usb, "boots": self.boots, "seq": self.firmware.station.seq,
+               "waiting": len(self.hands), "edges": len(self.edges), "tap_done": self.tap_done,
+               "card": self.chip is not None and self.chip.card is not None}
+        js.report(json.dumps(out))
+
+    # -- the station ---------------------------------------------------------------------------
+    def boot(self):
+        """Power on (or a reset): the firmware's modules afresh, its Firmware on USB."""
+        for name in ("main", "station", "buttons", "pn532", "led", "buzzer", "wire", "config"):
+            sys.modules.pop(name, None)
+        machine = self.machine
+        machine.handlers.clear()
+        machine.levels.clear()
+        machine.irq_enabled[0] = True
+        del machine.pending_irqs[:]
+        if self.chip is not None:
+            self.chip.reset()
+        import main
+        self.main = main
+        self.boots += 1
+        self.tap_done = None
+        self.firmware = main.Firmware(self.usb_in, self.usb_out, self.usb_in, self.usb_out)
+        self.watchdog = machine.WDT(timeout=main.WATCHDOG_MS)
+
+    def run(self):
+        machine = self.machine
+        self.boot()
+        while True:
+            self.control()
+            self.use_hands()
+            self.deliver_edges()
+            started = self.clock.ticks_us()
+            try:
+                self.main.serve(self.firmware, self.watchdog, self.usb_out, passes=1)
+            except machine.Reset:
+                self.usb_out.flush()
+                self.boot()
+                continue
+            self.passes += 1
+            self._keep(self.pass_us, diff(self.clock.ticks_us(), started))
+            self.usb_out.flush()
+            if self.watchdog.expired():               # a pass longer than the watchdog's time
+                self.boot()
+                continue
+            self.lift_cards()
+            if self.idle_us and not self.edges_due_soon():
+                js.sleepUs(self.idle_us)
+
+    def edges_due_soon(self):
+        return bool(self.edges) and diff(self.edges[0][0], self.clock.ticks_us()) < self.idle_us
+
+
+def start(spec_json):
+    Board(json.loads(spec_json)).run()

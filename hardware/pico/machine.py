@@ -1,0 +1,189 @@
+# The Pico's `machine` module, simulated below the firmware for MicroPython on the host:
+# the firmware's checks (tests/mpy/check_firmware.py) and the firmware stations of
+# `spieltisch demo --stations firmware` (hardware/pico/board.py) import this instead of the
+# rp2 port's. Pins keep a level and call the firmware's hard IRQ handler with the edge
+# flags the RP2040 latches (irq.flags(), as ports/rp2/machine_pin.c sets them before the
+# handler runs); I2C reaches a simulated PN532 (hardware/pn532_chip.py) with its bus time;
+# WDT, reset, disable_irq/enable_irq and unique_id behave as the rp2 port's.
+#
+# Written in MicroPython's Python: no annotations, no f-strings.
+
+import time
+
+levels = {}            # pin id -> level; buttons idle high (pull-up)
+irq_enabled = [True]
+pending_irqs = []      # pins whose edge came while IRQs were off: their handlers run at enable_irq
+handlers = {}          # pin id -> the handler its irq() set (one per pin, as on the RP2040)
+irq_objects = {}       # pin id -> its IRQ object (pin.irq() returns the same one each time)
+chip = [None]          # the simulated PN532 on the I2C bus (hardware/pn532_chip.Pn532), or nobody
+sleep_us = [None]      # how the bus waits out a transfer (the board's; else time.sleep_us)
+resets = []
+uid = [b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"]
+
+
+class IRQ:
+    """What pin.irq() returns: ``flags()`` are the edges latched for the handler running now."""
+
+    def __init__(self):
+        self.latched = 0
+        self.pending = 0
+
+    def flags(self):
+        return self.latched
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+    all = {}
+
+    def __init__(self, pin_id, mode=None, pull=None, value=None):
+        self.id = pin_id
+        Pin.all[pin_id] = self
+        if pin_id not in irq_objects:
+            irq_objects[pin_id] = IRQ()
+        if value is not None:
+            levels[pin_id] = value
+
+    @property
+    def handler(self):
+        return handlers.get(self.id)
+
+    def value(self, level=None):
+        if level is None:
+            return levels.get(self.id, 1)
+        levels[self.id] = level
+
+    def irq(self, handler=None, trigger=12, hard=False):
+        """As the rp2 port: with arguments it sets the handler, without it only returns the
+        pin's IRQ object."""
+        if handler is not None:
+            handlers[self.id] = handler
+        return irq_objects[self.id]
+
+    def fire(self, level, bounced=False):
+        """An edge to ``level``. ``bounced``: the contact is back at the old level by the
+        time the handler reads the pin (a bounce shorter than the IRQ's latency); the
+        flags still say which edge came. While IRQs are off the edge waits, its flag
+        latched beside any other, and the handler runs once at enable_irq."""
+        old = levels.get(self.id, 1)
+        flag = Pin.IRQ_FALLING if level == 0 else Pin.IRQ_RISING
+        levels[self.id] = old if bounced else level
+        handler = handlers.get(self.id)
+        if handler is None:
+            return
+        irq = irq_objects[self.id]
+        if irq_enabled[0]:
+            irq.latched = flag
+            handler(self)
+        else:
+            if not irq.pending:
+                pending_irqs.append(self)
+            irq.pending |= flag
+
+
+def disable_irq():
+    irq_enabled[0] = False
+    return 1
+
+
+def enable_irq(state=1):
+    irq_enabled[0] = True
+    while pending_irqs:
+        pin = pending_irqs.pop(0)
+        irq = irq_objects[pin.id]
+        irq.latched, irq.pending = irq.pending, 0
+        handlers[pin.id](pin)
+
+
+class PWM:
+    def __init__(self, pin, freq=None, duty_u16=None):
+        self.pin = pin
+        self.hz = 0
+        self.duty = 0
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self.hz
+        self.hz = hz
+
+    def duty_u16(self, duty=None):
+        if duty is None:
+            return self.duty
+        self.duty = duty
+
+    def deinit(self):
+        self.duty = 0
+
+
+class I2C:
+    """The bus the PN532 hangs on: transfers take their time at ``freq`` and reach the
+    simulated chip in ``chip[0]``; with nobody there, EIO at once (as the rp2 port)."""
+
+    def __init__(self, id=0, scl=None, sda=None, freq=400_000, timeout=50_000):
+        self.freq = freq
+        self.timeout = timeout
+
+    def _bus(self):
+        if chip[0] is None:
+            raise OSError(5)          # nobody acknowledges the address: EIO, as the rp2 port says
+        try:
+            from pn532_chip import ChipI2C
+        except ImportError:
+            from hardware.pn532_chip import ChipI2C
+        return ChipI2C(chip[0], self.freq, self.timeout, sleep_us[0])
+
+    def writeto(self, address, data, stop=True):
+        return self._bus().writeto(address, data)
+
+    def readfrom(self, address, n, stop=True):
+        return self._bus().readfrom(address, n)
+
+
+class UART:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def write(self, data):
+        raise OSError(5)
+
+    def read(self, n=None):
+        return None
+
+
+class WDT:
+    """The watchdog: ``expired()`` says whether more than ``timeout`` ms passed without a
+    feed (the board resets the station then, as the RP2040 would have)."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+        self.fed_at = time.ticks_ms()
+
+    def feed(self):
+        self.feeds += 1
+        self.fed_at = time.ticks_ms()
+
+    def expired(self):
+        return time.ticks_diff(time.ticks_ms(), self.fed_at) > self.timeout
+
+
+class Reset(Exception):
+    """machine.reset(): stops the firmware where a Pico would reboot."""
+
+
+def reset():
+    resets.append(1)
+    raise Reset()
+
+
+def unique_id():
+    return uid[0]
+
+
+def freq(hz=None):
+    return 125_000_000

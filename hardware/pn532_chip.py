@@ -1,0 +1,307 @@
+# A PN532 on I2C that keeps its datasheet's timing, with NTAG21x cards on its antenna: what
+# the real firmware (firmware/pn532.py) meets below machine.I2C when it runs under
+# MicroPython on the host (spieltisch demo --stations firmware, the firmware's checks in
+# tests/mpy, spieltisch bench --only loop). The timing is one data file,
+# hardware/data/pn532_timing.json, each figure with where it comes from.
+#
+# Written in the Python both CPython and MicroPython run (like hardware/ntag.py, which it
+# holds the cards with): no annotations, no f-strings, no bytes.fromhex.
+#
+# What it models (PN532 user manual UM0701-02, 6.2 and 7; ESPHome's and Adafruit's I2C
+# drivers for how a host meets it):
+#
+# - the status byte: every I2C read starts with it, 01 when a frame waits, 00 while the
+#   chip is busy; a read of the status byte alone takes nothing away, a longer read hands
+#   out the waiting frame from its start and that frame is then gone (a read cut short
+#   loses the rest) unless the host sends NACK: then the chip is busy for a while and
+#   offers the same frame again;
+# - a command: ACK after ``ack_us``, its response after the command's time (the RF
+#   exchanges at 106 kbit/s with the card, an NTAG WRITE's EEPROM time), computed from the
+#   card as it is when the response is due: a card taken away mid-read answers nothing
+#   (status 01 in the response, a timeout); a new command or an ACK from the host
+#   abandons the one under way;
+# - InListPassiveTarget: one try per ``MxRtyPassiveActivation`` + 1 (RFConfiguration item
+#   05), and after a reset the chip tries for ever (0xFF) until a card comes;
+# - faults: "silent" (nobody acknowledges the address: EIO), "stuck" (every transfer takes
+#   the bus timeout and fails: ETIMEDOUT), ``reset()`` (a brown-out: deaf for ``reset_us``,
+#   then unconfigured until SAMConfiguration), ``corrupt_every`` (every n-th response has a
+#   flipped byte), ``fail_reads`` (that many NTAG reads get an RF error).
+
+import time
+
+try:
+    import ntag
+except ImportError:                           # CPython: the package's own
+    from hardware import ntag
+
+ACK = b"\x00\x00\xff\x00\xff\x00"
+NACK = b"\x00\x00\xff\xff\x00\x00"
+ERROR = b"\x00\x00\xff\x01\xff\x7f\x81\x00"    # the syntax error frame (UM0701-02 6.2.1.4)
+ADDRESS = 0x24
+
+GET_FIRMWARE_VERSION = 0x02
+SAM_CONFIGURATION = 0x14
+RF_CONFIGURATION = 0x32
+IN_DATA_EXCHANGE = 0x40
+IN_COMMUNICATE_THRU = 0x42
+IN_LIST_PASSIVE_TARGET = 0x4A
+NAMES = {GET_FIRMWARE_VERSION: "GetFirmwareVersion", SAM_CONFIGURATION: "SAMConfiguration",
+         RF_CONFIGURATION: "RFConfiguration"}
+FOREVER = 0xFF                                # MxRtyPassiveActivation: try until a card comes
+
+HALF = 1 << 29
+MASK = (1 << 30) - 1
+
+
+def ticks_diff(later, earlier):
+    """MicroPython's ticks_diff for counters that wrap at 2^30 (as ticks_us does)."""
+    return ((later - earlier + HALF) & MASK) - HALF
+
+
+def default_clock():
+    try:
+        return time.ticks_us()
+    except AttributeError:                    # CPython
+        return (time.monotonic_ns() // 1000) & MASK
+
+
+def load_timing(path=None):
+    """The timing data file as a dict (hardware/data/pn532_timing.json by default)."""
+    import json
+    if path is None:
+        import os
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+def frame(data):
+    """Response bytes (code first) -> a normal information frame from the PN532."""
+    body = b"\xd5" + bytes(data)
+    checksum = (0x100 - (sum(body) & 0xFF)) & 0xFF
+    return b"\x00\x00\xff" + bytes([len(body), (0x100 - len(body)) & 0xFF]) + body + bytes([checksum, 0])
+
+
+class _Pending:
+    """A frame the chip will offer from ``ready_at`` on (None: not yet known when)."""
+
+    def __init__(self, ready_at, data=None, command=None):
+        self.ready_at = ready_at
+        self.data = data                      # the frame, or None until it is due
+        self.command = command                # the command whose response this is
+
+
+class Pn532:
+    def __init__(self, timing, clock=None, mode="ok"):
+        self.timing = timing
+        self.clock = clock or default_clock
+        self.mode = mode
+        self.card = None                      # an ntag.Ntag on the antenna, or None
+        self.configured = False
+        self.retries = FOREVER
+        self.queue = []                       # _Pending frames, in order
+        self.last = None                      # the last response handed out, for a NACK
+        self.deaf_until = None                # after a reset
+        self.corrupt_every = 0
+        self.answers = 0
+        self.fail_reads = 0
+        self.commands = []                    # command codes received, in order
+        self.nacks = 0
+        self.reads = 0
+
+    # -- the bus (ChipI2C calls these) ---------------------------------------------------------
+    def answers_address(self):
+        if self.mode == "silent":
+            return False
+        if self.deaf_until is not None:
+            if ticks_diff(self.clock(), self.deaf_until) < 0:
+                return False
+            self.deaf_until = None
+        return True
+
+    def writeto(self, data):
+        data = bytes(data)
+        now = self.clock()
+        if data == NACK:
+            self.nacks += 1
+            if self.last is not None:
+                self.queue = [_Pending(now + self.timing["nack_resend_us"], self.last)]
+            return
+        if data == ACK:                       # the host abandons the command under way
+            self.queue = []
+            return
+        if len(data) < 7 or data[:3] != b"\x00\x00\xff" or data[5] != 0xD4:
+            return                            # a wake-up byte or garbage: nothing to answer
+        length = data[3]
+        if (length + data[4]) & 0xFF or len(data) < 5 + length + 1 or (sum(data[5:5 + length]) + data[5 + length]) & 0xFF:
+            self.queue = [_Pending(now + self.timing["ack_us"], NACK)]      # a broken frame
+            return
+        command = bytes(data[6:5 + length])
+        self.commands.append(command[0])
+        ack_at = now + self.timing["ack_us"]
+        self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command)]
+
+    def readfrom(self, n):
+        self.reads += 1
+        now = self.clock()
+        head = self.queue[0] if self.queue else None
+        if head is not None and head.data is None and head.ready_at is None:
+            self._try_again(head, now)        # listing for ever: has a card come?
+        if head is None or head.ready_at is None or ticks_diff(now, head.ready_at) < 0:
+            return bytes(n)                   # busy (or nothing asked): status 00
+        if head.data is None:
+            head.data = self._respond(head.command)
+        if n < 2:
+            return b"\x01"                    # the status alone: the frame stays
+        self.queue.pop(0)
+        if head.data is not ACK:
+            self.last = head.data
+        out = b"\x01" + head.data
+        return (out + bytes(max(0, n - len(out))))[:n]
+
+    def ready(self):
+        """Whether a read now would find status 01 (for the checks)."""
+        head = self.queue[0] if self.queue else None
+        return head is not None and head.ready_at is not None and ticks_diff(self.clock(), head.ready_at) >= 0
+
+    # -- what happens to the chip --------------------------------------------------------------
+    def reset(self):
+        """A brown-out or a reset: deaf for a while, then unconfigured and idle."""
+        self.configured = False
+        self.retries = FOREVER
+        self.queue = []
+        self.last = None
+        self.deaf_until = self.clock() + self.timing["reset_us"]
+
+    # -- timing --------------------------------------------------------------------------------
+    def _rf_us(self, sent, received, exchanges=1):
+        t = self.timing
+        return (sent + received) * t["rf_byte_us"] + exchanges * t["rf_turnaround_us"] + t["rf_command_overhead_us"]
+
+    def _due(self, command, start):
+        """When the response to ``command`` is ready, counted from ``start`` (the ACK);
+        None while nobody can say (listing for ever without a card)."""
+        t = self.timing
+        code = command[0]
+        if code == IN_LIST_PASSIVE_TARGET:
+            if self.configured and self.card is None:
+                if self.retries == FOREVER:
+                    return None
+                return start + (self.retries + 1) * t["no_card_try_us"]
+            return start + self._rf_us(t["activation_bytes"], 0, t["activation_exchanges"])
+        if code in (IN_DATA_EXCHANGE, IN_COMMUNICATE_THRU):
+            card_command = command[2:] if code == IN_DATA_EXCHANGE else command[1:]
+            return start + self._card_us(card_command)
+        return start + t["process_us"].get(NAMES.get(code, "other"), t["process_us"]["other"])
+
+    def _card_us(self, command):
+        """How long one NTAG command takes on air (plus the chip's own time)."""
+        if not command:
+            return self.timing["process_us"]["other"]
+        code = command[0]
+        sent = len(command) + 2                              # CRC_A
+        if code == ntag.READ:
+            return self._rf_us(sent, 16 + 2)
+        if code == ntag.FAST_READ and len(command) >= 3:
+            pages = max(0, command[2] - command[1] + 1)
+            return self._rf_us(sent, 4 * pages + 2)
+        if code == ntag.WRITE:
+            return self._rf_us(sent, 1) + self.timing["ntag_write_us"]
+        if code == ntag.GET_VERSION:
+            return self._rf_us(sent, 8 + 2)
+        if code == ntag.PWD_AUTH:
+            return self._rf_us(sent, 2 + 2)
+        return self._rf_us(sent, 1)
+
+    def _try_again(self, head, now):
+        if self.card is not None:
+            head.ready_at = now + self._rf_us(self.timing["activation_bytes"], 0, self.timing["activation_exchanges"])
+
+    # -- answers -------------------------------------------------------------------------------
+    def _respond(self, command):
+        code = command[0]
+        if code == GET_FIRMWARE_VERSION:
+            return self._emit([0x03, 0x32, 0x01, 0x06, 0x07])          # PN532, firmware 1.6
+        if code == SAM_CONFIGURATION:
+            self.configured = True
+            return self._emit([0x15])
+        if code == RF_CONFIGURATION:
+            if len(command) >= 5 and command[1] == 0x05:                # MaxRetries: ATR, PSL, passive activation
+                self.retries = command[4]
+            return self._emit([0x33])
+        if code == IN_LIST_PASSIVE_TARGET:
+            if not self.configured:
+                return ERROR
+            if self.card is None:
+                return self._emit([0x4B, 0x00])
+            self.card.activate()
+            uid = self.card.uid
+            return self._emit(bytes([0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, len(uid)]) + uid)
+        if code == IN_DATA_EXCHANGE and len(command) >= 4 and command[2] == ntag.READ and self.fail_reads \
+                and self.card is not None:
+            self.fail_reads -= 1
+            return self._emit([0x41, 0x01])                             # the card did not answer
+        if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
+            return self._emit(ntag.pn532_exchange(self.card, command))
+        return ERROR
+
+    def _emit(self, data):
+        answer = frame(data)
+        self.answers += 1
+        if self.corrupt_every and self.answers % self.corrupt_every == 0:
+            broken = bytearray(answer)
+            broken[7] ^= 0x5A                  # a flipped byte: the checksum no longer holds
+            return bytes(broken)
+        return answer
+
+
+class ChipI2C:
+    """machine.I2C with this chip on it (or nobody: ``chip`` None): each transfer takes its
+    time on the bus at ``freq`` (``sleep_us`` waits it out), a missing or silent chip fails
+    at once with EIO (the address is not acknowledged, as the rp2 port says), a stuck bus
+    takes ``timeout_us`` and fails with ETIMEDOUT."""
+
+    def __init__(self, chip, freq=100_000, timeout_us=5_000, sleep_us=None):
+        self.chip = chip
+        self.freq = freq
+        self.timeout_us = timeout_us
+        self.sleep_us = sleep_us or _sleep_us
+        self.transfers = 0
+        self.bus_us = 0                       # time spent on the bus, all told
+
+    def _transfer(self, nbytes):
+        self.transfers += 1
+        chip = self.chip
+        if chip is not None and chip.mode == "stuck":
+            self.sleep_us(self.timeout_us)
+            self.bus_us += self.timeout_us
+            raise OSError(110)
+        bits = 9 if chip is None else chip.timing["i2c_bits_per_byte"]
+        if chip is None or not chip.answers_address():
+            us = bits * 1_000_000 // self.freq               # the address byte, not acknowledged
+            self.sleep_us(us)
+            self.bus_us += us
+            raise OSError(5)
+        us = (1 + nbytes) * bits * 1_000_000 // self.freq
+        self.sleep_us(us)
+        self.bus_us += us
+
+    def writeto(self, address, data, stop=True):
+        if address != ADDRESS:
+            raise OSError(5)
+        self._transfer(len(data))
+        self.chip.writeto(data)
+        return len(data)
+
+    def readfrom(self, address, n, stop=True):
+        if address != ADDRESS:
+            raise OSError(5)
+        self._transfer(n)
+        return self.chip.readfrom(n)
+
+
+def _sleep_us(us):
+    try:
+        time.sleep_us(us)
+    except AttributeError:                    # CPython
+        time.sleep(us / 1_000_000)

@@ -1,0 +1,139 @@
+"""The real firmware in the loop (issue 32): stations that run the project's own firmware/
+under MicroPython's WebAssembly build, on a simulated Pico (bouncing contacts below the
+pins' IRQs, a datasheet-timed PN532 on I2C), behind the same pseudo-terminals and protocol
+as a USB station (hardware/firmware_station.py, hardware/pico/).
+
+Whole games take minutes on the real clock: they are in the ``slow`` group, which the
+default run leaves out (pyproject's addopts); ``python -m pytest -m slow`` runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import next_event
+from hardware.firmware_station import FirmwareUnavailable, firmware_stations
+from hardware.link import StationLink
+from hardware.stationflash import table_firmware_version
+
+ROOT = Path(__file__).resolve().parent.parent
+ST1 = "st1:partout:abcdefghijklmnop"          # an enrolled card's record: 10 pages of an NTAG213
+
+
+@pytest.fixture
+def station():
+    (one,) = firmware_stations(["seat-1"])
+    yield one
+    one.close()
+
+
+def test_a_firmware_station_speaks_the_protocol_on_its_pseudo_terminal(station):
+    """HELLO with the table's firmware version, a press and its release stamped by the
+    firmware's IRQ, a card laid down read through the PN532 (its st1 record), and lifted."""
+    events: queue.Queue = queue.Queue()
+    link = StationLink(station.port, events).open(hello_timeout=30.0)
+    try:
+        assert link.station_id == station.station_id
+        assert link.firmware == table_firmware_version()
+        assert link.capabilities.get("fence") == "1" and link.capabilities.get("reader") == "pn532"
+        last = station.press(4)
+        down, up = next_event(events, "ButtonEvent", 20), next_event(events, "ButtonEvent", 20)
+        assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
+        assert up.seq == last
+        assert ((up.station_us - down.station_us) % (1 << 30)) > 0
+        last = station.tap("04A1B2C3D4E5F6", ST1)
+        tag = next_event(events, "TagEvent", 20)
+        assert (tag.uid, tag.text) == ("04A1B2C3D4E5F6", ST1)
+        gone = next_event(events, "TagGone", 20)
+        assert gone.uid == "04A1B2C3D4E5F6" and gone.seq == last
+    finally:
+        link.close()
+
+
+def test_a_card_the_table_wrote_is_read_back_as_written(station):
+    """WRITE through the firmware and the simulated chip onto the card on the reader: the
+    next time it is laid down, its new record is what the table hears."""
+    events: queue.Queue = queue.Queue()
+    link = StationLink(station.port, events).open(hello_timeout=30.0)
+    try:
+        station.place("04A1B2C3D4E5F7", "partout:red5")
+        assert next_event(events, "TagEvent", 20).text == "partout:red5"
+        link.write_tag("04A1B2C3D4E5F7", ST1, bytes.fromhex("a1b2c3d4e5f6"))
+        wrote = next_event(events, "TagWritten", 30)
+        assert wrote.ok, wrote
+        station.take_away()
+        next_event(events, "TagGone", 20)
+        station.tap("04A1B2C3D4E5F7")                         # the same card, as the WRITE left it
+        assert next_event(events, "TagEvent", 20).text == ST1
+    finally:
+        link.close()
+
+
+def test_without_node_the_command_says_what_is_missing_in_one_line(tmp_path):
+    """No Node.js on the PATH: one line that names what to install, exit 2, no traceback."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    env = dict(os.environ, PATH=str(bin_dir), SDL_VIDEODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "controller.app.cli", "--data-dir", str(tmp_path / "data"),
+                           "demo", "partout", "--headless", "--stations", "firmware"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip() and "headless" not in line]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and "Node.js" in lines[0] and "Traceback" not in done.stderr, done.stderr
+
+
+def test_stations_firmware_in_play_needs_bots(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "controller.app.cli", "--data-dir", str(tmp_path), "play",
+                           "crazy-kick", "--players", "2", "--port", "/dev/null", "--port", "/dev/null",
+                           "--stations", "firmware"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--bots" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_firmware_unavailable_is_a_station_error():
+    """The CLI turns it into one line (run_command catches StationError)."""
+    from hardware.link import StationError
+    assert issubclass(FirmwareUnavailable, StationError)
+
+
+def _demo(game: str, tmp_path: Path, *args: str, timeout: float) -> dict:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "controller.app.cli", "--data-dir", str(tmp_path), "demo", game,
+                           "--headless", "--stations", "firmware", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_short_crazy_kick_match_races_on_the_firmware(tmp_path):
+    """Two stations, one goal: every race decided on presses the firmware stamped in its
+    IRQ and fenced with UPTO (CI's short game)."""
+    from controller.app.demo import run_demo
+    result = run_demo("crazy-kick", players=2, seed=5, headless=True, data_dir=tmp_path, timeout=240,
+                      options={"goals": 1}, stations="firmware")
+    assert result["finished"] and result["winner"] is not None, result
+
+
+@pytest.mark.slow
+def test_a_whole_partout_game_with_every_card_tapped_on_the_firmware(tmp_path):
+    result = _demo("partout", tmp_path, "--seed", "3", timeout=1800)
+    assert result["finished"] and result["actions"] > 40, result
+
+
+@pytest.mark.slow
+def test_a_whole_crazy_kick_match_on_the_firmware(tmp_path):
+    result = _demo("crazy-kick", tmp_path, "--players", "4", "--seed", "2", timeout=1800)
+    assert result["finished"] and result["winner"] is not None, result
+
+
+def test_the_station_module_is_found_from_the_package():
+    from hardware.firmware_station import PICO, micropython_module
+    assert micropython_module().is_file()
+    assert {"board.py", "machine.py", "neopixel.py", "station.mjs"} <= {p.name for p in PICO.iterdir()}
