@@ -31,6 +31,11 @@ class ButtonEvent:
     station_us: int
     arrived_ns: int
     pressed_ns: int
+    # when the link looked at its port before these bytes (it read all there was then, so
+    # they came in after): a reader held up between the two (the interpreter busy elsewhere)
+    # stamps ``arrived_ns`` that much late, and this is the earliest the bytes could have
+    # been read. None: not known (``arrived_ns`` stands for it).
+    looked_ns: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

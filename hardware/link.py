@@ -154,6 +154,7 @@ class StationLink(SupervisedPort):
         self._fences: dict[int, int] = {}  # FENCE number → host time sent, until answered
         self._fence_number = 0
         self._last_upto: int | None = None   # the station's stamp in its last progress answer (its ticks)
+        self._looked_ns: int | None = None   # the reader's look before the bytes being handled
         self.unasked_progress = 0         # progress answers to no FENCE of ours: ignored
         self._last_who_ns: int | None = None   # on the real clock: the handshake is not sync
         self._hello = threading.Event()
@@ -308,9 +309,13 @@ class StationLink(SupervisedPort):
         ser = self._serial
         assert ser is not None
         fd = _posix_fd(ser)               # once per opening: the reader's wait is a hot path
+        looked = None                     # when this reader last looked at the port (its read's stamp)
         try:
             while not self._stop.is_set() and not self._lost:
                 data, now = self._read(ser, fd)
+                # what this read took came in after the one before it (that read took all there
+                # was), however late the interpreter let this one stamp it: a press's ``looked_ns``
+                self._looked_ns, looked = looked, now
                 self._ping_if_due(time.monotonic_ns())
                 if self._hello.is_set():
                     if self.auto_ping and self.last_seen_ns is not None and \
@@ -416,7 +421,7 @@ class StationLink(SupervisedPort):
             ticks = int(f[3])
             pressed = self.sync.to_host_ns(ticks)
             return ButtonEvent(self.station_id, seq, button, f[2] == "D", ticks, now,
-                               now if pressed is None else pressed)
+                               now if pressed is None else pressed, self._looked_ns)
         if kind == "TAG":
             seq = self._check_seq(int(f[0]))
             uid = f[1].upper()

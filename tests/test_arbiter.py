@@ -202,6 +202,21 @@ def test_a_press_stamp_from_the_future_or_the_far_past_is_not_believed():
     assert arb.due(200 * MS) == ["ancient", "honest", "future"]
 
 
+def test_a_stamp_is_judged_from_the_readers_last_look_before_its_frame_not_from_a_late_arrival():
+    """A reader the interpreter held up stamps a frame's arrival late, so a press is not
+    believed only when it maps more than 50 ms before the reader's look before the frame
+    (the frame came in after it); without a look, before its arrival, as before. A look
+    stamped after the arrival (a clock of a test's) counts as the arrival."""
+    arb = arbiter(max_lead_ns=50 * MS)
+    arb.push("held up", station="A", pressed_ns=31 * MS, arrived_ns=100 * MS, looked_ns=81 * MS)   # believed
+    arb.push("too old", station="B", pressed_ns=0, arrived_ns=100 * MS + 10 * US, looked_ns=80 * MS)  # 30 ms
+    arb.push("no look", station="C", pressed_ns=0, arrived_ns=81 * MS + 500 * US)                  # 31.5 ms
+    arb.push("look after", station="D", pressed_ns=0, arrived_ns=60 * MS, looked_ns=200 * MS)       # 10 ms
+    arb.push("one µs short", station="E", pressed_ns=33 * MS - 1, arrived_ns=100 * MS + 20 * US,
+             looked_ns=83 * MS)                                                                     # 33 ms
+    assert arb.due(300 * MS) == ["look after", "too old", "held up", "no look", "one µs short"]
+
+
 def test_a_press_without_a_stamp_counts_from_its_arrival():
     arb = arbiter("A")
     arb.push("unsynced", station="A", pressed_ns=None, arrived_ns=10 * MS)

@@ -119,12 +119,15 @@ def test_the_race_bench_measures_the_machines_bare_ptys_press_by_press():
 
 
 def test_the_race_bench_takes_every_press_through_the_real_path():
-    """A short race (three stations, a few bursts): every press pressed reaches the table
-    through a real link and the real runner, stamped after it left its station, and the
-    table's screen draws meanwhile."""
+    """A short race (three stations, a few bursts) over the link it is given (here 1-1.5 ms
+    each way): every press pressed reaches the table through a real link and the real
+    runner, stamped after it left its station and no sooner than the link's delay, the
+    table's screen draws meanwhile, and what the bursts cost the table is counted."""
     from controller.bench.race import GAPS_NS, races
-    found = races(bursts=3, stations=3, warmup_s=0.5)
+    found = races(bursts=3, stations=3, warmup_s=0.5, link_delay_ms=(1.0, 1.5))
     assert len(found["holds_ns"]) == 9 and len(found["reading_ns"]) == 9
+    assert all(ns >= 1_000_000 for ns in found["delays_ns"])
+    assert found["frames_per_s"] > 0 and found["cpu_per_s"] > 0
     assert sum(pairs for _, _, pairs in found["right"].values()) == 6       # two neighbours a burst
     assert set(found["right"]) == set(GAPS_NS)
     assert all(0 <= ns < 1_000_000_000 for ns in found["reading_ns"] + found["holds_ns"])
@@ -145,11 +148,12 @@ def test_the_race_bench_says_plainly_when_it_could_not_keep_its_schedule(monkeyp
              "sync_errors_ns": [50_000], "clock_errors_ns": [40_000], "holds_ns": [3_000_000],
              "delays_ns": [2_000_000], "reading_ns": [100_000], "wire_late_ns": [10_000], "late": 0,
              "frames_ns": [5_000_000], "without": 0, "loop_late_ns": [0], "restamped": 1, "missing": 0,
-             "left_late_ns": [1_000_000]}
-    monkeypatch.setattr(race, "races", lambda bursts: found)
+             "left_late_ns": [1_000_000], "frames_per_s": 1300.0, "cpu_per_s": 0.3}
+    monkeypatch.setattr(race, "races", lambda bursts, **link: found)
     monkeypatch.setattr(race, "bare_ptys", lambda bursts: [100_000])
     out = race.figures(quick=True)
     assert "NOT MEASURED" in capsys.readouterr().err and out["ck_race_schedule_kept"] == 0.0
+    assert out["ck_race_pico_schedule_kept"] == 0.0 and out["ck_race_frames_per_s"] == 1300.0
     assert all(out[f"ck_race_right_pct_{label}"] != out[f"ck_race_right_pct_{label}"]      # NaN
                for label in ("1ms", "500us", "250us"))
     found["restamped"] = 0
@@ -233,6 +237,20 @@ def answer(runner, *stations, upto_ns, arrived_ns=None, asked_ns=None):
     for station in stations:
         runner.accept(StationProgress(station, upto_ns, upto_ns if asked_ns is None else asked_ns, 0, False,
                                       upto_ns if arrived_ns is None else arrived_ns))
+
+
+def test_a_press_read_late_by_a_held_up_reader_keeps_its_stamp_from_the_readers_last_look():
+    """s1 pressed at 1000 ms; its reader looked at 1030 ms, was held up and stamped the frame
+    at 1080 ms. Judged from the look (the frame came after it), the stamp is believable, and
+    s1 is ahead of s2's press at 1020 ms; judged from the late arrival, it was moved to
+    1030 ms, behind s2."""
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+    held_up = ButtonEvent("s1", 0, 0, True, 0, 1_080_000_000, 1_000_000_000, 1_030_000_000)
+    honest = ButtonEvent("s2", 0, 0, True, 0, 1_021_000_000, 1_020_000_000, 1_020_500_000)
+    runner.accept(honest)
+    runner.accept(held_up)
+    assert runner.arbiter.due(2_000_000_000) == [held_up, honest]
 
 
 def test_the_earlier_press_wins_though_its_frame_came_later_and_the_loser_flashes_red():
@@ -329,6 +347,33 @@ def test_a_real_time_game_raises_its_loop_and_its_readers_and_nothing_on_simulat
     from controller.app.demo import run_demo
     run_demo("crazy-kick", players=2, seed=3, headless=True, data_dir=None, timeout=60)
     assert calls == [("restore", [])]
+
+
+def test_a_real_time_game_sets_what_lives_at_its_start_aside_from_the_collector_and_gives_it_back(monkeypatch):
+    """On the real clock, what lives when the game starts is frozen out of the garbage
+    collector for the game (a full collection then goes over what the game made, not the
+    whole process) and given back after it; on simulated time, and when something else froze
+    already, the runner leaves the collector alone."""
+    import gc
+    from controller.table import realtime
+    table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations})
+    during = []
+    monkeypatch.setattr(runner, "_run", lambda *args: during.append(gc.get_freeze_count()) or {})
+    assert gc.get_freeze_count() == 0
+    runner.run(until_finished=False)
+    assert during[0] > 0 and gc.get_freeze_count() == 0
+    gc.freeze()                                   # someone else's: not the runner's to give back
+    try:
+        runner.run(until_finished=False)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    froze = []
+    monkeypatch.setattr(realtime, "freeze_for_the_game", lambda: froze.append(1) or True)
+    from controller.app.demo import run_demo
+    run_demo("crazy-kick", players=2, seed=3, headless=True, data_dir=None, timeout=60)
+    assert froze == []
 
 
 def test_threads_are_made_real_time_or_else_nicer_and_put_back(monkeypatch):

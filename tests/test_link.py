@@ -311,3 +311,36 @@ def test_a_ping_to_a_station_that_is_gone_waits_for_no_answer():
     simulated-time table waits for every pending one)."""
     link = StationLink("gone://", queue.Queue(), auto_ping=False)
     assert link.ping() is False and link.pending_pongs == 0
+
+
+class WatchedReaderLink(StationLink):
+    """A link that notes the stamp of every look its reader takes at the port."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.looks = []
+
+    def _read(self, ser, fd):
+        data, now = super()._read(ser, fd)
+        self.looks.append(now)
+        return data, now
+
+
+def test_a_press_says_when_its_reader_last_looked_at_the_port_before_it():
+    """The bytes of a press came in after the reader's look before the one that read them
+    (that look took all there was): a reader the interpreter held up stamps the arrival late,
+    and the arbiter measures a stamp's plausibility from that earlier look instead."""
+    sim = SimulatedStation(STATION_ID + "w").start()
+    events = queue.Queue()
+    link = WatchedReaderLink(sim.port, events)
+    try:
+        link.open()
+        events.get(timeout=2)                            # HELLO
+        sim.press(2)
+        down = events.get(timeout=2)
+        assert isinstance(down, ButtonEvent) and down.pressed
+        taken = link.looks.index(down.arrived_ns)
+        assert taken > 0 and down.looked_ns == link.looks[taken - 1] < down.arrived_ns
+    finally:
+        link.close()
+        sim.close()

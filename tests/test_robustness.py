@@ -374,6 +374,35 @@ echo "exit $?"
     assert "the disk is full" in line and "Traceback" not in proc.stderr, line
 
 
+def test_a_disk_that_fills_during_a_game_stops_it_with_one_line_and_keeps_every_move(tmp_path):
+    """A demo is under way when the disk fills (another program's file takes the rest): the
+    demo stops with the one line that says what to do, no log line beside it, and every move
+    it accepted is in the database."""
+    count = """$PY -c "import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+print(con.execute('SELECT COUNT(*) FROM log').fetchone()[0], con.execute('SELECT finished_at FROM games').fetchall())" \
+    "$DISK/spieltisch.db" 2>/dev/null"""
+    proc = on_a_small_disk(tmp_path, 4096, f"""
+$SPIELTISCH demo partout --headless --think 0.05 >/dev/null &
+demo=$!
+tries=0
+until [ "$({count} | cut -d' ' -f1)" -ge 5 ] 2>/dev/null; do
+    tries=$((tries + 1)); [ $tries -gt 1200 ] && break; sleep 0.05
+done
+head -c 8000000 /dev/zero > "$DISK/filler" 2>/dev/null
+wait $demo
+echo "exit $?"
+{count}
+""")
+    code, saved = proc.stdout.splitlines()
+    assert code == "exit 1", proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.strip().splitlines() if not line.startswith("spieltisch: headless")]
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "the disk is full. Free some space. Every accepted move is saved." in lines[0]
+    moves, finished = saved.split(" ", 1)
+    assert int(moves) >= 5 and finished == "[(None,)]"
+
+
 def test_a_game_stopped_by_a_full_disk_says_so_in_well_formed_sentences(tmp_path, monkeypatch, capsys):
     """A headless demo that cannot save gives up with the reason: "… Free some space.
     Every accepted move is saved." (it said "space.. Every")."""

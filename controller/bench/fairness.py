@@ -26,6 +26,10 @@ TARGETS: dict[str, Target] = {
                              "release, worst press; the real path's is ck_race_hold_ms_max"),
     "ck_model_hold_ms_median": (float("nan"), "info", "ms", "the same, median (a round trip to the slowest of eight "
                                 "stations, less what the other presses of a burst already asked)"),
+    "ck_model_pico_order_pct_500us": (float("nan"), "info", "%", "the same model over a Pico's own USB (0.1-1.8 "
+                                      "ms each way): 0.5 ms apart"),
+    "ck_model_pico_hold_ms_median": (float("nan"), "info", "ms", "the model's hold over the Pico's link, median"),
+    "ck_model_pico_hold_ms_max": (float("nan"), "info", "ms", "the model's hold over the Pico's link, worst press"),
     "ck_model_decided_without": (float("nan"), "info", "races", "the model's races decided without a station's "
                                  "answer (the 15 ms bound)"),
     "clock_sync_error_ms_p99": (0.25, "max", "ms", "model of the sync alone: press time on the host clock vs truth "
@@ -35,26 +39,28 @@ TARGETS: dict[str, Target] = {
     "ck_press_ms_median": (float("nan"), "info", "ms", "the same, median"),
 }
 
-LINK_DELAY_NS = 4_000_000        # each way, uniform from 0
+LINK_DELAY_NS = 4_000_000        # each way, uniform from 0: a USB-serial adapter's link (race.LINK_DELAY_MS)
+ADAPTER_NS = (0.0, float(LINK_DELAY_NS))
+PICO_NS = (100_000.0, 1_800_000.0)   # a Pico's own USB (race.PICO_LINK_DELAY_MS: a USB frame and a loop pass)
 PING_NS = StationLink.PING_INTERVAL_NS   # the link's sync exchange interval
 
 
-def _synced_station(rng: random.Random, seconds: float = 10.0):
+def _synced_station(rng: random.Random, seconds: float = 10.0, link_ns: tuple[float, float] = ADAPTER_NS):
     """A station clock with a random offset and up to ±200 ppm drift, and a ClockSync that
-    has exchanged pings with it for ``seconds`` over a 0-4 ms each-way random link."""
+    has exchanged pings with it for ``seconds`` over a random link (``link_ns`` each way)."""
     from hardware.clocksync import ClockSync
     from hardware.sim import StationClock
     clock = StationClock(rng.randrange(1 << 30), rng.uniform(-200, 200))
     sync = ClockSync()
-    end = _keep_syncing(rng, clock, sync, 1_000_000_000, 1_000_000_000 + int(seconds * 1e9))
+    end = _keep_syncing(rng, clock, sync, 1_000_000_000, 1_000_000_000 + int(seconds * 1e9), link_ns)
     return clock, sync, end
 
 
-def _keep_syncing(rng, clock, sync, start: int, end: int) -> int:
+def _keep_syncing(rng, clock, sync, start: int, end: int, link_ns: tuple[float, float] = ADAPTER_NS) -> int:
     """Exchanges every PING_NS from ``start`` until ``end``; returns the time after the last."""
     t = start
     while t < end:
-        down, up = rng.uniform(0, LINK_DELAY_NS), rng.uniform(0, LINK_DELAY_NS)
+        down, up = rng.uniform(*link_ns), rng.uniform(*link_ns)
         sync.add(t, clock.ticks(int(t + down)), int(t + down + up))
         t += PING_NS
     return t
@@ -74,9 +80,11 @@ def clock_sync_errors_ms(stations: int = 40, presses: int = 50, seed: int = 1) -
     return errors
 
 
-def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_ns: float = 500_000) -> dict[str, float]:
+def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_ns: float = 500_000,
+                      link_ns: tuple[float, float] = ADAPTER_NS) -> dict[str, float]:
     """A model: bursts of presses ``gap_ns`` apart at 8 stations, each station's link
-    0-4 ms each way and in order (a FENCE waits behind what went before it, as in the
+    ``link_ns`` each way (a USB-serial adapter's 0-4 ms unless told) and in order (a
+    FENCE waits behind what went before it, as in the
     simulated stations); the arbiter is woken exactly when it asks to be and at every
     frame, and each FENCE is answered the moment it reaches its station. The share of
     neighbouring pairs it puts in true order, the same in arrival order, its hold (press
@@ -84,7 +92,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
     import heapq
     from controller.table.arbiter import Arbiter
     rng = random.Random(seed)
-    synced = [_synced_station(rng) for _ in range(stations)]
+    synced = [_synced_station(rng, link_ns=link_ns) for _ in range(stations)]
     t = max(s[2] for s in synced)
     arbiter = Arbiter(stations=[str(s) for s in range(stations)])
     right = right_by_arrival = 0
@@ -99,7 +107,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
         count = iter(range(1 << 30))
 
         def send(s: int, at: float, kind: str, *data) -> None:
-            line[s] = max(at + rng.uniform(0, LINK_DELAY_NS), line[s])      # in order, as USB keeps it
+            line[s] = max(at + rng.uniform(*link_ns), line[s])      # in order, as USB keeps it
             heapq.heappush(queue, (line[s], next(count), kind, s, data))
 
         for press, s in presses:
@@ -133,7 +141,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
             right_by_arrival += came[a] < came[b]
         t = start + 100e6
         for clock, sync, _ in synced:
-            _keep_syncing(rng, clock, sync, int(start), int(t))
+            _keep_syncing(rng, clock, sync, int(start), int(t), link_ns)
     pairs = bursts * (stations - 1)
     return {"arbiter": right / pairs, "arrival": right_by_arrival / pairs, "hold_ms_max": max(holds),
             "hold_ms_median": statistics.median(holds), "hold_ms_p99": percentile(holds, 99),
@@ -186,6 +194,10 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_model_hold_ms_median"] = half["hold_ms_median"]
     out["ck_model_decided_without"] = float(half["without"])
     out["ck_model_order_pct_250us"] = 100 * ordering_accuracy(bursts=bursts, gap_ns=250_000)["arbiter"]
+    pico = ordering_accuracy(bursts=bursts, gap_ns=500_000, link_ns=PICO_NS)
+    out["ck_model_pico_order_pct_500us"] = 100 * pico["arbiter"]
+    out["ck_model_pico_hold_ms_median"] = pico["hold_ms_median"]
+    out["ck_model_pico_hold_ms_max"] = pico["hold_ms_max"]
     errors = clock_sync_errors_ms(stations=20 if quick else 40)
     out["clock_sync_error_ms_p99"] = percentile(errors, 99)
     out["clock_sync_error_ms_median"] = statistics.median(errors)

@@ -116,13 +116,18 @@ class Arbiter:
         self._asked.pop(station, None)          # its last question: the answer died with the old clock
 
     # -- in ---------------------------------------------------------------------------------------
-    def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int) -> None:
+    def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
+             looked_ns: int | None = None) -> None:
         """Hold a press. A missing or implausible stamp (before sync, a station clock
-        gone wrong) is clamped into [arrival − max_lead, arrival]: a press cannot happen
-        after its frame arrived, and a broken clock must not win every race."""
+        gone wrong) is clamped into [looked − max_lead, arrival]: a press cannot happen
+        after its frame arrived, and a broken clock must not win every race. ``looked_ns``:
+        when the station's reader last looked at its port before the frame (it came in
+        after that; the arrival if not known): a reader held up between the two stamps the
+        arrival late, and a stall of the host must not make honest stamps implausible."""
         if pressed_ns is None:
             pressed_ns = arrived_ns
-        pressed_ns = max(arrived_ns - self.max_lead_ns, min(pressed_ns, arrived_ns))
+        looked = arrived_ns if looked_ns is None else min(looked_ns, arrived_ns)
+        pressed_ns = max(looked - self.max_lead_ns, min(pressed_ns, arrived_ns))
         if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
             self.late_by_station[station] += 1

@@ -412,8 +412,12 @@ class Table:
         self._note(message)
 
     def _saving_failed(self, exc: BaseException) -> str:
-        """The log refused a write: the table waits until it takes them again (check_saving)."""
-        log.warning("event log write failed: %s", exc)
+        """The log refused a write: the table waits until it takes them again (check_saving).
+        The person is told where they look (the TV's line; a command's last line on stderr),
+        so the log gets a record once a spell, at INFO: a second line saying the same on a
+        terminal would only bury the one that says what to do."""
+        if self.cannot_save is None:
+            log.info("event log write failed: %s", exc)
         self.cannot_save = str(storage_error(self.store.path if self.store is not None else "the log", exc))
         self._changed()
         return self.cannot_save
