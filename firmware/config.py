@@ -24,7 +24,8 @@ I2C_ID = 0                    # I2C0 on GP8 (SDA) / GP9 (SCL)
 I2C_SDA = 8
 I2C_SCL = 9
 I2C_FREQ = 100_000            # 100 kHz: a PN532 breakout's pull-ups and long wires hold at this
-I2C_TIMEOUT_US = 5_000        # a stuck bus costs at most this per transfer (rp2's default is 50 ms)
+I2C_TIMEOUT_US = 10_000       # a stuck bus costs at most this per transfer (rp2's default is 50 ms); it
+                              # bounds a whole transfer, and a card's record is read in one: README.md
 UART_ID = 1                   # UART1 on GP8 (TX) / GP9 (RX) when READER = "pn532-uart"
 UART_TX = 8
 UART_RX = 9

@@ -49,7 +49,7 @@ def make_reader():
     if config.READER == "pn532-i2c":
         bus = machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
                           freq=config.I2C_FREQ, timeout=config.I2C_TIMEOUT_US)
-        transport = I2cTransport(bus)
+        transport = I2cTransport(bus, freq=config.I2C_FREQ, timeout_us=config.I2C_TIMEOUT_US)
     else:
         uart = machine.UART(config.UART_ID, baudrate=config.UART_BAUD, tx=machine.Pin(config.UART_TX),
                             rx=machine.Pin(config.UART_RX), timeout=0)

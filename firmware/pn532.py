@@ -12,6 +12,10 @@ NACK = b"\x00\x00\xff\xff\x00\x00"
 HOST_TO_PN532 = 0xD4
 PN532_TO_HOST = 0xD5
 MAX_DATA = 254                      # normal frames only; nothing we ask for is longer
+# A normal frame's data after TFI is at most 254 bytes (UM0701-02 6.2.1; a longer answer
+# comes in an extended frame, which this parser does not take): the response code, the
+# status and 252 bytes of the card's answer, 63 pages.
+FRAME_PAGES = (MAX_DATA - 2) // 4
 
 GET_FIRMWARE_VERSION = 0x02
 SAM_CONFIGURATION = 0x14
@@ -20,6 +24,7 @@ IN_DATA_EXCHANGE = 0x40
 IN_COMMUNICATE_THRU = 0x42           # a raw command to the card: the ones InDataExchange does not know
 IN_LIST_PASSIVE_TARGET = 0x4A
 NTAG_READ = 0x30
+NTAG_FAST_READ = 0x3A                # start page, end page: all of them in one answer (NTAG21x)
 NTAG_WRITE = 0xA2
 NTAG_GET_VERSION = 0x60
 NTAG_PWD_AUTH = 0x1B
@@ -113,9 +118,10 @@ MORE, DONE = 0, 1                    # ndef_scan: read more pages / the answer i
 
 def ndef_scan(memory):
     """NTAG user memory read so far (from page 4) -> (DONE, text or None) when the memory
-    settles it (a text record, a message without one, an empty tag), or (MORE, None) when
-    the NDEF message runs on past what was read. Walks the TLVs: no byte searches, which
-    MicroPython's bytearray does not all have."""
+    settles it (a text record, a message without one, an empty tag), or (MORE, end) when
+    the NDEF message runs on past what was read: ``end`` is how many bytes of user memory
+    hold it whole, as its TLV's length says, or None while not even that was read. Walks
+    the TLVs: no byte searches, which MicroPython's bytearray does not all have."""
     i = 0
     n = len(memory)
     while True:
@@ -138,14 +144,15 @@ def ndef_scan(memory):
             i += 2
         if tlv == 0x03:
             if i + length > n:
-                return MORE, None
+                return MORE, i + length
             return DONE, _first_text_record(memory[i:i + length])
         i += length
 
 
 def ndef_text(memory):
     """NTAG user memory (from page 4) -> the first NDEF text record's text, or None."""
-    return ndef_scan(memory)[1]
+    status, text = ndef_scan(memory)
+    return text if status == DONE else None
 
 
 def ndef_text_tlv(text):
@@ -210,6 +217,12 @@ def _first_text_record(message):
 
 FAILED = object()                    # an exchange's end without an answer
 
+# The pages a table's own record fills: its TLV's type and length (2 bytes), the record's
+# header (4), the language ("\x02en", 3) and st1:<game>:<16-character token> for a game
+# name of up to 10 characters (31), 40 bytes. A card's first FAST_READ asks for these, so
+# an enrolled card is read in one exchange; a longer record's TLV says how much more to ask.
+FIRST_PAGES = 10
+
 # the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
 WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "write", "protect": "protect",
            "check": "verify"}
@@ -218,7 +231,7 @@ WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "wr
 class Exchange:
     """One command to the chip, never waiting: ``poll(now_ms)`` reads what is there and
     returns the response (bytes), FAILED (a NACK, an error frame, no answer in time, a
-    bus error), or None while it is still under way."""
+    bus error, an answer the transport lost), or None while it is still under way."""
 
     def __init__(self, transport, data, now_ms, timeout_ms):
         self.transport = transport
@@ -233,6 +246,8 @@ class Exchange:
         if not self.sent:
             return FAILED
         chunk = self.transport.read_available()
+        if self.transport.lost:
+            return FAILED                # the frame left the chip and never arrived whole
         if chunk:
             for item in self.parser.feed(chunk):
                 if item[0] == "ack":
@@ -250,11 +265,22 @@ class Reader:
     """The PN532 as a state machine the main loop steps: at most one exchange with the chip
     per ``step``, so a silent chip or a stuck bus costs one bounded bus transfer per loop
     pass, never a wait. It sets the chip up (and checks each answer), polls for a card every
-    ``poll_ms``, reads the NDEF text of a new card page by page, and after failures backs
-    off and sets the chip up again (a brown-out leaves it unconfigured).
+    ``poll_ms``, reads the NDEF text of a new card, and after failures backs off and sets
+    the chip up again (a brown-out leaves it unconfigured).
 
     A card's memory is read until its NDEF message ends (an NTAG216 holds 222 pages; text
-    longer than a frame is not sent anyway, so ``max_pages`` stops at 128).
+    longer than a frame is not sent anyway, so ``max_pages`` stops at 128), with FAST_READ
+    (3Ah, through InCommunicateThru: InDataExchange is for the commands the PN532 knows):
+    first the FIRST_PAGES an enrolled card's record fills, then, when its TLV says the
+    message runs on, up to the message's end, as many pages an answer as the transport
+    carries (``transport.longest_answer`` bytes). A FAST_READ that does not bring the
+    pages asked for was refused (a NAK: an NTAG203 or a MIFARE Ultralight does not know
+    3Ah), not answered (the card left, or ignores it: the PN532 says so after its own
+    51.2 ms), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
+    silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
+    is listed again and, still there, read on four pages at a time with READ (30h,
+    InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
+    the UID alone, then GONE). A READ that fails is asked again, twice.
 
     ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
     or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
@@ -290,6 +316,11 @@ class Reader:
         self.memory = bytearray()
         self.page = 4
         self.page_tries = 0
+        # the pages one FAST_READ answer may carry; fewer than a READ's four: READ alone
+        self.chunk = min(FRAME_PAGES, getattr(transport, "longest_answer", 0) // 4)
+        self.fast = False                # this read uses FAST_READ (until the card refuses it)
+        self.asked = 4                   # the pages the read under way asked for
+        self.end = None                  # the bytes of user memory the NDEF message fills, once known
         self.verify = None               # the text a write expects to read back
         self.write_data = b""
         self.key = b""                   # PWD (4 bytes) and PACK (2) to protect the card with
@@ -303,12 +334,18 @@ class Reader:
 
     def read_text(self, uid):
         self.uid = uid
+        self._read_from_start()
+        self.verify = None
+        self.next_at = None              # at once: not at the next poll
+
+    def _read_from_start(self):
         self.memory = bytearray()
         self.page = 4
         self.page_tries = 0
+        self.fast = self.chunk >= 4
+        self.end = None
         self.state = "read"
-        self.verify = None
-        self.next_at = None              # at once: not at the next poll
+
     def write_text(self, uid, text, key, auth=None):
         """Write ``text`` as the NDEF record of the card ``uid`` now on the reader and
         protect it with ``key`` (PWD and PACK, 6 bytes; ``auth`` opens it if it is
@@ -361,7 +398,14 @@ class Reader:
                 # MxRtyPassiveActivation: a bounded number of tries, so "no card" comes back at once
                 command = bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries])
         elif self.state == "read":
-            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
+            if self.fast:
+                self.asked = self._pages_to_ask()
+                command = bytes([IN_COMMUNICATE_THRU, NTAG_FAST_READ, self.page, self.page + self.asked - 1])
+            else:
+                self.asked = 4
+                command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
+        elif self.state == "relist":
+            command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
         elif self.state == "write":
             at = (self.page - 4) * 4
             command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
@@ -378,6 +422,18 @@ class Reader:
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
         self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
         return None
+
+    def _pages_to_ask(self):
+        """The next FAST_READ's pages: an enrolled card's record at first, then up to the
+        NDEF message's end when its TLV says where that is (else as many as an answer
+        carries), never more than an answer carries or past ``max_pages``."""
+        if not self.memory:
+            want = FIRST_PAGES
+        elif self.end is None:
+            want = self.chunk
+        else:
+            want = (self.end - len(self.memory) + 3) // 4
+        return max(1, min(want, self.chunk, 4 + self.max_pages - self.page))
 
     # -- what came back ------------------------------------------------------------------------
     def _answered(self, answer, now_ms):
@@ -396,14 +452,27 @@ class Reader:
             self.page_tries = 0
             return self._writing(answer, now_ms)
         if self.state == "read":
+            size = 4 * self.asked
+            if self.fast and (len(answer) < 2 + size or answer[1] != 0):
+                return self._refused()                   # an error status, or a NAK handed back as data
             if len(answer) < 2 or answer[1] != 0:
                 return self._page_failed(now_ms)
-            self.memory.extend(answer[2:])
+            if len(answer) < 2 + size:
+                return self._page_failed(now_ms)         # a short answer: not the pages asked for
+            self.memory.extend(answer[2:2 + size])
             self.page_tries = 0
-            status, text = ndef_scan(self.memory)
-            self.page += 4
-            if status == DONE or self.page >= 4 + self.max_pages:
-                return self._text_done(text, now_ms)
+            self.page += self.asked
+            status, found = ndef_scan(self.memory)
+            if status == DONE:
+                return self._text_done(found, now_ms)
+            if self.page >= 4 + self.max_pages:
+                return self._text_done(None, now_ms)
+            self.end = found
+            return None
+        if self.state == "relist":
+            if target_uid(answer) != self.uid:
+                return self._text_done(None, now_ms, failed=True)     # it left (or another came)
+            self.state = "read"                                       # still there: READ from here on
             return None
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
         return ("uid", target_uid(answer))
@@ -438,13 +507,24 @@ class Reader:
         elif self.state == "protect":
             self.page += 1
             if self.page >= len(self.protect_pages):        # all written: read the text back
-                self.memory = bytearray()
-                self.page = 4
-                self.state = "read"
+                self._read_from_start()
         else:                                               # "check": the configuration read back
             if len(answer) < 10 or answer[5] != PROTECT_FROM or answer[6] & ACCESS_PROT:
                 return self._written(False, "verify", now_ms)
             return self._written(True, "", now_ms)
+        return None
+
+    def _refused(self):
+        """A FAST_READ not answered with the pages asked for: an error status (the card's
+        NAK, or no answer: it left, or it ignores 3Ah), a NAK the chip hands back as data
+        (status 00 and one byte, as a PN532 with its CRC check off does: nfcpy's pn53x
+        driver reads Type 2 NAKs so), or no answer from the chip at all (a transfer the
+        bus's timeout cut off). The card may be
+        IDLE now, silent until it is listed again, so it is listed again and, still there,
+        read with READ. Counts as one of the page's tries."""
+        self.page_tries += 1
+        self.fast = False
+        self.state = "relist"
         return None
 
     def _page_failed(self, now_ms):
@@ -476,7 +556,9 @@ class Reader:
 
     def _failed(self, now_ms):
         self.failures += 1
-        if self.state == "read" or self.state in WRITING:
+        if self.state == "read" and self.fast:
+            return self._refused()
+        if self.state in ("read", "relist") or self.state in WRITING:
             return self._page_failed(now_ms)
         self.streak += 1
         if self.state == "poll" and self.streak < 3:
@@ -493,7 +575,11 @@ class Reader:
 
 
 class UartTransport:
-    """HSU: wake with 55 55 and zeros."""
+    """HSU: wake with 55 55 and zeros. An answer comes in over as many reads as it takes, so
+    one may carry a whole normal frame."""
+
+    longest_answer = FRAME_PAGES * 4
+    lost = False                          # what comes in stays in the UART's buffer
 
     def __init__(self, uart):
         self.uart = uart
@@ -524,14 +610,30 @@ class I2cTransport:
     again until the frame is ready once more: the read waits for the ready status at the
     next passes (as ESPHome's driver does), bounded by the exchange's timeout, and a new
     command forgets it. With a missing chip a transfer fails at once (EIO); a stuck bus
-    costs the I2C timeout."""
+    costs the I2C timeout.
+
+    A frame is read whole in one transfer, and the bus's timeout (``timeout_us``, what
+    machine.I2C was made with) bounds the whole transfer, not each byte: the rp2 port
+    passes it to pico-sdk's i2c_read_timeout_us, whose timeout is documented as the wait
+    for the entire transaction. So ``longest_answer``, the card bytes one answer
+    may carry, is what a read of half that time holds at ``freq`` (9 clocks a byte, the
+    address and the frame around the data counted), the other half left for a chip that
+    stretches the clock; 100 kHz and 10 ms: 43 bytes, ten pages. No timeout: a normal
+    frame's worth."""
 
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
+    AROUND = 12                           # address, status, 00 00 FF LEN LCS, TFI, code, status, DCS, 00
 
-    def __init__(self, i2c, address=0x24):
+    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None):
         self.i2c = i2c
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
+        self.lost = False                 # that frame's read failed: nothing more comes for the command
+        if timeout_us is None:
+            self.longest_answer = FRAME_PAGES * 4
+        else:
+            in_time = (timeout_us // 2) * (freq // 1000) // 9000       # bytes in half the timeout
+            self.longest_answer = max(0, min(FRAME_PAGES * 4, in_time - self.AROUND))
 
     def wake(self):
         try:
@@ -541,6 +643,7 @@ class I2cTransport:
 
     def write(self, data):
         self.resend = 0
+        self.lost = False
         try:
             self.i2c.writeto(self.address, data)
         except OSError:
@@ -562,6 +665,9 @@ class I2cTransport:
             try:
                 data = self.i2c.readfrom(self.address, total)
             except OSError:
+                # cut off by the bus's timeout (the chip handed the frame out: it is gone) or
+                # not acknowledged (the chip is deaf): nothing comes for this command
+                self.lost = True
                 return b""
             if not data or not data[0] & 0x01:
                 return b""

@@ -96,7 +96,7 @@ class FirmwareStation:
     and its release two, a card laid down and lifted again a TAG and a GONE)."""
 
     def __init__(self, name: str, module: Path, *, index: int, idle_us: int, reader: bool = True,
-                 offset_us: int | None = None) -> None:
+                 offset_us: int | None = None, config: dict[str, Any] | None = None) -> None:
         self.name = name
         self.station_id = station_uid(name)
         self.buttons = 6
@@ -111,7 +111,8 @@ class FirmwareStation:
         control_read, control_write = os.pipe()
         os.set_blocking(control_read, False)
         spec = {"uid": self.station_id, "firmware_dir": str(firmware_dir()), "idle_us": idle_us, "reader": reader,
-                "offset_us": (index * 7_919_113) % (1 << 30) if offset_us is None else offset_us}
+                "offset_us": (index * 7_919_113) % (1 << 30) if offset_us is None else offset_us,
+                "config": config or {}}
         try:
             self._process = subprocess.Popen(
                 ["node", str(PICO / "station.mjs"), str(module), str(master), str(control_read), json.dumps(spec)],
@@ -150,7 +151,8 @@ class FirmwareStation:
         return self._send({"do": "lift"}, 1)
 
     def stats(self, timeout: float = 5.0) -> dict[str, Any]:
-        """The board's own figures (loop passes, a press's edge to its frame on USB)."""
+        """The board's own figures (loop passes, a press's edge to its frame on USB, a card's
+        poll answer to its TAG frame on USB, the FAST_READs and READs its reader sent)."""
         with self._reported:
             count = len(self.reports)
             self._send({"do": "stats"}, 0)
@@ -211,13 +213,16 @@ class FirmwareStation:
             pass
 
 
-def firmware_stations(names: list[str], *, idle_us: int = 1000, reader: bool = True) -> list[FirmwareStation]:
-    """Started stations, one per name; FirmwareUnavailable when this machine cannot run them."""
+def firmware_stations(names: list[str], *, idle_us: int = 1000, reader: bool = True,
+                      config: dict[str, Any] | None = None) -> list[FirmwareStation]:
+    """Started stations, one per name; FirmwareUnavailable when this machine cannot run them.
+    ``config``: settings of firmware/config.py these stations have otherwise (as a station's
+    own config.py may), for the bench."""
     module = micropython_module()
     stations: list[FirmwareStation] = []
     try:
         for i, name in enumerate(names):
-            stations.append(FirmwareStation(name, module, index=i, idle_us=idle_us, reader=reader))
+            stations.append(FirmwareStation(name, module, index=i, idle_us=idle_us, reader=reader, config=config))
     except BaseException:
         for station in stations:
             station.close()

@@ -191,8 +191,10 @@ class Ntag:
 # command) for READ and WRITE, InCommunicateThru (42h, command) for the rest (GET_VERSION,
 # PWD_AUTH). The answer starts with the response code and a status byte: 00 when the tag
 # answered; an error status when it NAKed (14h here; the firmware takes any non-zero status
-# as a refusal, so the exact code a real PN532 gives a NAK does not matter to it) or said
-# nothing (01h, a timeout).
+# as a refusal, so the exact code a real PN532 gives a NAK does not matter to it; nfcpy's
+# pn53x driver notes the chip reports a Type 2 NAK as a CRC error, and hands it back as
+# data with the CRC check off, which the firmware's checks try too) or said nothing (01h, a
+# timeout, given when the chip's own wait for the card is up: hardware/pn532_chip.py).
 
 PN532_NAK_STATUS = 0x14
 PN532_TIMEOUT_STATUS = 0x01

@@ -17,15 +17,26 @@
 #   offers the same frame again;
 # - a command: ACK after ``ack_us``, its response after the command's time (the RF
 #   exchanges at 106 kbit/s with the card, an NTAG WRITE's EEPROM time), computed from the
-#   card as it is when the response is due: a card taken away mid-read answers nothing
-#   (status 01 in the response, a timeout); a new command or an ACK from the host
-#   abandons the one under way;
+#   card as it is when the response is due: a card taken away mid-read (or one that
+#   ignores the command) answers nothing, and the chip says so (status 01, a timeout)
+#   only when its own wait for the card's answer, ``card_timeout_us``, is up; a new
+#   command or an ACK from the host abandons the one under way;
 # - InListPassiveTarget: one try per ``MxRtyPassiveActivation`` + 1 (RFConfiguration item
 #   05), and after a reset the chip tries for ever (0xFF) until a card comes;
+# - an answer too long for a normal frame comes in an extended one (UM0701-02 6.2.1: FF FF,
+#   two length bytes and their checksum where a normal frame has LEN and LCS);
 # - faults: "silent" (nobody acknowledges the address: EIO), "stuck" (every transfer takes
 #   the bus timeout and fails: ETIMEDOUT), ``reset()`` (a brown-out: deaf for ``reset_us``,
 #   then unconfigured until SAMConfiguration), ``corrupt_every`` (every n-th response has a
-#   flipped byte), ``fail_reads`` (that many NTAG reads get an RF error).
+#   flipped byte), ``fail_reads`` (that many NTAG reads, READ or FAST_READ, get an RF error),
+#   ``stretch_us`` (the chip holds the clock low that long at the start of every transfer).
+#
+# The bus (ChipI2C) times each transfer at its clock and fails one that would outlast its
+# timeout with ETIMEDOUT when the timeout is up, as the RP2040's does: MicroPython's rp2
+# machine.I2C hands its timeout to pico-sdk's i2c_read_timeout_us/i2c_write_timeout_us,
+# which bound the entire transfer, not each byte. A read cut off so has taken the frame
+# from the chip all the same (its tail is lost); a write cut off leaves the chip a broken
+# command.
 
 import time
 
@@ -37,6 +48,7 @@ except ImportError:                           # CPython: the package's own
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
 ERROR = b"\x00\x00\xff\x01\xff\x7f\x81\x00"    # the syntax error frame (UM0701-02 6.2.1.4)
+RF_CRC_ERROR = 0x02                           # status: a CRC error on air (the PN532's error codes, as libnfc lists them)
 ADDRESS = 0x24
 
 GET_FIRMWARE_VERSION = 0x02
@@ -76,19 +88,26 @@ def load_timing(path=None):
 
 
 def frame(data):
-    """Response bytes (code first) -> a normal information frame from the PN532."""
+    """Response bytes (code first) -> an information frame from the PN532: a normal one, or
+    an extended one for more than 255 bytes with TFI."""
     body = b"\xd5" + bytes(data)
     checksum = (0x100 - (sum(body) & 0xFF)) & 0xFF
-    return b"\x00\x00\xff" + bytes([len(body), (0x100 - len(body)) & 0xFF]) + body + bytes([checksum, 0])
+    n = len(body)
+    if n <= 0xFF:
+        head = bytes([n, (0x100 - n) & 0xFF])
+    else:
+        head = bytes([0xFF, 0xFF, n >> 8, n & 0xFF, (0x100 - (((n >> 8) + n) & 0xFF)) & 0xFF])
+    return b"\x00\x00\xff" + head + body + bytes([checksum, 0])
 
 
 class _Pending:
     """A frame the chip will offer from ``ready_at`` on (None: not yet known when)."""
 
-    def __init__(self, ready_at, data=None, command=None):
+    def __init__(self, ready_at, data=None, command=None, started=None):
         self.ready_at = ready_at
         self.data = data                      # the frame, or None until it is due
         self.command = command                # the command whose response this is
+        self.started = started                # when the chip began on it (after its ACK)
 
 
 class Pn532:
@@ -106,8 +125,12 @@ class Pn532:
         self.answers = 0
         self.fail_reads = 0
         self.commands = []                    # command codes received, in order
+        self.card_commands = []               # what InDataExchange/InCommunicateThru passed to a card
         self.nacks = 0
         self.reads = 0
+        self.cut = 0                          # transfers the bus's timeout cut off (ChipI2C)
+        self.stretch_us = 0                   # clock stretching at each transfer's start (ChipI2C)
+        self.unanswered = False               # the last card exchange got no answer on air
 
     # -- the bus (ChipI2C calls these) ---------------------------------------------------------
     def answers_address(self):
@@ -138,8 +161,12 @@ class Pn532:
             return
         command = bytes(data[6:5 + length])
         self.commands.append(command[0])
+        if command[0] == IN_DATA_EXCHANGE:
+            self.card_commands.append(command[2:])
+        elif command[0] == IN_COMMUNICATE_THRU:
+            self.card_commands.append(command[1:])
         ack_at = now + self.timing["ack_us"]
-        self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command)]
+        self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command, ack_at)]
 
     def readfrom(self, n):
         self.reads += 1
@@ -150,7 +177,12 @@ class Pn532:
         if head is None or head.ready_at is None or ticks_diff(now, head.ready_at) < 0:
             return bytes(n)                   # busy (or nothing asked): status 00
         if head.data is None:
+            self.unanswered = False
             head.data = self._respond(head.command)
+            if self.unanswered:               # nothing on air: the chip waits out its timeout first
+                head.ready_at = head.started + self.timing["card_timeout_us"]
+                if ticks_diff(now, head.ready_at) < 0:
+                    return bytes(n)
         if n < 2:
             return b"\x01"                    # the status alone: the frame stays
         self.queue.pop(0)
@@ -160,7 +192,8 @@ class Pn532:
         return (out + bytes(max(0, n - len(out))))[:n]
 
     def ready(self):
-        """Whether a read now would find status 01 (for the checks)."""
+        """Whether a read now would find status 01 (for the checks; a card exchange nobody
+        answered is found out only when its response is due, and then waits longer)."""
         head = self.queue[0] if self.queue else None
         return head is not None and head.ready_at is not None and ticks_diff(self.clock(), head.ready_at) >= 0
 
@@ -237,12 +270,15 @@ class Pn532:
             self.card.activate()
             uid = self.card.uid
             return self._emit(bytes([0x4B, 0x01, 0x01, 0x00, 0x44, 0x00, len(uid)]) + uid)
-        if code == IN_DATA_EXCHANGE and len(command) >= 4 and command[2] == ntag.READ and self.fail_reads \
-                and self.card is not None:
+        reading = (code == IN_DATA_EXCHANGE and len(command) >= 4 and command[2] == ntag.READ) or \
+            (code == IN_COMMUNICATE_THRU and len(command) >= 4 and command[1] == ntag.FAST_READ)
+        if reading and self.fail_reads and self.card is not None:
             self.fail_reads -= 1
-            return self._emit([0x41, 0x01])                             # the card did not answer
+            return self._emit([code + 1, RF_CRC_ERROR])                 # its answer garbled on air
         if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
-            return self._emit(ntag.pn532_exchange(self.card, command))
+            answer = ntag.pn532_exchange(self.card, command)
+            self.unanswered = answer[1] == ntag.PN532_TIMEOUT_STATUS
+            return self._emit(answer)
         return ERROR
 
     def _emit(self, data):
@@ -259,7 +295,9 @@ class ChipI2C:
     """machine.I2C with this chip on it (or nobody: ``chip`` None): each transfer takes its
     time on the bus at ``freq`` (``sleep_us`` waits it out), a missing or silent chip fails
     at once with EIO (the address is not acknowledged, as the rp2 port says), a stuck bus
-    takes ``timeout_us`` and fails with ETIMEDOUT."""
+    takes ``timeout_us`` and fails with ETIMEDOUT, and so does a transfer longer than
+    ``timeout_us`` when that is up (pico-sdk's timeout bounds the whole transfer), the
+    chip's clock stretching (``stretch_us``) counted in."""
 
     def __init__(self, chip, freq=100_000, timeout_us=5_000, sleep_us=None):
         self.chip = chip
@@ -270,6 +308,8 @@ class ChipI2C:
         self.bus_us = 0                       # time spent on the bus, all told
 
     def _transfer(self, nbytes):
+        """The transfer's time on the bus, waited out; the number of bytes after the address
+        that went before the timeout cut it off (``nbytes`` when it did not)."""
         self.transfers += 1
         chip = self.chip
         if chip is not None and chip.mode == "stuck":
@@ -282,22 +322,34 @@ class ChipI2C:
             self.sleep_us(us)
             self.bus_us += us
             raise OSError(5)
-        us = (1 + nbytes) * bits * 1_000_000 // self.freq
+        stretch = chip.stretch_us
+        us = stretch + (1 + nbytes) * bits * 1_000_000 // self.freq
+        if us > self.timeout_us:
+            self.sleep_us(self.timeout_us)
+            self.bus_us += self.timeout_us
+            chip.cut += 1
+            return max(0, (self.timeout_us - stretch) * self.freq // (bits * 1_000_000) - 1)
         self.sleep_us(us)
         self.bus_us += us
+        return nbytes
 
     def writeto(self, address, data, stop=True):
         if address != ADDRESS:
             raise OSError(5)
-        self._transfer(len(data))
-        self.chip.writeto(data)
+        went = self._transfer(len(data))
+        self.chip.writeto(data[:went])
+        if went < len(data):
+            raise OSError(110)                # the timeout cut it off: the chip has a broken command
         return len(data)
 
     def readfrom(self, address, n, stop=True):
         if address != ADDRESS:
             raise OSError(5)
-        self._transfer(n)
-        return self.chip.readfrom(n)
+        went = self._transfer(n)
+        data = self.chip.readfrom(n)
+        if went < n:
+            raise OSError(110)                # the frame left the chip; its tail was never clocked in
+        return data
 
 
 def _sleep_us(us):

@@ -450,7 +450,7 @@ def test_the_self_test_says_when_the_table_does_not_know_a_card():
 
 def test_a_new_cards_text_is_read_at_once_not_at_the_next_poll():
     """In simulated time (deterministic): the firmware's reader, driven as main.py drives it,
-    lists a card and reads its two pages well within one poll period, and no tap waits
+    lists a card and reads its text (one FAST_READ) well within one poll period, and no tap waits
     longer than a poll period for the reader to look."""
     from controller.bench.cards import _config_value, station_taps
     poll_ms = _config_value("READER_POLL_MS", 60)

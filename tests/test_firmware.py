@@ -122,6 +122,39 @@ def test_both_sides_read_ndef_text(case):
     assert host_pn532.ndef_text(memory) == fw_pn532.ndef_text(memory) == case["text"]
 
 
+
+def test_a_message_read_in_part_says_how_many_bytes_hold_it_whole():
+    """What the reader's next FAST_READ asks for (issue 32): the NDEF TLV's length, in its
+    one- and three-byte forms, says where the message ends once its header is read; a text
+    is only ever taken from the whole message."""
+    short = fw_pn532.ndef_text_tlv("x" * 99)                 # record 106 bytes, TLV 2 + 106
+    assert fw_pn532.ndef_scan(short[:40]) == (fw_pn532.MORE, 108)
+    assert fw_pn532.ndef_scan(short) == (fw_pn532.DONE, "x" * 99)
+    assert fw_pn532.ndef_text(short[:40]) is None
+    long = fw_pn532.ndef_text_tlv("y" * 250)                 # record 257 bytes: FF and two length bytes
+    assert fw_pn532.ndef_scan(long[:40]) == (fw_pn532.MORE, 4 + 257)
+    assert fw_pn532.ndef_scan(long[:1]) == (fw_pn532.MORE, None)      # not even its length yet
+    assert fw_pn532.ndef_scan(b"\x00\x00" + short[:3]) == (fw_pn532.MORE, 2 + 108)   # after NULL TLVs
+
+
+@pytest.mark.parametrize("freq,timeout_us,answer", [
+    (100_000, 10_000, 43),        # the station's config: ten pages, an enrolled card's record whole
+    (100_000, 5_000, 15),         # less than a READ's 16: the reader reads with READ alone
+    (400_000, 10_000, 210),
+    (400_000, 50_000, 252),       # never more than a normal frame holds
+    (100_000, None, 252),         # no timeout given: a normal frame
+])
+def test_one_answer_carries_what_half_the_bus_timeout_reads(freq, timeout_us, answer):
+    """The I2C timeout bounds a whole transfer (pico-sdk), and an answer is read in one: the
+    card bytes one answer may carry, and the pages the reader asks for at most."""
+    transport = fw_pn532.I2cTransport(None, freq=freq, timeout_us=timeout_us)
+    assert transport.longest_answer == answer
+    reader = fw_pn532.Reader(transport, 40)
+    assert reader.chunk == min(answer // 4, 63)
+    reader.read_text("04A1B2C3D4E5F6")
+    assert reader.fast == (answer >= 16)
+
+
 # -- MicroPython itself ----------------------------------------------------------------------
 @pytest.mark.parametrize("source", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)
 def test_every_firmware_file_compiles_for_micropython(source, tmp_path):

@@ -75,6 +75,30 @@ def test_a_card_the_table_wrote_is_read_back_as_written(station):
         link.close()
 
 
+@pytest.mark.parametrize("config,fast_reads,reads", [
+    ({}, 1, 0),                                 # firmware/config.py as it is: one FAST_READ of pages 4-13
+    ({"I2C_TIMEOUT_US": 5_000}, 0, 3),          # 1.4's timeout kept in a station's config.py: READ alone
+])
+def test_a_station_reads_the_record_as_its_config_allows(config, fast_reads, reads):
+    """The st1 record through the firmware station's PN532: how many FAST_READs and READs
+    the chip passed to the card, as the board reports them (what spieltisch bench --only
+    loop compares)."""
+    (one,) = firmware_stations(["seat-1"], config=config)
+    events: queue.Queue = queue.Queue()
+    try:
+        link = StationLink(one.port, events).open(hello_timeout=30.0)
+        try:
+            one.tap("04A1B2C3D4E5F6", ST1)
+            assert next_event(events, "TagEvent", 20).text == ST1
+            next_event(events, "TagGone", 20)
+            report = one.stats()
+            assert (report["fast_reads"], report["reads"]) == (fast_reads, reads), report
+        finally:
+            link.close()
+    finally:
+        one.close()
+
+
 def test_without_node_the_command_says_what_is_missing_in_one_line(tmp_path):
     """No Node.js on the PATH: one line that names what to install, exit 2, no traceback."""
     bin_dir = tmp_path / "bin"

@@ -318,8 +318,16 @@ class Board:
             ring.pop(0)
 
     def report(self):
+        reads = [0, 0]                                # the card reads the chip passed on: FAST_READ, READ
+        if self.chip is not None:
+            for command in self.chip.card_commands:
+                if command[:1] == bytes([self.ntag.FAST_READ]):
+                    reads[0] += 1
+                elif command[:1] == bytes([self.ntag.READ]):
+                    reads[1] += 1
         out = {"passes": self.passes, "pass_us": self.pass_us, "press_to_usb_us": self.press_to_usb,
-               "tag_to_usb_us": self.tag_to_usb, "boots": self.boots, "seq": self.firmware.station.seq,
+               "tag_to_usb_us": self.tag_to_usb, "fast_reads": reads[0], "reads": reads[1],
+               "boots": self.boots, "seq": self.firmware.station.seq,
                "waiting": len(self.hands), "edges": len(self.edges), "tap_done": self.tap_done,
                "card": self.chip is not None and self.chip.card is not None}
         js.report(json.dumps(out))
@@ -336,6 +344,9 @@ class Board:
         del machine.pending_irqs[:]
         if self.chip is not None:
             self.chip.reset()
+        import config
+        for name, value in self.spec.get("config", {}).items():
+            setattr(config, name, value)              # as the station's own config.py says it
         import main
         self.main = main
         self.boots += 1
