@@ -422,6 +422,33 @@ def test_random_games_keep_every_rule(seed, players):
     assert steps <= 2 * len(CARD_NUMBERS) + 1
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), packages=st.integers(0, 40), neutral=st.booleans())
+def test_what_fits_is_exactly_what_the_placement_rules_accept(seed, packages, neutral):
+    """One rule in one place: the places a card offers (``fitting``: the ghost, "still
+    fits", the bot, the solver) are every package of the card's shapes and colours, turned
+    every way, over every place, resting where it would fall, that ``placement_problem``
+    accepts; nothing fits before the neutral is down."""
+    from controller.games.teamup_pallet import KINDS, SHAPES, Y as DEPTH, X as WIDTH, orientations, resting_floor
+    rng = random.Random(seed)
+    placed = [NEUTRAL] if neutral else []
+    for _ in range(packages):
+        options = [p for kind in KINDS.values() for p in fitting(pallet_of(tuple(placed)), kind)]
+        if not options:
+            break
+        placed.append(rng.choice(options))
+    pallet = pallet_of(tuple(placed))
+    for kind in KINDS.values():
+        accepted = {Package(shape, colour, x, y, resting_floor(pallet, x, y, dx, dy), dx, dy, dz)
+                    for shape in kind.shapes for colour in kind.colours for dx, dy, dz in orientations(shape)
+                    for y in range(DEPTH - dy + 1) for x in range(WIDTH - dx + 1)}
+        accepted = {p for p in accepted if placement_problem(pallet, p) is None}
+        offered = list(fitting(pallet, kind))
+        assert len(offered) == len(set(offered)) and set(offered) == accepted
+        assert set(SHAPES) >= {p.shape for p in offered}
+        assert neutral or not offered
+
+
 def _cells(p: Package):
     return [(x, y, z) for x in range(p.x, p.x + p.dx) for y in range(p.y, p.y + p.dy) for z in range(p.z, p.z + p.dz)]
 

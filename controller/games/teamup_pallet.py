@@ -196,6 +196,12 @@ def placement_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] 
     """Why ``p`` may not go on the pallet, as a text key and its parameters; None when it may."""
     if p.shape == NEUTRAL:
         return _neutral_problem(pallet, p)
+    return _package_problem(pallet, p) or _space_problem(pallet, p)
+
+
+def _package_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | None:
+    """What is wrong with a coloured package wherever it goes: its shape, size, colour, the
+    neutral not yet down, none of it left."""
     size = SHAPES.get(p.shape)
     if size is None:
         return "teamup_unknown_shape", {"text": str(p.shape)}
@@ -210,7 +216,7 @@ def placement_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] 
         return "teamup_neutral_first", {}
     if pallet.used[(p.shape, p.colour)] >= COPIES:
         return "teamup_none_left", {"shape": p.shape, "colour": COLOUR_NAME[p.colour]}
-    return _space_problem(pallet, p)
+    return None
 
 
 def _neutral_problem(pallet: Pallet, p: Package) -> tuple[str, dict[str, Any]] | None:
@@ -297,27 +303,49 @@ _TURNS = {s: frozenset({(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (
 def resting_floor(pallet: Pallet, x: int, y: int, dx: int, dy: int) -> int:
     """The floor a package over these columns comes to rest on: the top of the highest."""
     heights = pallet.heights
-    return max(heights[i + X * j] for j in range(max(0, y), min(Y, y + dy)) for i in range(max(0, x), min(X, x + dx)))
+    top = 0
+    for j in range(max(0, y), min(Y, y + dy)):      # plain loops: every place a card is tried
+        row = X * j
+        for i in range(max(0, x), min(X, x + dx)):
+            if heights[i + row] > top:
+                top = heights[i + row]
+    return top
+
+
+def _resting_floors(pallet: Pallet, dx: int, dy: int) -> list[list[int]]:
+    """``resting_floor`` of a dx × dy package at every place on the pallet, row by row (y,
+    then x): the highest column of each row's windows, then of each window's rows."""
+    heights = pallet.heights
+    rows = [[max(heights[X * j + x:X * j + x + dx]) for x in range(X - dx + 1)] for j in range(Y)]
+    return [[max(column) for column in zip(*rows[y:y + dy])] for y in range(Y - dy + 1)]
 
 
 def fitting(pallet: Pallet, kind: CardKind) -> Iterator[Package]:
-    """Every package the card allows that may be placed now, on the floor it would rest on."""
+    """Every package the card allows that may be placed now, on the floor it would rest on:
+    exactly those ``placement_problem`` accepts, the same rules asked in a cheaper order."""
     for shape in kind.shapes:
         colours = [c for c in kind.colours if pallet.left(shape, c) > 0]
         if not colours:
             continue
         for dx, dy, dz in orientations(shape):
-            for y in range(Y - dy + 1):
-                for x in range(X - dx + 1):
-                    z = resting_floor(pallet, x, y, dx, dy)
-                    # Only the colour's own checks (known, one left) tell colours apart, and
-                    # ``colours`` holds only those that pass them: a place refused for one is
-                    # refused for all. Proving that nothing fits (a card put face down) was
-                    # most of the time of replaying a game's log.
-                    if placement_problem(pallet, Package(shape, colours[0], x, y, z, dx, dy, dz)) is not None:
-                        continue
-                    for colour in colours:
-                        yield Package(shape, colour, x, y, z, dx, dy, dz)
+            # Only the colour's own checks (known, one left) tell colours apart, and
+            # ``colours`` holds only those that pass them: a place refused for one is
+            # refused for all. And what is wrong with the package itself (its size, the
+            # neutral not yet down) is wrong in every place: asked once, then only the
+            # space's rules in each place. Proving that nothing fits (a card put face down)
+            # is most of the time of replaying a game's log (`spieltisch bench`, resume).
+            probe = Package(shape, colours[0], 0, 0, 0, dx, dy, dz)
+            if shape == NEUTRAL:
+                problem = placement_problem            # the neutral's own rules ask where it goes
+            elif _package_problem(pallet, probe) is not None:
+                continue
+            else:
+                problem = _space_problem
+            for y, row in enumerate(_resting_floors(pallet, dx, dy)):
+                for x, z in enumerate(row):
+                    if problem(pallet, Package(shape, colours[0], x, y, z, dx, dy, dz)) is None:
+                        for colour in colours:
+                            yield Package(shape, colour, x, y, z, dx, dy, dz)
 
 
 def lowest_fit(pallet: Pallet, kind: CardKind) -> Package | None:
