@@ -334,16 +334,12 @@ def fitting(pallet: Pallet, kind: CardKind) -> Iterator[Package]:
             # neutral not yet down) is wrong in every place: asked once, then only the
             # space's rules in each place. Proving that nothing fits (a card put face down)
             # is most of the time of replaying a game's log (`spieltisch bench`, resume).
-            probe = Package(shape, colours[0], 0, 0, 0, dx, dy, dz)
-            if shape == NEUTRAL:
-                problem = placement_problem            # the neutral's own rules ask where it goes
-            elif _package_problem(pallet, probe) is not None:
+            # (A card never asks for the neutral: it goes down first, by the rules' own hand.)
+            if _package_problem(pallet, Package(shape, colours[0], 0, 0, 0, dx, dy, dz)) is not None:
                 continue
-            else:
-                problem = _space_problem
             for y, row in enumerate(_resting_floors(pallet, dx, dy)):
                 for x, z in enumerate(row):
-                    if problem(pallet, Package(shape, colours[0], x, y, z, dx, dy, dz)) is None:
+                    if _space_problem(pallet, Package(shape, colours[0], x, y, z, dx, dy, dz)) is None:
                         for colour in colours:
                             yield Package(shape, colour, x, y, z, dx, dy, dz)
 
