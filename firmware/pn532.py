@@ -9,6 +9,7 @@ import time
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
+ETIMEDOUT = 110                     # errno: an I2C transfer the bus's timeout cut off
 HOST_TO_PN532 = 0xD4
 PN532_TO_HOST = 0xD5
 MAX_DATA = 254                      # normal frames only; nothing we ask for is longer
@@ -240,6 +241,7 @@ class Exchange:
         self.timeout_ms = timeout_ms
         self.parser = FrameParser()
         self.acked = False
+        self.unfinished = False          # it ended with the chip perhaps still on it: abort that
         self.sent = transport.write(build_frame(data))
 
     def poll(self, now_ms):
@@ -247,6 +249,7 @@ class Exchange:
             return FAILED
         chunk = self.transport.read_available()
         if self.transport.lost:
+            self.unfinished = True
             return FAILED                # the frame left the chip and never arrived whole
         if chunk:
             for item in self.parser.feed(chunk):
@@ -257,6 +260,7 @@ class Exchange:
                 elif item[0] in ("nack", "error"):
                     return FAILED
         if time.ticks_diff(now_ms, self.started) >= self.timeout_ms:
+            self.unfinished = True
             return FAILED
         return None
 
@@ -306,6 +310,7 @@ class Reader:
         self.state = "setup"
         self.setup_step = 0
         self.exchange = None
+        self.abort = False               # an ACK goes to the chip before the next command
         self.next_at = None
         self.version = None
         self.failures = 0                # every failed exchange, for STAT
@@ -371,6 +376,8 @@ class Reader:
         answer = self.exchange.poll(now_ms)
         if answer is None:
             return None
+        if answer is FAILED and self.exchange.unfinished:
+            self.abort = True
         self.exchange = None
         if answer is FAILED:
             return self._failed(now_ms)
@@ -383,6 +390,15 @@ class Reader:
         if self.next_at is not None and time.ticks_diff(now_ms, self.next_at) < 0:
             return None
         self.next_at = None
+        if self.abort:
+            # the last exchange ended without its answer (lost on the bus, or none in time):
+            # the chip may still be on it, or halfway through handing it out, and a PN532
+            # takes no new command then. An ACK from the host aborts what it does (UM0701-02
+            # 6.2.1.3; libnfc's pn532_i2c.c: "Send an ACK frame from host to abort the
+            # command"); a transfer of its own, so a pass still makes at most one.
+            self.abort = False
+            self.transport.write(ACK)
+            return None
         if self.state == "backoff":
             self.state, self.setup_step = "setup", 0
         if self.state == "setup":
@@ -612,6 +628,14 @@ class I2cTransport:
     command forgets it. With a missing chip a transfer fails at once (EIO); a stuck bus
     costs the I2C timeout.
 
+    A transfer the timeout cuts off (ETIMEDOUT, errno 110) leaves the bus stuck: pico-sdk's
+    i2c_read_blocking_internal returns on its timeout without a STOP and without an abort,
+    the RP2040's controller (IC_EMPTYFIFO_HOLD_MASTER_EN) keeps holding SCL, and the PN532,
+    halfway through its frame, may hold SDA low. Every later transfer would fail the same
+    way, so the transport makes the bus again at once with ``rebuild`` (main.py's: it
+    constructs machine.I2C again, which resets the controller, and clocks a chip that still
+    holds SDA free first); without ``rebuild`` it keeps the bus it has.
+
     A frame is read whole in one transfer, and the bus's timeout (``timeout_us``, what
     machine.I2C was made with) bounds the whole transfer, not each byte: the rp2 port
     passes it to pico-sdk's i2c_read_timeout_us, whose timeout is documented as the wait
@@ -624,8 +648,10 @@ class I2cTransport:
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
     AROUND = 12                           # address, status, 00 00 FF LEN LCS, TFI, code, status, DCS, 00
 
-    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None):
+    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None):
         self.i2c = i2c
+        self.rebuild = rebuild            # () -> a new machine.I2C on a bus set free, or None
+        self.rebuilt = 0                  # times the bus was made again after a cut transfer
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
         self.lost = False                 # that frame's read failed: nothing more comes for the command
@@ -635,9 +661,29 @@ class I2cTransport:
             in_time = (timeout_us // 2) * (freq // 1000) // 9000       # bytes in half the timeout
             self.longest_answer = max(0, min(FRAME_PAGES * 4, in_time - self.AROUND))
 
+    def _writeto(self, data):
+        try:
+            return self.i2c.writeto(self.address, data)
+        except OSError as exc:
+            self._after(exc)
+            raise
+
+    def _readfrom(self, n):
+        try:
+            return self.i2c.readfrom(self.address, n)
+        except OSError as exc:
+            self._after(exc)
+            raise
+
+    def _after(self, exc):
+        """A transfer failed: one the timeout cut off leaves the bus stuck, so make it again."""
+        if exc.args and exc.args[0] == ETIMEDOUT and self.rebuild is not None:
+            self.i2c = self.rebuild()
+            self.rebuilt += 1
+
     def wake(self):
         try:
-            self.i2c.writeto(self.address, b"\x00")
+            self._writeto(b"\x00")
         except OSError:
             pass
 
@@ -645,14 +691,14 @@ class I2cTransport:
         self.resend = 0
         self.lost = False
         try:
-            self.i2c.writeto(self.address, data)
+            self._writeto(data)
         except OSError:
             return False
         return True
 
     def ready(self):
         try:
-            status = self.i2c.readfrom(self.address, 1)
+            status = self._readfrom(1)
         except OSError:
             return False
         return len(status) == 1 and status[0] & 0x01
@@ -663,7 +709,7 @@ class I2cTransport:
         if self.resend:                        # the frame asked for again is ready: all of it
             total, self.resend = self.resend, 0
             try:
-                data = self.i2c.readfrom(self.address, total)
+                data = self._readfrom(total)
             except OSError:
                 # cut off by the bus's timeout (the chip handed the frame out: it is gone) or
                 # not acknowledged (the chip is deaf): nothing comes for this command
@@ -673,7 +719,7 @@ class I2cTransport:
                 return b""
             return data[1:]
         try:
-            head = self.i2c.readfrom(self.address, self.HEADER)
+            head = self._readfrom(self.HEADER)
         except OSError:
             return b""
         if len(head) < self.HEADER or not head[0] & 0x01:
@@ -684,7 +730,7 @@ class I2cTransport:
         if (length == 0 and lcs == 0xFF) or (length == 0xFF and lcs == 0x00):
             return head[1:]                    # ACK or NACK: all there
         try:
-            self.i2c.writeto(self.address, NACK)     # "again, please": the chip resends it whole
+            self._writeto(NACK)                   # "again, please": the chip resends it whole
         except OSError:
             return b""
         self.resend = 1 + 5 + length + 2       # status, 00 00 FF LEN LCS, body, DCS, 00

@@ -512,17 +512,18 @@ def a_silent_or_stuck_reader_never_stalls_the_loop():
     is what is checked; the passes' times are printed for information only (timed with the
     garbage collector held back; on a loaded machine they say more about the machine)."""
     import gc
+    import machine
     for mode in ("silent", "stuck"):
         firmware, chip, stdin, stdout = with_chip(mode)
         counted = [0]
-        bus = firmware.reader.transport.i2c            # the firmware's machine.I2C
-        for name in ("writeto", "readfrom"):
-            real = getattr(bus, name)
+        reals = {}
+        for name in ("writeto", "readfrom"):             # every machine.I2C: a stuck bus is made again
+            real = reals[name] = getattr(machine.I2C, name)
 
-            def counting(address, data, real=real):
+            def counting(self, address, data, stop=True, real=real):
                 counted[0] += 1
-                return real(address, data)
-            setattr(bus, name, counting)
+                return real(self, address, data)
+            setattr(machine.I2C, name, counting)
         slowest, most = 0, 0
         start = time.ticks_ms()
         gc.disable()
@@ -537,6 +538,8 @@ def a_silent_or_stuck_reader_never_stalls_the_loop():
                     gc.collect()
         finally:
             gc.enable()
+            for name, real in reals.items():
+                setattr(machine.I2C, name, real)
         print("  %s reader: slowest pass %d us, at most %d bus transfer(s) a pass" % (mode, slowest, most))
         assert most == 1, (mode, most)
         assert firmware.reader.failures >= 1 and not firmware.reader.ready, mode
@@ -1106,7 +1109,18 @@ def the_bus_timeout_cuts_off_a_transfer_longer_than_itself():
         assert exc.args[0] == 110, exc
     else:
         raise AssertionError("a 10.4 ms transfer passed a 10 ms timeout")
-    assert chip.cut == 1 and not chip.ready(), (chip.cut, chip.ready())
+    # no STOP came: the chip is halfway through its frame, holds SDA low, keeps the frame
+    # ready and takes no new command until an ACK aborts it
+    assert chip.cut == 1 and chip.ready() and chip.holds_sda(), (chip.cut, chip.ready(), chip.sda_low_clocks)
+    for _ in range(chip.sda_low_clocks):
+        chip.scl_clocked()
+    bus.writeto(0x24, pn532.build_frame(b"\x02"))                         # GetFirmwareVersion: ignored
+    assert chip.commands[-1] == 0x42 and chip.ignored == 1, (chip.commands, chip.ignored)
+    bus.writeto(0x24, pn532.ACK)
+    assert not chip.ready()
+    bus.writeto(0x24, pn532.build_frame(b"\x02"))
+    wait_ready(chip)
+    assert bus.readfrom(0x24, 7)[1:] == pn532.ACK and chip.commands[-1] == 0x02, chip.commands
 
 
 def wait_ready(chip, ms=200):
@@ -1303,8 +1317,11 @@ def a_card_that_ignores_fast_read_is_read_with_read_after_the_chips_timeout():
 def a_fast_read_the_bus_timeout_cuts_off_is_read_again_with_read():
     """A chip that stretches the clock 6 ms at every transfer (more than the firmware leaves
     for it): the ten-page answer no longer fits the 10 ms the bus allows, its transfer is cut
-    off and the frame lost. The exchange fails at once (not after its 60 ms), and the card is
-    listed again and read with READ, whose answers fit; once, not three times."""
+    off with no STOP. The Pico's controller then refuses every transfer and the chip holds
+    SDA low, keeps its frame and ignores new commands: the firmware makes the bus again,
+    clocks SDA free and ends with a STOP, and aborts the chip's answer with an ACK before its
+    next command. The exchange fails at once (not after its 60 ms), and the card is listed
+    again and read with READ, whose answers fit; once, not three times."""
     import pn532chip
     import wire
     record = "st1:crazy-kick:abcdefghijklmnop"
@@ -1314,6 +1331,35 @@ def a_fast_read_the_bus_timeout_cuts_off_is_read_again_with_read():
     assert tag is not None and tag[1][3] == wire.encode_text(record), tag
     assert card_reads(chip) == [("fast", 4, 13), ("read", 4), ("read", 8), ("read", 12)], card_reads(chip)
     assert chip.cut == 1 and firmware.reader.failures == 1, (chip.cut, firmware.reader.failures)
+    assert firmware.reader.transport.rebuilt == 1 and chip.stops == 1 and not chip.holds_sda(), \
+        (firmware.reader.transport.rebuilt, chip.stops, chip.sda_low_clocks)
+    assert chip.ignored == 0, chip.ignored                 # the ACK came before the next command
+
+
+@check
+def an_exchange_without_its_answer_is_aborted_with_an_ack():
+    """A chip slower than the firmware's 60 ms wait (GetFirmwareVersion after 70 ms): the
+    exchange gives up while the chip is still on the command, and before its next command
+    the firmware tells the chip to abort it with an ACK frame, as libnfc does."""
+    import pn532
+    import pn532chip
+    chip = pn532chip.Chip(timing=pn532chip.slow(process_us=dict(pn532chip.TIMING["process_us"],
+                                                                 GetFirmwareVersion=70_000)))
+    heard = []
+    real = chip.writeto
+
+    def writeto(data):
+        data = bytes(data)
+        heard.append("ACK" if data == pn532.ACK else ("%02X" % data[6]) if len(data) > 6 else "wake")
+        return real(data)
+    chip.writeto = writeto
+    firmware, stdin, stdout, reading, machine = make_firmware(chip=chip)
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < 1500 and heard.count("02") < 2:
+        firmware.step()
+    assert heard.count("02") >= 2, heard
+    again = heard.index("02", heard.index("02") + 1)
+    assert "ACK" in heard[heard.index("02") + 1:again], heard
 
 
 for fn in checks:
