@@ -710,10 +710,15 @@ class I2cTransport:
             total, self.resend = self.resend, 0
             try:
                 data = self._readfrom(total)
-            except OSError:
-                # cut off by the bus's timeout (the chip handed the frame out: it is gone) or
-                # not acknowledged (the chip is deaf): nothing comes for this command
-                self.lost = True
+            except OSError as exc:
+                if exc.args and exc.args[0] == ETIMEDOUT:
+                    # cut off by the bus's timeout halfway through the frame: the bus is set
+                    # free and the chip's answer aborted, nothing more comes for this command
+                    self.lost = True
+                else:
+                    # not acknowledged (EIO): no byte moved, the frame is still in the chip;
+                    # read it at the next pass, as firmware 1.4 did
+                    self.resend = total
                 return b""
             if not data or not data[0] & 0x01:
                 return b""

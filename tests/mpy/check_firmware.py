@@ -1337,6 +1337,34 @@ def a_fast_read_the_bus_timeout_cuts_off_is_read_again_with_read():
 
 
 @check
+def an_answer_whose_read_is_not_acknowledged_is_read_at_the_next_pass():
+    """The chip does not acknowledge its address for the read of a ready frame (EIO: no
+    byte moved, the frame is still in the chip). Only a transfer the timeout cut off loses
+    a frame; this one is read again at the next pass, within the same exchange, as firmware
+    1.4 did: one FAST_READ, no failure, no READ."""
+    import pn532chip
+    import wire
+    record = "st1:partout:abcdefghijklmnop"
+    firmware, chip, stdin, stdout = with_chip()
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(record))
+    bus = firmware.reader.transport.i2c
+    real = bus.readfrom
+    refused = [0]
+
+    def readfrom(address, n, stop=True):
+        if n > 7 and firmware.reader.state == "read" and not refused[0]:     # the FAST_READ's frame
+            refused[0] += 1
+            raise OSError(5)
+        return real(address, n)
+    bus.readfrom = readfrom
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == wire.encode_text(record), tag
+    assert refused[0] == 1, refused
+    assert card_reads(chip) == [("fast", 4, 13)] and firmware.reader.failures == 0, \
+        (card_reads(chip), firmware.reader.failures)
+
+
+@check
 def an_exchange_without_its_answer_is_aborted_with_an_ack():
     """A chip slower than the firmware's 60 ms wait (GetFirmwareVersion after 70 ms): the
     exchange gives up while the chip is still on the command, and before its next command
