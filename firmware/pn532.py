@@ -30,6 +30,16 @@ NTAG_WRITE = 0xA2
 NTAG_GET_VERSION = 0x60
 NTAG_PWD_AUTH = 0x1B
 
+# RFConfiguration item 02h, the PN532's own waits for an answer (UM0701-02 7.3.1): RFU, then
+# ATR_RES's (0Bh, 102.4 ms, its default) and TimeOut, the wait for a card's answer to
+# InDataExchange or InCommunicateThru, 100 us x 2^(n-1): 09h, 25.6 ms. Its default (0Ah,
+# 51.2 ms) left the firmware's 60 ms exchange 8.8 ms to hear the chip say "no answer",
+# less than a slow chip's ACK and a few loop passes; nfcpy sets it for each exchange. An
+# NTAG21x needs far less: its longest command, WRITE, answers within 10 ms at most (NXP,
+# NTAG213F/216F datasheet Rev. 3.1, Table 32 "WRITE timing", TTimeOut; READ's is 5 ms,
+# Table 28), which 25.6 ms covers with room for the chip's own work around it.
+CARD_TIMEOUT = bytes([0x32, 0x02, 0x00, 0x0B, 0x09])
+
 # NTAG213/215/216 (NXP datasheet): GET_VERSION's storage size byte -> the page of CFG0
 # (MIRROR, RFUI, MIRROR_PAGE, AUTH0); CFG1 (ACCESS, RFUI x3), PWD and PACK follow it, the
 # dynamic lock bytes come right before it, user memory runs from page 4 up to them.
@@ -280,7 +290,7 @@ class Reader:
     carries (``transport.longest_answer`` bytes). A FAST_READ that does not bring the
     pages asked for was refused (a NAK: an NTAG203 or a MIFARE Ultralight does not know
     3Ah), not answered (the card left, or ignores it: the PN532 says so after its own
-    51.2 ms), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
+    25.6 ms, CARD_TIMEOUT), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
     silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
     is listed again and, still there, read on four pages at a time with READ (30h,
     InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
@@ -410,9 +420,11 @@ class Reader:
                 command = bytes([GET_FIRMWARE_VERSION])
             elif self.setup_step == 2:
                 command = bytes([SAM_CONFIGURATION, 0x01, 0x14, 0x00])      # normal mode, no IRQ pin
-            else:
+            elif self.setup_step == 3:
                 # MxRtyPassiveActivation: a bounded number of tries, so "no card" comes back at once
                 command = bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries])
+            else:
+                command = CARD_TIMEOUT
         elif self.state == "read":
             if self.fast:
                 self.asked = self._pages_to_ask()
@@ -459,7 +471,7 @@ class Reader:
                     return self._failed(now_ms)
                 self.version = "%d.%d" % (answer[2], answer[3])
             self.setup_step += 1
-            if self.setup_step == 4:
+            if self.setup_step == 5:
                 self.state = "poll"
             return None
         if self.state in WRITING:

@@ -19,8 +19,9 @@
 #   exchanges at 106 kbit/s with the card, an NTAG WRITE's EEPROM time), computed from the
 #   card as it is when the response is due: a card taken away mid-read (or one that
 #   ignores the command) answers nothing, and the chip says so (status 01, a timeout)
-#   only when its own wait for the card's answer, ``card_timeout_us``, is up; a new
-#   command or an ACK from the host abandons the one under way;
+#   only when its own wait for the card's answer is up (``card_timeout_us`` after a reset,
+#   what RFConfiguration item 02h's TimeOut sets after that); a new command or an ACK
+#   from the host abandons the one under way;
 # - InListPassiveTarget: one try per ``MxRtyPassiveActivation`` + 1 (RFConfiguration item
 #   05), and after a reset the chip tries for ever (0xFF) until a card comes;
 # - an answer too long for a normal frame comes in an extended one (UM0701-02 6.2.1: FF FF,
@@ -65,6 +66,7 @@ IN_LIST_PASSIVE_TARGET = 0x4A
 NAMES = {GET_FIRMWARE_VERSION: "GetFirmwareVersion", SAM_CONFIGURATION: "SAMConfiguration",
          RF_CONFIGURATION: "RFConfiguration"}
 FOREVER = 0xFF                                # MxRtyPassiveActivation: try until a card comes
+NO_TIMEOUT_US = 1 << 28                       # TimeOut 00h, "no timeout": longer than anyone waits
 
 HALF = 1 << 29
 MASK = (1 << 30) - 1
@@ -123,6 +125,7 @@ class Pn532:
         self.card = None                      # an ntag.Ntag on the antenna, or None
         self.configured = False
         self.retries = FOREVER
+        self.card_timeout_us = timing["card_timeout_us"]    # RFConfiguration item 02h's TimeOut
         self.queue = []                       # _Pending frames, in order
         self.last = None                      # the last response handed out, for a NACK
         self.deaf_until = None                # after a reset
@@ -195,7 +198,7 @@ class Pn532:
             self.unanswered = False
             head.data = self._respond(head.command)
             if self.unanswered:               # nothing on air: the chip waits out its timeout first
-                head.ready_at = head.started + self.timing["card_timeout_us"]
+                head.ready_at = head.started + self.card_timeout_us
                 if ticks_diff(now, head.ready_at) < 0:
                     return bytes(n)
         if n < 2:
@@ -233,6 +236,7 @@ class Pn532:
         """A brown-out or a reset: deaf for a while, then unconfigured and idle."""
         self.configured = False
         self.retries = FOREVER
+        self.card_timeout_us = self.timing["card_timeout_us"]
         self.queue = []
         self.last = None
         self.mid_frame = False
@@ -294,6 +298,10 @@ class Pn532:
         if code == RF_CONFIGURATION:
             if len(command) >= 5 and command[1] == 0x05:                # MaxRetries: ATR, PSL, passive activation
                 self.retries = command[4]
+            if len(command) >= 5 and command[1] == 0x02:                # various timings: RFU, ATR_RES, TimeOut
+                codes = self.timing["card_timeout_codes_us"]
+                if command[4] < len(codes):
+                    self.card_timeout_us = codes[command[4]] or NO_TIMEOUT_US
             return self._emit([0x33])
         if code == IN_LIST_PASSIVE_TARGET:
             if not self.configured:

@@ -1291,7 +1291,7 @@ def a_nak_the_chip_hands_back_as_data_is_a_refusal_at_once():
 @check
 def a_card_that_ignores_fast_read_is_read_with_read_after_the_chips_timeout():
     """A MIFARE Ultralight that says nothing to a command it does not know: the PN532 answers
-    status 01 once its own wait for the card (51.2 ms, RFConfiguration item 02h) is up, and
+    status 01 once its own wait for the card (25.6 ms, RFConfiguration item 02h) is up, and
     the card is IDLE. The reader lists it again and reads it with READ; the text comes once."""
     import pn532chip
     import wire
@@ -1311,6 +1311,34 @@ def a_card_that_ignores_fast_read_is_read_with_read_after_the_chips_timeout():
     assert card_reads(chip) == [("fast", 4, 13), ("read", 4), ("read", 8), ("read", 12)], card_reads(chip)
     more, _ = run_until(firmware, stdout, "TAG", seconds=0.5)
     assert more is None and firmware.reader.ready, more
+
+
+@check
+def the_chips_own_wait_for_a_silent_card_ends_well_inside_the_exchange():
+    """The set-up sets the PN532's wait for a card's answer (RFConfiguration item 02h,
+    TimeOut 09h) to 25.6 ms. A chip slow to acknowledge (10 ms) and a card that ignores
+    FAST_READ: the chip's "no answer" (status 01) still comes inside the firmware's 60 ms
+    exchange, so the card is read with READ with no failed exchange; at the default 51.2 ms
+    it would come after 61 ms, too late."""
+    import pn532chip
+    import wire
+
+    class Silent(pn532chip.Card):
+        def command(self, data):
+            if data[:1] == bytes([FAST_READ]) and self.active:
+                self.active = False
+                return None
+            return pn532chip.Card.command(self, data)
+
+    record = "st1:tadika:abcdefghijklmnop"
+    chip = pn532chip.Chip(timing=pn532chip.slow(ack_us=10_000))
+    firmware, stdin, stdout, reading, machine = make_firmware(chip=chip)
+    chip.card = Silent("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(record))
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == wire.encode_text(record), tag
+    assert card_reads(chip) == [("fast", 4, 13), ("read", 4), ("read", 8), ("read", 12)], card_reads(chip)
+    assert firmware.reader.failures == 0, firmware.reader.failures
+    assert chip.card_timeout_us == pn532chip.TIMING["card_timeout_codes_us"][0x09] == 25_600, chip.card_timeout_us
 
 
 @check
