@@ -283,11 +283,12 @@ class Firmware:
 
     def report(self):
         reader = "none"
-        failures = 0
+        failures = shrinks = 0
         if self.reader is not None:
             reader = "ok" if self.reader.ready else "missing"
             failures = self.reader.failures
-        self.station.stat(self.longest_us, reader, failures, gc.mem_free())
+            shrinks = self.reader.shrinks
+        self.station.stat(self.longest_us, reader, failures, shrinks, gc.mem_free())
         self.longest_us = 0
 
 

@@ -227,6 +227,7 @@ def _first_text_record(message):
 
 
 FAILED = object()                    # an exchange's end without an answer
+TIGHT = 70                           # per cent of the bus's timeout a FAST_READ's answer may take to read
 
 # The pages a table's own record fills: its TLV's type and length (2 bytes), the record's
 # header (4), the language ("\x02en", 3) and st1:<game>:<16-character token> for a game
@@ -333,6 +334,7 @@ class Reader:
         self.page_tries = 0
         # the pages one FAST_READ answer may carry; fewer than a READ's four: READ alone
         self.chunk = min(FRAME_PAGES, getattr(transport, "longest_answer", 0) // 4)
+        self.shrinks = 0                 # times ``chunk`` was halved (STAT: reader_cut)
         self.fast = False                # this read uses FAST_READ (until the card refuses it)
         self.asked = 4                   # the pages the read under way asked for
         self.end = None                  # the bytes of user memory the NDEF message fills, once known
@@ -389,6 +391,8 @@ class Reader:
         if answer is FAILED and self.exchange.unfinished:
             self.abort = True
         self.exchange = None
+        if self.state == "read" and self.fast and self._tight():
+            self._shrink()
         if answer is FAILED:
             return self._failed(now_ms)
         self.streak = 0
@@ -450,6 +454,24 @@ class Reader:
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
         self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
         return None
+
+    def _tight(self):
+        """Whether the FAST_READ's answer just read was cut off by the bus's timeout, or
+        took more than TIGHT per cent of it."""
+        transport = self.transport
+        timeout_us = getattr(transport, "timeout_us", None)
+        return bool(timeout_us) and (transport.lost or transport.read_us * 100 > timeout_us * TIGHT)
+
+    def _shrink(self):
+        """An answer was cut off by the bus's timeout, or nearly: this chip and bus carry less
+        than ``chunk`` pages in time (a chip that stretches the clock longer than the
+        firmware leaves for it). Half as many pages an answer for the rest of the session;
+        fewer than a READ's four: READ alone, from the page the read is at."""
+        self.chunk //= 2
+        if self.chunk < 4:
+            self.chunk = 0
+            self.fast = False
+        self.shrinks += 1
 
     def _pages_to_ask(self):
         """The next FAST_READ's pages: an enrolled card's record at first, then up to the
@@ -648,6 +670,9 @@ class I2cTransport:
     constructs machine.I2C again, which resets the controller, and clocks a chip that still
     holds SDA free first); without ``rebuild`` it keeps the bus it has.
 
+    ``read_us`` is how long the last command's frame took to read (``clock``: ticks_us), so
+    the reader can tell an answer that nearly outlasted the timeout.
+
     A frame is read whole in one transfer, and the bus's timeout (``timeout_us``, what
     machine.I2C was made with) bounds the whole transfer, not each byte: the rp2 port
     passes it to pico-sdk's i2c_read_timeout_us, whose timeout is documented as the wait
@@ -667,6 +692,9 @@ class I2cTransport:
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
         self.lost = False                 # that frame's read failed: nothing more comes for the command
+        self.timeout_us = timeout_us
+        self.clock = None                 # how a frame's read is timed (None: time.ticks_us)
+        self.read_us = 0                  # how long the last command's frame took to read
         if timeout_us is None:
             self.longest_answer = FRAME_PAGES * 4
         else:
@@ -702,6 +730,7 @@ class I2cTransport:
     def write(self, data):
         self.resend = 0
         self.lost = False
+        self.read_us = 0
         try:
             self._writeto(data)
         except OSError:
@@ -720,6 +749,8 @@ class I2cTransport:
             return b""
         if self.resend:                        # the frame asked for again is ready: all of it
             total, self.resend = self.resend, 0
+            clock = self.clock or time.ticks_us
+            started = clock()
             try:
                 data = self._readfrom(total)
             except OSError as exc:
@@ -732,6 +763,7 @@ class I2cTransport:
                     # read it at the next pass, as firmware 1.4 did
                     self.resend = total
                 return b""
+            self.read_us = time.ticks_diff(clock(), started)
             if not data or not data[0] & 0x01:
                 return b""
             return data[1:]

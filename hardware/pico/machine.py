@@ -20,6 +20,8 @@ sleep_us = [None]      # how the bus waits out a transfer (the board's; else tim
 resets = []
 i2c_pins = {}          # "sda"/"scl" -> the pin ids the last machine.I2C was made with
 i2c_wedged = [False]   # a transfer was cut off by the timeout: the controller holds SCL (see I2C)
+bus_time_us = [0]      # the I2C bus's simulated time, all transfers told: what a Pico's ticks_us
+                       # sees pass across a transfer (the host's clock also counts the model's own work)
 uid = [b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"]
 
 
@@ -168,6 +170,7 @@ class I2C:
         bus = self._bus()
         if i2c_wedged[0]:
             bus.sleep_us(self.timeout)
+            bus_time_us[0] += self.timeout
             raise OSError(110)
         try:
             return getattr(bus, name)(address, arg)
@@ -175,6 +178,8 @@ class I2C:
             if exc.args and exc.args[0] == 110:
                 i2c_wedged[0] = True
             raise
+        finally:
+            bus_time_us[0] += bus.bus_us
 
     def writeto(self, address, data, stop=True):
         return self._transfer("writeto", address, data)
