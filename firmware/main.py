@@ -40,6 +40,42 @@ def unique_id():
     return "".join("%02x" % b for b in machine.unique_id())
 
 
+def make_i2c():
+    """The reader's bus as config.py wires it. Constructing machine.I2C resets the RP2040's
+    controller (the rp2 port's constructor runs pico-sdk's i2c_init)."""
+    return machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
+                       freq=config.I2C_FREQ, timeout=config.I2C_TIMEOUT_US)
+
+
+def rebuild_i2c():
+    """The bus after a transfer its timeout cut off: the controller made again, and when
+    the PN532 still holds SDA low (it was halfway through a byte), SCL clocked by hand
+    until it lets go, at most 9 clocks (the rest of a byte and its acknowledge), then a
+    STOP, and the controller made again to take its pins back (I2C-bus specification
+    UM10204 3.1.16, "bus clear")."""
+    bus = make_i2c()
+    if machine.Pin(config.I2C_SDA).value():
+        return bus
+    sda = machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
+    scl = machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
+    half = 500_000 // config.I2C_FREQ + 1       # half a clock at the bus's speed, in µs
+    for _ in range(9):
+        if sda.value():
+            break
+        scl.value(0)
+        time.sleep_us(half)
+        scl.value(1)
+        time.sleep_us(half)
+    scl.value(0)                                # STOP: SDA rises while SCL is high
+    sda.value(0)
+    time.sleep_us(half)
+    scl.value(1)
+    time.sleep_us(half)
+    sda.value(1)
+    time.sleep_us(half)
+    return make_i2c()
+
+
 def make_reader():
     """The configured reader (not yet set up: the loop does that, never waiting) and its
     kind for HELLO ("pn532" or "none")."""
@@ -47,9 +83,8 @@ def make_reader():
         return None, "none"
     from pn532 import I2cTransport, Reader, UartTransport
     if config.READER == "pn532-i2c":
-        bus = machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
-                          freq=config.I2C_FREQ, timeout=config.I2C_TIMEOUT_US)
-        transport = I2cTransport(bus, freq=config.I2C_FREQ, timeout_us=config.I2C_TIMEOUT_US)
+        transport = I2cTransport(make_i2c(), freq=config.I2C_FREQ, timeout_us=config.I2C_TIMEOUT_US,
+                                 rebuild=rebuild_i2c)
     else:
         uart = machine.UART(config.UART_ID, baudrate=config.UART_BAUD, tx=machine.Pin(config.UART_TX),
                             rx=machine.Pin(config.UART_RX), timeout=0)
@@ -248,11 +283,12 @@ class Firmware:
 
     def report(self):
         reader = "none"
-        failures = 0
+        failures = shrinks = 0
         if self.reader is not None:
             reader = "ok" if self.reader.ready else "missing"
             failures = self.reader.failures
-        self.station.stat(self.longest_us, reader, failures, gc.mem_free())
+            shrinks = self.reader.shrinks
+        self.station.stat(self.longest_us, reader, failures, shrinks, gc.mem_free())
         self.longest_us = 0
 
 

@@ -9,6 +9,7 @@ import time
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
+ETIMEDOUT = 110                     # errno: an I2C transfer the bus's timeout cut off
 HOST_TO_PN532 = 0xD4
 PN532_TO_HOST = 0xD5
 MAX_DATA = 254                      # normal frames only; nothing we ask for is longer
@@ -28,6 +29,16 @@ NTAG_FAST_READ = 0x3A                # start page, end page: all of them in one 
 NTAG_WRITE = 0xA2
 NTAG_GET_VERSION = 0x60
 NTAG_PWD_AUTH = 0x1B
+
+# RFConfiguration item 02h, the PN532's own waits for an answer (UM0701-02 7.3.1): RFU, then
+# ATR_RES's (0Bh, 102.4 ms, its default) and TimeOut, the wait for a card's answer to
+# InDataExchange or InCommunicateThru, 100 us x 2^(n-1): 09h, 25.6 ms. Its default (0Ah,
+# 51.2 ms) left the firmware's 60 ms exchange 8.8 ms to hear the chip say "no answer",
+# less than a slow chip's ACK and a few loop passes; nfcpy sets it for each exchange. An
+# NTAG21x needs far less: its longest command, WRITE, answers within 10 ms at most (NXP,
+# NTAG213F/216F datasheet Rev. 3.1, Table 32 "WRITE timing", TTimeOut; READ's is 5 ms,
+# Table 28), which 25.6 ms covers with room for the chip's own work around it.
+CARD_TIMEOUT = bytes([0x32, 0x02, 0x00, 0x0B, 0x09])
 
 # NTAG213/215/216 (NXP datasheet): GET_VERSION's storage size byte -> the page of CFG0
 # (MIRROR, RFUI, MIRROR_PAGE, AUTH0); CFG1 (ACCESS, RFUI x3), PWD and PACK follow it, the
@@ -216,6 +227,7 @@ def _first_text_record(message):
 
 
 FAILED = object()                    # an exchange's end without an answer
+TIGHT = 70                           # per cent of the bus's timeout a FAST_READ's answer may take to read
 
 # The pages a table's own record fills: its TLV's type and length (2 bytes), the record's
 # header (4), the language ("\x02en", 3) and st1:<game>:<16-character token> for a game
@@ -240,6 +252,7 @@ class Exchange:
         self.timeout_ms = timeout_ms
         self.parser = FrameParser()
         self.acked = False
+        self.unfinished = False          # it ended with the chip perhaps still on it: abort that
         self.sent = transport.write(build_frame(data))
 
     def poll(self, now_ms):
@@ -247,6 +260,7 @@ class Exchange:
             return FAILED
         chunk = self.transport.read_available()
         if self.transport.lost:
+            self.unfinished = True
             return FAILED                # the frame left the chip and never arrived whole
         if chunk:
             for item in self.parser.feed(chunk):
@@ -257,6 +271,7 @@ class Exchange:
                 elif item[0] in ("nack", "error"):
                     return FAILED
         if time.ticks_diff(now_ms, self.started) >= self.timeout_ms:
+            self.unfinished = True
             return FAILED
         return None
 
@@ -276,7 +291,7 @@ class Reader:
     carries (``transport.longest_answer`` bytes). A FAST_READ that does not bring the
     pages asked for was refused (a NAK: an NTAG203 or a MIFARE Ultralight does not know
     3Ah), not answered (the card left, or ignores it: the PN532 says so after its own
-    51.2 ms), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
+    25.6 ms, CARD_TIMEOUT), or lost on the bus (a transfer cut off by the I2C timeout); the card may be
     silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
     is listed again and, still there, read on four pages at a time with READ (30h,
     InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
@@ -306,6 +321,7 @@ class Reader:
         self.state = "setup"
         self.setup_step = 0
         self.exchange = None
+        self.abort = False               # an ACK goes to the chip before the next command
         self.next_at = None
         self.version = None
         self.failures = 0                # every failed exchange, for STAT
@@ -318,6 +334,7 @@ class Reader:
         self.page_tries = 0
         # the pages one FAST_READ answer may carry; fewer than a READ's four: READ alone
         self.chunk = min(FRAME_PAGES, getattr(transport, "longest_answer", 0) // 4)
+        self.shrinks = 0                 # times ``chunk`` was halved (STAT: reader_cut)
         self.fast = False                # this read uses FAST_READ (until the card refuses it)
         self.asked = 4                   # the pages the read under way asked for
         self.end = None                  # the bytes of user memory the NDEF message fills, once known
@@ -371,7 +388,11 @@ class Reader:
         answer = self.exchange.poll(now_ms)
         if answer is None:
             return None
+        if answer is FAILED and self.exchange.unfinished:
+            self.abort = True
         self.exchange = None
+        if self.state == "read" and self.fast and self._tight():
+            self._shrink()
         if answer is FAILED:
             return self._failed(now_ms)
         self.streak = 0
@@ -383,6 +404,15 @@ class Reader:
         if self.next_at is not None and time.ticks_diff(now_ms, self.next_at) < 0:
             return None
         self.next_at = None
+        if self.abort:
+            # the last exchange ended without its answer (lost on the bus, or none in time):
+            # the chip may still be on it, or halfway through handing it out, and a PN532
+            # takes no new command then. An ACK from the host aborts what it does (UM0701-02
+            # 6.2.1.3; libnfc's pn532_i2c.c: "Send an ACK frame from host to abort the
+            # command"); a transfer of its own, so a pass still makes at most one.
+            self.abort = False
+            self.transport.write(ACK)
+            return None
         if self.state == "backoff":
             self.state, self.setup_step = "setup", 0
         if self.state == "setup":
@@ -394,9 +424,11 @@ class Reader:
                 command = bytes([GET_FIRMWARE_VERSION])
             elif self.setup_step == 2:
                 command = bytes([SAM_CONFIGURATION, 0x01, 0x14, 0x00])      # normal mode, no IRQ pin
-            else:
+            elif self.setup_step == 3:
                 # MxRtyPassiveActivation: a bounded number of tries, so "no card" comes back at once
                 command = bytes([RF_CONFIGURATION, 0x05, 0xFF, 0x01, self.retries])
+            else:
+                command = CARD_TIMEOUT
         elif self.state == "read":
             if self.fast:
                 self.asked = self._pages_to_ask()
@@ -423,6 +455,24 @@ class Reader:
         self.exchange = Exchange(self.transport, command, now_ms, self.timeout_ms)
         return None
 
+    def _tight(self):
+        """Whether the FAST_READ's answer just read was cut off by the bus's timeout, or
+        took more than TIGHT per cent of it."""
+        transport = self.transport
+        timeout_us = getattr(transport, "timeout_us", None)
+        return bool(timeout_us) and (transport.lost or transport.read_us * 100 > timeout_us * TIGHT)
+
+    def _shrink(self):
+        """An answer was cut off by the bus's timeout, or nearly: this chip and bus carry less
+        than ``chunk`` pages in time (a chip that stretches the clock longer than the
+        firmware leaves for it). Half as many pages an answer for the rest of the session;
+        fewer than a READ's four: READ alone, from the page the read is at."""
+        self.chunk //= 2
+        if self.chunk < 4:
+            self.chunk = 0
+            self.fast = False
+        self.shrinks += 1
+
     def _pages_to_ask(self):
         """The next FAST_READ's pages: an enrolled card's record at first, then up to the
         NDEF message's end when its TLV says where that is (else as many as an answer
@@ -443,7 +493,7 @@ class Reader:
                     return self._failed(now_ms)
                 self.version = "%d.%d" % (answer[2], answer[3])
             self.setup_step += 1
-            if self.setup_step == 4:
+            if self.setup_step == 5:
                 self.state = "poll"
             return None
         if self.state in WRITING:
@@ -576,9 +626,12 @@ class Reader:
 
 class UartTransport:
     """HSU: wake with 55 55 and zeros. An answer comes in over as many reads as it takes, so
-    one may carry a whole normal frame."""
+    one could carry a whole normal frame; but a 63-page FAST_READ answer spends about 22 ms
+    on air and, 262 bytes at 115200 baud (10 bits a byte), 23 ms more on the wire: most of
+    the exchange's 60 ms. ``UART_PAGES`` a FAST_READ leave half of it."""
 
-    longest_answer = FRAME_PAGES * 4
+    UART_PAGES = 32
+    longest_answer = UART_PAGES * 4
     lost = False                          # what comes in stays in the UART's buffer
 
     def __init__(self, uart):
@@ -612,6 +665,17 @@ class I2cTransport:
     command forgets it. With a missing chip a transfer fails at once (EIO); a stuck bus
     costs the I2C timeout.
 
+    A transfer the timeout cuts off (ETIMEDOUT, errno 110) leaves the bus stuck: pico-sdk's
+    i2c_read_blocking_internal returns on its timeout without a STOP and without an abort,
+    the RP2040's controller (IC_EMPTYFIFO_HOLD_MASTER_EN) keeps holding SCL, and the PN532,
+    halfway through its frame, may hold SDA low. Every later transfer would fail the same
+    way, so the transport makes the bus again at once with ``rebuild`` (main.py's: it
+    constructs machine.I2C again, which resets the controller, and clocks a chip that still
+    holds SDA free first); without ``rebuild`` it keeps the bus it has.
+
+    ``read_us`` is how long the last command's frame took to read (``clock``: ticks_us), so
+    the reader can tell an answer that nearly outlasted the timeout.
+
     A frame is read whole in one transfer, and the bus's timeout (``timeout_us``, what
     machine.I2C was made with) bounds the whole transfer, not each byte: the rp2 port
     passes it to pico-sdk's i2c_read_timeout_us, whose timeout is documented as the wait
@@ -624,35 +688,61 @@ class I2cTransport:
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
     AROUND = 12                           # address, status, 00 00 FF LEN LCS, TFI, code, status, DCS, 00
 
-    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None):
+    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None):
         self.i2c = i2c
+        self.rebuild = rebuild            # () -> a new machine.I2C on a bus set free, or None
+        self.rebuilt = 0                  # times the bus was made again after a cut transfer
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
         self.lost = False                 # that frame's read failed: nothing more comes for the command
+        self.timeout_us = timeout_us
+        self.clock = None                 # how a frame's read is timed (None: time.ticks_us)
+        self.read_us = 0                  # how long the last command's frame took to read
         if timeout_us is None:
             self.longest_answer = FRAME_PAGES * 4
         else:
             in_time = (timeout_us // 2) * (freq // 1000) // 9000       # bytes in half the timeout
             self.longest_answer = max(0, min(FRAME_PAGES * 4, in_time - self.AROUND))
 
+    def _writeto(self, data):
+        try:
+            return self.i2c.writeto(self.address, data)
+        except OSError as exc:
+            self._after(exc)
+            raise
+
+    def _readfrom(self, n):
+        try:
+            return self.i2c.readfrom(self.address, n)
+        except OSError as exc:
+            self._after(exc)
+            raise
+
+    def _after(self, exc):
+        """A transfer failed: one the timeout cut off leaves the bus stuck, so make it again."""
+        if exc.args and exc.args[0] == ETIMEDOUT and self.rebuild is not None:
+            self.i2c = self.rebuild()
+            self.rebuilt += 1
+
     def wake(self):
         try:
-            self.i2c.writeto(self.address, b"\x00")
+            self._writeto(b"\x00")
         except OSError:
             pass
 
     def write(self, data):
         self.resend = 0
         self.lost = False
+        self.read_us = 0
         try:
-            self.i2c.writeto(self.address, data)
+            self._writeto(data)
         except OSError:
             return False
         return True
 
     def ready(self):
         try:
-            status = self.i2c.readfrom(self.address, 1)
+            status = self._readfrom(1)
         except OSError:
             return False
         return len(status) == 1 and status[0] & 0x01
@@ -662,18 +752,26 @@ class I2cTransport:
             return b""
         if self.resend:                        # the frame asked for again is ready: all of it
             total, self.resend = self.resend, 0
+            clock = self.clock or time.ticks_us
+            started = clock()
             try:
-                data = self.i2c.readfrom(self.address, total)
-            except OSError:
-                # cut off by the bus's timeout (the chip handed the frame out: it is gone) or
-                # not acknowledged (the chip is deaf): nothing comes for this command
-                self.lost = True
+                data = self._readfrom(total)
+            except OSError as exc:
+                if exc.args and exc.args[0] == ETIMEDOUT:
+                    # cut off by the bus's timeout halfway through the frame: the bus is set
+                    # free and the chip's answer aborted, nothing more comes for this command
+                    self.lost = True
+                else:
+                    # not acknowledged (EIO): no byte moved, the frame is still in the chip;
+                    # read it at the next pass, as firmware 1.4 did
+                    self.resend = total
                 return b""
+            self.read_us = time.ticks_diff(clock(), started)
             if not data or not data[0] & 0x01:
                 return b""
             return data[1:]
         try:
-            head = self.i2c.readfrom(self.address, self.HEADER)
+            head = self._readfrom(self.HEADER)
         except OSError:
             return b""
         if len(head) < self.HEADER or not head[0] & 0x01:
@@ -684,7 +782,7 @@ class I2cTransport:
         if (length == 0 and lcs == 0xFF) or (length == 0xFF and lcs == 0x00):
             return head[1:]                    # ACK or NACK: all there
         try:
-            self.i2c.writeto(self.address, NACK)     # "again, please": the chip resends it whole
+            self._writeto(NACK)                   # "again, please": the chip resends it whole
         except OSError:
             return b""
         self.resend = 1 + 5 + length + 2       # status, 00 00 FF LEN LCS, body, DCS, 00

@@ -146,10 +146,12 @@ class Station:
         if frame is not None:
             self._queue(frame)
 
-    def stat(self, longest_loop_us, reader, reader_failures, free_bytes):
-        """STAT: how the station has been doing since the last one."""
+    def stat(self, longest_loop_us, reader, reader_failures, reader_cut, free_bytes):
+        """STAT: how the station has been doing since the last one (``reader_cut``: since it
+        started, the times the reader's answers got shorter after one was cut off)."""
         self._queue(encode_frame("STAT", (
             "loop_us=%d" % longest_loop_us, "reader=%s" % reader, "reader_failures=%d" % reader_failures,
+            "reader_cut=%d" % reader_cut,
             "dropped=%d" % self.dropped, "bad_commands=%d" % self.bad_commands, "texts_cut=%d" % self.texts_cut,
             "free=%d" % free_bytes)))
 

@@ -19,8 +19,9 @@
 #   exchanges at 106 kbit/s with the card, an NTAG WRITE's EEPROM time), computed from the
 #   card as it is when the response is due: a card taken away mid-read (or one that
 #   ignores the command) answers nothing, and the chip says so (status 01, a timeout)
-#   only when its own wait for the card's answer, ``card_timeout_us``, is up; a new
-#   command or an ACK from the host abandons the one under way;
+#   only when its own wait for the card's answer is up (``card_timeout_us`` after a reset,
+#   what RFConfiguration item 02h's TimeOut sets after that); a new command or an ACK
+#   from the host abandons the one under way;
 # - InListPassiveTarget: one try per ``MxRtyPassiveActivation`` + 1 (RFConfiguration item
 #   05), and after a reset the chip tries for ever (0xFF) until a card comes;
 # - an answer too long for a normal frame comes in an extended one (UM0701-02 6.2.1: FF FF,
@@ -34,9 +35,14 @@
 # The bus (ChipI2C) times each transfer at its clock and fails one that would outlast its
 # timeout with ETIMEDOUT when the timeout is up, as the RP2040's does: MicroPython's rp2
 # machine.I2C hands its timeout to pico-sdk's i2c_read_timeout_us/i2c_write_timeout_us,
-# which bound the entire transfer, not each byte. A read cut off so has taken the frame
-# from the chip all the same (its tail is lost); a write cut off leaves the chip a broken
-# command.
+# which bound the entire transfer, not each byte. pico-sdk's i2c_read_blocking_internal
+# stops on that timeout without a STOP and without aborting, so the chip is left in the
+# middle of handing out its frame: it holds SDA low (``sda_low_clocks``: until SCL has
+# clocked out the rest of the byte it was sending, at most 9 clocks; the simulated Pico's
+# machine.Pin clocks it, hardware/pico/machine.py), keeps the frame "ready" (status 01,
+# the whole frame again to the next read) and ignores every new command, NACK included,
+# until the host's ACK frame aborts it (UM0701-02 6.2.1.3; libnfc's pn532_i2c.c sends an
+# ACK "to abort the command"). A write cut off leaves the chip a broken command.
 
 import time
 
@@ -60,6 +66,7 @@ IN_LIST_PASSIVE_TARGET = 0x4A
 NAMES = {GET_FIRMWARE_VERSION: "GetFirmwareVersion", SAM_CONFIGURATION: "SAMConfiguration",
          RF_CONFIGURATION: "RFConfiguration"}
 FOREVER = 0xFF                                # MxRtyPassiveActivation: try until a card comes
+NO_TIMEOUT_US = 1 << 28                       # TimeOut 00h, "no timeout": longer than anyone waits
 
 HALF = 1 << 29
 MASK = (1 << 30) - 1
@@ -118,6 +125,7 @@ class Pn532:
         self.card = None                      # an ntag.Ntag on the antenna, or None
         self.configured = False
         self.retries = FOREVER
+        self.card_timeout_us = timing["card_timeout_us"]    # RFConfiguration item 02h's TimeOut
         self.queue = []                       # _Pending frames, in order
         self.last = None                      # the last response handed out, for a NACK
         self.deaf_until = None                # after a reset
@@ -131,6 +139,10 @@ class Pn532:
         self.cut = 0                          # transfers the bus's timeout cut off (ChipI2C)
         self.stretch_us = 0                   # clock stretching at each transfer's start (ChipI2C)
         self.unanswered = False               # the last card exchange got no answer on air
+        self.mid_frame = False                # a read of its frame was cut off: only an ACK is heard
+        self.sda_low_clocks = 0               # SCL clocks until it lets SDA go after that cut
+        self.stops = 0                        # STOP conditions a host made by hand (machine.Pin)
+        self.ignored = 0                      # frames it did not take while mid-frame
 
     # -- the bus (ChipI2C calls these) ---------------------------------------------------------
     def answers_address(self):
@@ -145,13 +157,17 @@ class Pn532:
     def writeto(self, data):
         data = bytes(data)
         now = self.clock()
+        if data == ACK:                       # the host abandons the command under way
+            self.queue = []
+            self.mid_frame = False
+            return
+        if self.mid_frame:                    # still sending the frame a cut read began
+            self.ignored += 1
+            return
         if data == NACK:
             self.nacks += 1
             if self.last is not None:
                 self.queue = [_Pending(now + self.timing["nack_resend_us"], self.last)]
-            return
-        if data == ACK:                       # the host abandons the command under way
-            self.queue = []
             return
         if len(data) < 7 or data[:3] != b"\x00\x00\xff" or data[5] != 0xD4:
             return                            # a wake-up byte or garbage: nothing to answer
@@ -168,7 +184,9 @@ class Pn532:
         ack_at = now + self.timing["ack_us"]
         self.queue = [_Pending(ack_at, ACK), _Pending(self._due(command, ack_at), None, command, ack_at)]
 
-    def readfrom(self, n):
+    def readfrom(self, n, cut_clocks=0):
+        """A read of ``n`` bytes (status first). ``cut_clocks``: the bus's timeout cut the
+        transfer off with that many clocks of its byte still to come (ChipI2C)."""
         self.reads += 1
         now = self.clock()
         head = self.queue[0] if self.queue else None
@@ -180,11 +198,16 @@ class Pn532:
             self.unanswered = False
             head.data = self._respond(head.command)
             if self.unanswered:               # nothing on air: the chip waits out its timeout first
-                head.ready_at = head.started + self.timing["card_timeout_us"]
+                head.ready_at = head.started + self.card_timeout_us
                 if ticks_diff(now, head.ready_at) < 0:
                     return bytes(n)
         if n < 2:
             return b"\x01"                    # the status alone: the frame stays
+        if cut_clocks:                        # no STOP came: the chip is still handing it out
+            self.mid_frame = True
+            self.sda_low_clocks = cut_clocks
+            out = b"\x01" + head.data
+            return (out + bytes(max(0, n - len(out))))[:n]
         self.queue.pop(0)
         if head.data is not ACK:
             self.last = head.data
@@ -197,13 +220,27 @@ class Pn532:
         head = self.queue[0] if self.queue else None
         return head is not None and head.ready_at is not None and ticks_diff(self.clock(), head.ready_at) >= 0
 
+    def holds_sda(self):
+        return self.sda_low_clocks > 0
+
+    def scl_clocked(self):
+        """A clock pulse the host made by hand: one more bit of the byte it was sending."""
+        if self.sda_low_clocks:
+            self.sda_low_clocks -= 1
+
+    def stop_seen(self):
+        self.stops += 1
+
     # -- what happens to the chip --------------------------------------------------------------
     def reset(self):
         """A brown-out or a reset: deaf for a while, then unconfigured and idle."""
         self.configured = False
         self.retries = FOREVER
+        self.card_timeout_us = self.timing["card_timeout_us"]
         self.queue = []
         self.last = None
+        self.mid_frame = False
+        self.sda_low_clocks = 0
         self.deaf_until = self.clock() + self.timing["reset_us"]
 
     # -- timing --------------------------------------------------------------------------------
@@ -261,6 +298,10 @@ class Pn532:
         if code == RF_CONFIGURATION:
             if len(command) >= 5 and command[1] == 0x05:                # MaxRetries: ATR, PSL, passive activation
                 self.retries = command[4]
+            if len(command) >= 5 and command[1] == 0x02:                # various timings: RFU, ATR_RES, TimeOut
+                codes = self.timing["card_timeout_codes_us"]
+                if command[4] < len(codes):
+                    self.card_timeout_us = codes[command[4]] or NO_TIMEOUT_US
             return self._emit([0x33])
         if code == IN_LIST_PASSIVE_TARGET:
             if not self.configured:
@@ -297,7 +338,9 @@ class ChipI2C:
     at once with EIO (the address is not acknowledged, as the rp2 port says), a stuck bus
     takes ``timeout_us`` and fails with ETIMEDOUT, and so does a transfer longer than
     ``timeout_us`` when that is up (pico-sdk's timeout bounds the whole transfer), the
-    chip's clock stretching (``stretch_us``) counted in."""
+    chip's clock stretching (``stretch_us``) counted in, and every transfer while the chip
+    holds SDA low after such a cut. (That the Pico's controller itself refuses every
+    transfer after a cut until machine.I2C is made again is hardware/pico/machine.py's.)"""
 
     def __init__(self, chip, freq=100_000, timeout_us=5_000, sleep_us=None):
         self.chip = chip
@@ -309,10 +352,17 @@ class ChipI2C:
 
     def _transfer(self, nbytes):
         """The transfer's time on the bus, waited out; the number of bytes after the address
-        that went before the timeout cut it off (``nbytes`` when it did not)."""
+        that went before the timeout cut it off (``nbytes`` when it did not), and the clocks
+        of the byte under way that were still to come (0 when it was not cut)."""
         self.transfers += 1
         chip = self.chip
         if chip is not None and chip.mode == "stuck":
+            self.sleep_us(self.timeout_us)
+            self.bus_us += self.timeout_us
+            raise OSError(110)
+        if chip is not None and chip.holds_sda():
+            # SDA low: the controller never gets its START onto the bus (the Pico's wait for
+            # it runs into the timeout)
             self.sleep_us(self.timeout_us)
             self.bus_us += self.timeout_us
             raise OSError(110)
@@ -328,28 +378,30 @@ class ChipI2C:
             self.sleep_us(self.timeout_us)
             self.bus_us += self.timeout_us
             chip.cut += 1
-            return max(0, (self.timeout_us - stretch) * self.freq // (bits * 1_000_000) - 1)
+            clocked = max(0, (self.timeout_us - stretch) * self.freq // 1_000_000 - bits)   # after the address
+            return clocked // bits, bits - clocked % bits
         self.sleep_us(us)
         self.bus_us += us
-        return nbytes
+        return nbytes, 0
 
     def writeto(self, address, data, stop=True):
         if address != ADDRESS:
             raise OSError(5)
-        went = self._transfer(len(data))
-        self.chip.writeto(data[:went])
+        went, _ = self._transfer(len(data))
         if went < len(data):
+            self.chip.writeto(data[:went])
             raise OSError(110)                # the timeout cut it off: the chip has a broken command
+        self.chip.writeto(data)
         return len(data)
 
     def readfrom(self, address, n, stop=True):
         if address != ADDRESS:
             raise OSError(5)
-        went = self._transfer(n)
-        data = self.chip.readfrom(n)
+        went, to_come = self._transfer(n)
         if went < n:
-            raise OSError(110)                # the frame left the chip; its tail was never clocked in
-        return data
+            self.chip.readfrom(n, to_come)
+            raise OSError(110)                # cut off mid-frame: the chip is still sending it
+        return self.chip.readfrom(n)
 
 
 def _sleep_us(us):

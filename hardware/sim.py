@@ -388,7 +388,7 @@ class SimulatedStation(PtyDevice):
                 self._write(encode_frame("HELLO", PROTOCOL_VERSION, self.station_id, FIRMWARE, caps))
                 # as firmware 1.1 after its first pass: how it is doing
                 self._write(encode_frame("STAT", "loop_us=812", f"reader={'ok' if self.reader != 'none' else 'none'}",
-                                         "reader_failures=0", "dropped=0", "bad_commands=0", "texts_cut=0",
+                                         "reader_failures=0", "reader_cut=0", "dropped=0", "bad_commands=0", "texts_cut=0",
                                          "free=151232"))
             elif kind == "WRITE":
                 # as firmware 1.2 with the card on its reader: written, protected, answered

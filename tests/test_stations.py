@@ -330,6 +330,9 @@ def test_stat_and_err_frames_are_kept_and_a_pong_with_two_stamps_syncs(tmp_path)
     from controller.table.stations import health
     words = health({"stats": link.stats, "errors": link.errors})
     assert words == "loop ≤ 1.5 ms, reader missing (4 failures), 87 KB free, last error: crash ValueError boom"
+    # firmware 1.5: how often its reader's answers were made shorter after one was cut off
+    assert health({"stats": {"reader": "ok", "reader_cut": "2", "free": "90000"}}) == \
+        "reader ok, 2 card reads cut short, 87 KB free"
     link._pings[3] = 1_000_000
     link._to_event(Frame("PONG", ("3", "500", "2500")), 4_200_000)
     assert link.sync.round_trip_ns == 3_200_000 - 2_000_000

@@ -117,7 +117,8 @@ def health(row: dict[str, Any]) -> str:
     if "reader" in stats:
         failures = stats.get("reader_failures", "0")
         parts.append(f"reader {stats['reader']}" + (f" ({failures} failures)" if failures not in ("", "0") else ""))
-    for key, words in (("dropped", "frames dropped"), ("bad_commands", "commands refused"), ("texts_cut", "tag texts cut")):
+    for key, words in (("reader_cut", "card reads cut short"), ("dropped", "frames dropped"),
+                       ("bad_commands", "commands refused"), ("texts_cut", "tag texts cut")):
         if stats.get(key) not in (None, "", "0"):
             parts.append(f"{stats[key]} {words}")
     if "free" in stats:

@@ -18,6 +18,10 @@ irq_objects = {}       # pin id -> its IRQ object (pin.irq() returns the same on
 chip = [None]          # the simulated PN532 on the I2C bus (hardware/pn532_chip.Pn532), or nobody
 sleep_us = [None]      # how the bus waits out a transfer (the board's; else time.sleep_us)
 resets = []
+i2c_pins = {}          # "sda"/"scl" -> the pin ids the last machine.I2C was made with
+i2c_wedged = [False]   # a transfer was cut off by the timeout: the controller holds SCL (see I2C)
+bus_time_us = [0]      # the I2C bus's simulated time, all transfers told: what a Pico's ticks_us
+                       # sees pass across a transfer (the host's clock also counts the model's own work)
 uid = [b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"]
 
 
@@ -35,6 +39,7 @@ class IRQ:
 class Pin:
     IN = 0
     OUT = 1
+    OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
     IRQ_FALLING = 4
@@ -54,9 +59,19 @@ class Pin:
         return handlers.get(self.id)
 
     def value(self, level=None):
+        """The level; the I2C bus's SDA reads low while the PN532 holds it. Driving the bus's
+        SCL high clocks the chip, and SDA going high while SCL is high is a STOP."""
         if level is None:
+            if self.id == i2c_pins.get("sda") and chip[0] is not None and chip[0].holds_sda():
+                return 0
             return levels.get(self.id, 1)
+        old = levels.get(self.id, 1)
         levels[self.id] = level
+        if chip[0] is not None and level and not old:
+            if self.id == i2c_pins.get("scl"):
+                chip[0].scl_clocked()
+            elif self.id == i2c_pins.get("sda") and levels.get(i2c_pins.get("scl"), 1):
+                chip[0].stop_seen()
 
     def irq(self, handler=None, trigger=12, hard=False):
         """As the rp2 port: with arguments it sets the handler, without it only returns the
@@ -122,11 +137,25 @@ class PWM:
 
 class I2C:
     """The bus the PN532 hangs on: transfers take their time at ``freq`` and reach the
-    simulated chip in ``chip[0]``; with nobody there, EIO at once (as the rp2 port)."""
+    simulated chip in ``chip[0]``; with nobody there, EIO at once (as the rp2 port).
+
+    A transfer the timeout cut off (ETIMEDOUT) leaves the controller as pico-sdk's
+    i2c_read_blocking_internal/i2c_write_blocking_internal leave the RP2040's: they return
+    on the timeout without a STOP and without an abort, and with IC_EMPTYFIFO_HOLD_MASTER_EN
+    set the controller holds SCL low waiting for more. Every later transfer fails with
+    ETIMEDOUT, whichever I2C object makes it, until machine.I2C is made again (the rp2
+    port's constructor runs i2c_init, which resets the block). Making it again does not
+    free SDA from a chip that holds it low: that takes clocks on SCL (machine.Pin)."""
 
     def __init__(self, id=0, scl=None, sda=None, freq=400_000, timeout=50_000):
         self.freq = freq
         self.timeout = timeout
+        i2c_wedged[0] = False
+        if sda is not None:
+            i2c_pins["sda"] = sda.id
+        if scl is not None:
+            i2c_pins["scl"] = scl.id
+            levels[scl.id] = 1
 
     def _bus(self):
         if chip[0] is None:
@@ -137,11 +166,26 @@ class I2C:
             from hardware.pn532_chip import ChipI2C
         return ChipI2C(chip[0], self.freq, self.timeout, sleep_us[0])
 
+    def _transfer(self, name, address, arg):
+        bus = self._bus()
+        if i2c_wedged[0]:
+            bus.sleep_us(self.timeout)
+            bus_time_us[0] += self.timeout
+            raise OSError(110)
+        try:
+            return getattr(bus, name)(address, arg)
+        except OSError as exc:
+            if exc.args and exc.args[0] == 110:
+                i2c_wedged[0] = True
+            raise
+        finally:
+            bus_time_us[0] += bus.bus_us
+
     def writeto(self, address, data, stop=True):
-        return self._bus().writeto(address, data)
+        return self._transfer("writeto", address, data)
 
     def readfrom(self, address, n, stop=True):
-        return self._bus().readfrom(address, n)
+        return self._transfer("readfrom", address, n)
 
 
 class UART:
