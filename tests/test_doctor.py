@@ -310,7 +310,7 @@ def test_the_update_on_the_tv_says_each_stations_outcome(tmp_path, monkeypatch):
             if self.port == "/dev/old":
                 raise FlashError("flash_old_firmware", station="s2", firmware="1.1.0")
             return FlashReport(self.port, "s1", "1.1.0", "1.2.0", ["main.py"])
-    monkeypatch.setattr("controller.app.box.open_present", lambda ports, events, stack: {})
+    monkeypatch.setattr("controller.app.play.open_present", lambda ports, events, stack: {})
     outcomes = run_flash_on_screen(["/dev/new", "/dev/old"], lang="fr", headless=True, fullscreen=False,
                                    timeout=0.2, flasher=Refusing)
     assert [o.ok for o in outcomes] == [True, False]

@@ -13,7 +13,7 @@ import pytest
 
 from controller.bots.teamup import TeamUpBot
 from controller.games import find_game
-from controller.app.demo import finished_games
+from controller.app.recording import finished_games
 from controller.games.teamup import (
     CARD_KIND, DATA, Draw, FaceDown, Place, Stop, as_package, current_card, fitting, kind_of_card, pallet_of,
     screen_steps,

@@ -69,7 +69,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
     """Seats by button (``controller/app/seating.py``): the ports in seat order, the names
     and the colours ("rrggbb"), or None when it was left with Esc. A station's LED shows the
     colour it is choosing."""
-    from controller.app.play import QUIT, make_screen, next_input
+    from controller.app.play import QUIT, make_screen, next_input, open_present
     from controller.app.seating import COLOURS, Seating
     from controller.games import find_game
     from controller.table.eventlog import EventLog
@@ -109,7 +109,7 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
                  timeout: float | None = None, **_: Any) -> None:
     """The games played and the leaderboard on the TV: the bottom left and right buttons turn
     the pages, any other button (or Esc) goes back to the menu."""
-    from controller.app.play import QUIT, make_screen, next_input
+    from controller.app.play import QUIT, make_screen, next_input, open_present
     from controller.app.recording import record_complete_games
     from controller.app.results import people_board, result_rows
     from controller.table.eventlog import EventLog
@@ -141,7 +141,7 @@ def show_how_to_play(ports: list[str], game: str, *, lang: str, headless: bool, 
     """A game's how-to-play pages on the TV, turned at any station, until its top-left button,
     the last page's OK (or Esc)."""
     from controller.app.howto import show_pages
-    from controller.app.play import make_screen
+    from controller.app.play import make_screen, open_present
     events: queue.Queue = queue.Queue()
     deadline = None if timeout is None else time.monotonic() + timeout
     with contextlib.ExitStack() as stack:
@@ -179,23 +179,6 @@ def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
     return Saved(saved.game, int(saved.config.get("players", 0)), options,
                  date_time(lang, began.tm_mday, began.tm_mon, began.tm_hour, began.tm_min), len(saved.actions),
                  tuple(saved.seats))
-
-
-def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
-                 failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
-    """The stations that answer, each on its own: one unplugged or silent is left out (and
-    logged, and put in ``failed`` with the reason), not the end of the box."""
-    from controller.app.play import open_links
-    from hardware.link import StationError
-    links: dict[str, Any] = {}
-    for port in ports:
-        try:
-            links.update(open_links([port], events, stack))
-        except (StationError, OSError, RuntimeError) as exc:
-            log.warning("the box leaves %s out: %s", port, exc)
-            if failed is not None:
-                failed[port] = exc
-    return links
 
 
 def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None) -> str:
@@ -305,7 +288,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
     and switches off a box without stations. ``poweroff``: the command "Switch off" runs."""
     from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, storage_trouble, store_problem,
                                            waiting_for_stations)
-    from controller.app.play import QUIT, box_volume, make_screen, next_input
+    from controller.app.play import QUIT, box_volume, make_screen, next_input, open_present
     from controller.table.stations import candidate_ports
     from hardware.events import ButtonEvent
     fixed = ports

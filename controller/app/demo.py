@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.play import make_screen, open_links, simulated_stations
+from controller.app.recording import NAMES, finished_games
 from controller.bots.driver import BotDriver, RealtimeBotDriver
 from controller.games import find_game
 from controller.table.cards import tap_virtual_card
@@ -22,15 +23,8 @@ from controller.table.realtime import RealtimeRunner, SimulatedTime, SimulatedWi
 from controller.table.runner import TableRunner, Wake
 from controller.table.table import Table
 
-NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 UNATTENDED_SAVE_S = 10.0     # a headless demo that cannot save for this long ends with the reason
 DEMO_LINK_DELAY_MS = (0.0, 4.0)   # a real-time demo's stations: USB's delay each way (docs/crazy-kick.md)
-
-
-def finished_games(store: EventLog, game: str, *, demo: bool) -> list[dict[str, Any]]:
-    """The finished games' results, newest first: demos or real games, never mixed."""
-    return [r for r in store.results(game, limit=500)
-            if isinstance(r.get("config"), dict) and bool(r["config"].get("demo")) == demo]
 
 
 def demo_config(game: str, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -503,8 +503,7 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
                          timeout: float | None = None, env: Environment | None = None) -> list[Finding]:
     """The menu's "Check the table": the findings on the TV as they come, then until any
     station's button (or Esc)."""
-    from controller.app.box import open_present
-    from controller.app.play import QUIT, make_screen, next_input
+    from controller.app.play import QUIT, make_screen, next_input, open_present
     from hardware.events import ButtonEvent
     env = env or Environment(ports=lambda: list(ports))
     deadline = None if timeout is None else time.monotonic() + timeout

@@ -38,22 +38,6 @@ class Outcome:
         return self.error is None
 
 
-def require_tables_firmware(links: Any, wanted: str | None = None) -> None:
-    """A game does not start while a station runs another firmware than the table's: its
-    frames may mean something else (a newer table's, an older station's). Simulated
-    stations model this table's firmware; a bare reader has none of ours."""
-    from controller.games.core import IllegalAction
-    from hardware.sim import is_simulated
-    from hardware.stationflash import table_firmware_version
-    wanted = wanted or table_firmware_version()
-    for station, link in dict(links).items():
-        firmware = getattr(link, "firmware", None)
-        if getattr(link, "capabilities", {}).get("buttons") == "0" or is_simulated(firmware):
-            continue
-        if firmware != wanted:
-            raise IllegalAction("station_firmware_other", station=station, has=firmware or "?", wants=wanted)
-
-
 def picos(ports: list[str], comports: Callable[[], list[Any]] | None = None) -> list[str]:
     """The ports whose USB device is a Raspberry Pi Pico (vendor 2e8a)."""
     if comports is None:
@@ -178,7 +162,7 @@ def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscre
             lines[outcome.port] = (outcome_line(outcome, lang)[2:], outcome.ok)
         show(done=True)
         # the menu's stations are free again: any button goes back
-        from controller.app.box import open_present
+        from controller.app.play import open_present
         events: queue.Queue = queue.Queue()
         open_present(found, events, stack)
         while True:

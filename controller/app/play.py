@@ -4,6 +4,7 @@ registry commands. Composition root: it may wire hardware, the table and the dis
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import sys
 import time
@@ -12,8 +13,12 @@ from typing import Any
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
 from controller.games import find_game, texts
 from controller.games.core import IllegalAction
+from controller.app.recording import finished_games
+from controller.table.stations import require_tables_firmware
 from controller.table.runner import TableRunner
 from controller.table.table import Table
+
+log = logging.getLogger(__name__)
 
 
 def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
@@ -36,6 +41,22 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
         links[link.station_id] = link
+    return links
+
+
+def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
+                 failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
+    """The stations that answer, each on its own: one unplugged or silent is left out (and
+    logged, and put in ``failed`` with the reason), not the end of the box."""
+    from hardware.link import StationError
+    links: dict[str, Any] = {}
+    for port in ports:
+        try:
+            links.update(open_links([port], events, stack))
+        except (StationError, OSError, RuntimeError) as exc:
+            log.warning("the box leaves %s out: %s", port, exc)
+            if failed is not None:
+                failed[port] = exc
     return links
 
 
@@ -219,7 +240,6 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             raise IllegalAction("resume_differs", game=rules.title, n=int(saved.config.get("players", 0)),
                                 when=time.strftime("%d.%m. %H:%M", time.localtime(saved.started_at)))
         links = open_links(ports, events, stack, bots=not flood_limit)
-        from controller.app.flash import require_tables_firmware
         require_tables_firmware(links)        # before a move: the TV says how to update a station
         bot_stations = seat_bots(bots, stack, realtime=rules.realtime,          # the last seats, at simulated stations
                                  kind=bot_stations_kind)
@@ -236,7 +256,6 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             print(f"Resuming game {saved.id} from its log ({len(saved.actions)} moves).", file=sys.stderr)
             table = Table.resume(rules, saved, store, stations=stations, names=names, colours=colours)
         else:
-            from controller.app.demo import finished_games
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store, colours=colours)

@@ -13,10 +13,13 @@ import logging
 from typing import Any
 
 from controller.games import GAMES, texts
-from controller.table.eventlog import BrokenLog, SavedGame, StorageError
+from controller.table.eventlog import BrokenLog, EventLog, SavedGame, StorageError
 from controller.table.table import Table
 
 log = logging.getLogger(__name__)
+
+# The demo's bots, seat by seat: a saved demo's seats are named by them too (seat_names).
+NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]
 
 
 def seat_names(store: Any, saved: SavedGame, lang: str = "en") -> list[str]:
@@ -25,7 +28,6 @@ def seat_names(store: Any, saved: SavedGame, lang: str = "en") -> list[str]:
     recorded) by the name last chosen at their station; the bots at a real table's empty
     seats as bots ("" where nothing is known: "seat N")."""
     if saved.config.get("demo"):
-        from controller.app.demo import NAMES
         return NAMES[:len(saved.seats)]
     sat = store.players_of([saved.id]).get(saved.id, {})
     remembered = store.station_names()
@@ -56,3 +58,9 @@ def record_complete_games(store: Any) -> list[int]:
         if table.finished:
             recorded.append(game_id)
     return recorded
+
+
+def finished_games(store: EventLog, game: str, *, demo: bool) -> list[dict[str, Any]]:
+    """The finished games' results, newest first: demos or real games, never mixed."""
+    return [r for r in store.results(game, limit=500)
+            if isinstance(r.get("config"), dict) and bool(r["config"].get("demo")) == demo]

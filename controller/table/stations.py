@@ -153,3 +153,19 @@ def format_table(rows: list[dict[str, Any]]) -> str:
                       ms(r["round_trip_ms"]), seen, late_text(r.get("late_presses")), health(r)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)
+
+
+def require_tables_firmware(links: Any, wanted: str | None = None) -> None:
+    """A game does not start while a station runs another firmware than the table's: its
+    frames may mean something else (a newer table's, an older station's). Simulated
+    stations model this table's firmware; a bare reader has none of ours."""
+    from controller.games.core import IllegalAction
+    from hardware.sim import is_simulated
+    from hardware.stationflash import table_firmware_version
+    wanted = wanted or table_firmware_version()
+    for station, link in dict(links).items():
+        firmware = getattr(link, "firmware", None)
+        if getattr(link, "capabilities", {}).get("buttons") == "0" or is_simulated(firmware):
+            continue
+        if firmware != wanted:
+            raise IllegalAction("station_firmware_other", station=station, has=firmware or "?", wants=wanted)
