@@ -39,9 +39,16 @@ TARGETS: dict[str, Target] = {
     "ck_press_ms_median": (float("nan"), "info", "ms", "the same, median"),
 }
 
-LINK_DELAY_NS = 4_000_000        # each way, uniform from 0: a USB-serial adapter's link (race.LINK_DELAY_MS)
+# Two links, each way, uniform, here and on the race bench's real path (race.py). A USB-serial
+# adapter's (the bench's link until 2026-11-25, kept as its pessimistic case): 0-4 ms, as a
+# bridge whose timer holds bytes up to 4 ms (an FTDI's is 16 ms by default, 1 ms set). A Pico's
+# own USB (MicroPython writes every frame out at once: no such timer): up to one 1 ms USB
+# full-speed frame, plus up to one pass of the station's loop (under 0.8 ms with a silent
+# reader) before it reads a FENCE or queues a press; the pass is counted on the way back too,
+# so this case is pessimistic for answers and PONGs.
+LINK_DELAY_NS = 4_000_000
 ADAPTER_NS = (0.0, float(LINK_DELAY_NS))
-PICO_NS = (100_000.0, 1_800_000.0)   # a Pico's own USB (race.PICO_LINK_DELAY_MS: a USB frame and a loop pass)
+PICO_NS = (100_000.0, 1_800_000.0)
 PING_NS = StationLink.PING_INTERVAL_NS   # the link's sync exchange interval
 
 

@@ -43,17 +43,13 @@ import threading
 import time
 from typing import Any
 
+from controller.bench.fairness import ADAPTER_NS, PICO_NS
 from controller.bench.measure import Target, percentile
 
 GAPS_NS = (1_000_000, 500_000, 250_000)
-# Two links, each way. A USB-serial adapter's (the bench's link until 2026-11-25, kept as its
-# pessimistic case): 0-4 ms, as a bridge whose timer holds bytes up to 4 ms (an FTDI's is
-# 16 ms by default, 1 ms set). A Pico's own USB (MicroPython writes every frame out at once:
-# no such timer): up to one 1 ms USB full-speed frame, plus up to one pass of the station's
-# loop (under 0.8 ms with a silent reader) before it reads a FENCE or queues a press; the
-# pass is counted on the way back too, so this case is pessimistic for answers and PONGs.
-LINK_DELAY_MS = (0.0, 4.0)
-PICO_LINK_DELAY_MS = (0.1, 1.8)
+# the two links, each way (fairness.py says why these): a USB-serial adapter's and a Pico's own USB
+LINK_DELAY_MS = tuple(ns / 1e6 for ns in ADAPTER_NS)
+PICO_LINK_DELAY_MS = tuple(ns / 1e6 for ns in PICO_NS)
 DRIFT_PPM = 200.0
 IRQ_LATENCY_NS = 50_000          # a hard IRQ's entry on the RP2040 under MicroPython: tens of µs
 BURST_EVERY_NS = 40_000_000      # bursts this far apart: each press's race is over before the next
@@ -473,15 +469,13 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_model_right_pct_500us"] = 100 * model["arbiter"]
     out["ck_race_model_hold_ms_median"] = model["hold_ms_median"]
     out["ck_race_model_right_pct_250us"] = 100 * ordering_accuracy(bursts=150, gap_ns=250_000)["arbiter"]
-    pico = tuple(ms * 1e6 for ms in PICO_LINK_DELAY_MS)
     out["ck_race_model_pico_hold_ms_median"] = ordering_accuracy(bursts=150, gap_ns=500_000,
-                                                                 link_ns=pico)["hold_ms_median"]
+                                                                 link_ns=PICO_NS)["hold_ms_median"]
     return out
 
 
 if __name__ == "__main__":                       # the stations' process of races(), or of bare_ptys()
     import sys
-    import threading
     from controller.table.realtime import REALTIME_SWITCH_S, raise_threads
     sys.setswitchinterval(REALTIME_SWITCH_S)     # devices: none waits on another's Python …
     # … nor on another program (each Pico has its own core): as the table's threads, and every
