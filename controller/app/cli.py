@@ -265,57 +265,27 @@ def _error_log_text(body: str) -> str:
     return "(nowhere: no folder takes writes)"
 
 
-def _seed(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if not 0 <= seed < 1 << 63:
-        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number from 0 to {(1 << 63) - 1}")
-    return seed
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1e7:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
-    return value
-
-
-def _think(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{text!r}: a bot thinks from 0 to 60 seconds")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of moves, 0 or more")
-    return value
+def _number(kind: Any, fits: Any, says: str) -> Any:
+    """An argument's type: ``text`` read as ``kind`` and accepted when ``fits`` it; anything
+    else is refused with one line, the text and what it should be."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not fits(value):
+            raise argparse.ArgumentTypeError(f"{text!r}: {says}")
+        return value
+    return parse
 
 
 PLAYERS = range(1, 9)       # stations a table seats; each game says which counts it takes
 
-
-def _players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value not in PLAYERS:
-        raise argparse.ArgumentTypeError(f"{text!r}: a table seats {PLAYERS[0]} to {PLAYERS[-1]} players")
-    return value
+_seed = _number(int, lambda n: 0 <= n < 1 << 63, f"a seed is a whole number from 0 to {(1 << 63) - 1}")
+_seconds = _number(float, lambda s: 0 < s < 1e7, "give a number of seconds above 0")
+_think = _number(float, lambda s: 0 <= s <= 60, "a bot thinks from 0 to 60 seconds")
+_count = _number(int, lambda n: n >= 0, "give a number of moves, 0 or more")
+_players = _number(int, lambda n: n in PLAYERS, f"a table seats {PLAYERS[0]} to {PLAYERS[-1]} players")
 
 
 def _player_counts() -> str:
