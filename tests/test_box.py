@@ -375,7 +375,7 @@ def test_without_a_station_the_tv_says_plug_one_in_and_why_each_port_failed(tmp_
     from controller.games import texts
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     shown = shown_on_the_tv(monkeypatch)
-    assert run_box(["/dev/no-such-station", "/dev/null"], headless=True, timeout=3) == 0
+    assert run_box(["/dev/no-such-station", "/dev/null"], headless=True, timeout=10, until=lambda: bool(shown)) == 0
     status = shown[-1]
     assert status.game == "boxstatus" and status.title.key == "box_plug_in" and status.trouble
     said = {line.key: line.params for line in status.lines}
@@ -383,7 +383,7 @@ def test_without_a_station_the_tv_says_plug_one_in_and_why_each_port_failed(tmp_
     assert said["box_port_failed"]["port"] == "/dev/null"
     assert texts.render("de", "box_plug_in", {}) == "Eine Station anstecken"
     shown.clear()
-    assert run_box([], headless=True, timeout=3) == 0           # nothing found at all: only the request
+    assert run_box([], headless=True, timeout=10, until=lambda: bool(shown)) == 0   # nothing at all: only the request
     assert [line.key for line in shown[-1].lines] == ["box_plug_in_how"] and not shown[-1].trouble
 
 
@@ -406,7 +406,7 @@ def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     (tmp_path / "spieltisch.db").write_bytes(b"not a database at all" * 100)
     shown = shown_on_the_tv(monkeypatch)
-    assert run_box([], headless=True, timeout=3) == 0
+    assert run_box([], headless=True, timeout=10, until=lambda: bool(shown)) == 0
     status = shown[-1]
     assert status.game == "boxstatus" and status.title.key == "box_storage_title" and status.trouble
     assert status.detail.key == "storage_not_a_database" and "spieltisch.db" in str(status.detail.params)
@@ -421,7 +421,7 @@ def test_with_a_damaged_database_the_tv_says_what_is_wrong_and_the_box_waits(tmp
     assert not any("not a Spieltisch database" in words for words in drawn)
     (tmp_path / "spieltisch.db").unlink()                       # the owner moved it aside: the box goes on
     shown.clear()
-    assert run_box([], headless=True, timeout=3) == 0
+    assert run_box([], headless=True, timeout=10, until=lambda: bool(shown)) == 0
     assert shown[-1].title.key == "box_plug_in"
 
 
@@ -456,7 +456,8 @@ def test_switch_off_from_the_menu_powers_off_with_the_command_it_is_given_and_sa
                 a.press(button)
                 time.sleep(0.05)
         threading.Thread(target=person, daemon=True).start()
-        assert run_box([a.port], headless=True, timeout=6, poweroff=switched_off_by(tmp_path)) == 0
+        assert run_box([a.port], headless=True, timeout=20, poweroff=switched_off_by(tmp_path),
+                       until=(tmp_path / "switched-off").exists) == 0
     assert (tmp_path / "switched-off").read_text() == "off"
     assert shown[-1].game == "boxstatus" and shown[-1].title.key == "box_switching_off"
     assert [line.key for line in shown[-1].lines] == ["box_switching_off_how"]
@@ -502,8 +503,8 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
             time.sleep(2.4)                                    # held: HOLD_S is 2 s
             factory.pin(menu_pin).drive_high()
         threading.Thread(target=hold_menu, daemon=True).start()
-        assert run_box([], headless=True, timeout=8, panel_pins=DEFAULT_PINS, panel_factory=factory,
-                       poweroff=switched_off_by(tmp_path)) == 0
+        assert run_box([], headless=True, timeout=15, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                       poweroff=switched_off_by(tmp_path), until=(tmp_path / "switched-off").exists) == 0
         assert (tmp_path / "switched-off").exists()
         lines = next(s.lines for s in shown if s.game == "boxstatus" and s.title.key == "box_plug_in")
         assert "box_panel_switch_off" in [line.key for line in lines]

@@ -181,13 +181,14 @@ def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
                  tuple(saved.seats))
 
 
-def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None) -> str:
-    """Show what the box waits for, for ``seconds``: "" when the time is up, "quit" when Esc
-    was pressed, "switch_off" when the host panel's menu button was held (the way to switch
-    a box off that has no station to choose it with)."""
+def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None,
+                 stop: Callable[[], bool] | None = None) -> str:
+    """Show what the box waits for, for ``seconds``: "" when the time is up (or, for tests,
+    ``stop()``), "quit" when Esc was pressed, "switch_off" when the host panel's menu button
+    was held (the way to switch a box off that has no station to choose it with)."""
     screen.show(status)
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    while time.monotonic() < end and not (stop is not None and stop()):
         if any(ui[0] == "quit" for ui in screen.poll()):
             return "quit"
         if events is None:
@@ -221,12 +222,12 @@ PANEL_IN_MENU = {"menu": PLUS, "menu_held": OK, "undo": BACK}
 
 
 def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence[str],
-               deadline: float | None = None) -> int:
+               deadline: float | None = None, stop: Callable[[], bool] | None = None) -> int:
     """Shut the Pi down safely: everything is on disk already (every move was saved when it
     was made, and nothing is open here), the file systems are synced, and ``command`` asks
     the system to power off (`spieltisch install-pi` permits exactly that, nothing else:
     ``controller/app/install_pi.py``). The TV says when the box may be unplugged, and keeps
-    saying it until the system stops the box (or, for tests, ``deadline``). A command the
+    saying it until the system stops the box (or, for tests, ``deadline`` or ``stop()``). A command the
     system refuses raises IllegalAction("switch_off_refused"), said on the menu."""
     import subprocess
     from controller.app.box_status import switching_off
@@ -243,8 +244,8 @@ def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence
         if done.returncode != 0:
             said = (done.stderr or done.stdout).strip().splitlines()
             raise IllegalAction("switch_off_refused", reason=said[-1] if said else f"exit code {done.returncode}")
-        while deadline is None or time.monotonic() < deadline:     # until the system stops the box
-            screen.poll()
+        while (deadline is None or time.monotonic() < deadline) and not (stop is not None and stop()):
+            screen.poll()                                           # until the system stops the box
             time.sleep(0.2)
     return 0
 
@@ -297,7 +298,10 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
     poweroff = list(poweroff) if poweroff is not None else poweroff_command()
     menu: Menu | None = None
     with_panel = panel_pins is not None
-    while (deadline is None or time.monotonic() < deadline) and not (until is not None and until()):
+    def stopped() -> bool:                            # for tests: ``timeout`` passed, or ``until()``
+        return (deadline is not None and time.monotonic() >= deadline) or (until is not None and until())
+
+    while not stopped():
         events: queue.Queue = queue.Queue()
         activity = None
         with contextlib.ExitStack() as stack:
@@ -310,7 +314,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 if panel is not None:
                     panel.show_status("waiting")
                 waited = wait_showing(screen, storage_trouble(problem, panel=panel is not None), STORE_AGAIN_S,
-                                      events)
+                                      events, stopped)
                 if waited == "quit":
                     return 0
                 if waited != "switch_off":
@@ -327,7 +331,8 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                     said = menu.note if menu is not None and menu.note is not None else None
                     waited = wait_showing(screen, waiting_for_stations(
                         failed, panel=panel is not None,
-                        detail=said.params.get("reason") if said is not None else None), LOOK_AGAIN_S, events)
+                        detail=said.params.get("reason") if said is not None else None), LOOK_AGAIN_S, events,
+                        stopped)
                     if waited == "quit":
                         return 0
                     if waited != "switch_off":
@@ -348,6 +353,8 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 if panel is not None:
                     panel.show_status("ready")
             while activity is None:
+                if until is not None and until():
+                    return 0
                 screen.set_lang(menu.lang)
                 screen.show(menu.snapshot())
                 event = next_input(screen, events, deadline)
@@ -375,7 +382,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         try:
             if activity.kind == "switch_off":
                 return switch_off(lang=lang, headless=headless, fullscreen=fullscreen, command=poweroff,
-                                  deadline=deadline)
+                                  deadline=deadline, stop=until)
             launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
                      **({"panel_pins": panel_pins, "panel_factory": panel_factory} if with_panel else {}))
             if menu is not None:
