@@ -69,14 +69,21 @@ def micropython_module() -> Path:
     if module.is_file():
         return module
     target.mkdir(parents=True, exist_ok=True)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(PICO / name, target / name)
-    try:
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=target,
-                              capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
-                                  f"({exc})") from None
+    # one install at a time: two tables (or test workers) started at once would each run
+    # npm ci into the same folder, and each removes what the other writes
+    with open(target / ".install-lock", "w") as lock:
+        import fcntl
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if module.is_file():                    # the other one installed it meanwhile
+            return module
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(PICO / name, target / name)
+        try:
+            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=target,
+                                  capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
+                                      f"({exc})") from None
     if done.returncode != 0 or not module.is_file():
         why = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "

@@ -168,14 +168,9 @@ def test_every_firmware_file_compiles_for_micropython(source, tmp_path):
 
 def test_firmware_logic_passes_under_real_micropython():
     """The WebAssembly build of MicroPython, from npm, run by Node (tests/mpy/run.mjs)."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail("Node.js (node and npm) is needed to run the firmware under MicroPython")
-    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
-        install = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=MPY,
-                                 capture_output=True, text=True, timeout=300)
-        assert install.returncode == 0, install.stderr
-    run = subprocess.run([node, str(MPY / "run.mjs")], capture_output=True, text=True, timeout=300)
+    from conftest import micropython_for_the_checks
+    micropython_for_the_checks()
+    run = subprocess.run([shutil.which("node"), str(MPY / "run.mjs")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "micropython 1.27" in run.stdout and "ALL PASSED" in run.stdout
 

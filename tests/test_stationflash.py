@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -28,12 +27,8 @@ sys.path.remove(str(MPY))
 
 @pytest.fixture(scope="module", autouse=True)
 def micropython_for_node():
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.fail("Node.js (node and npm) is needed to run the simulated Pico's MicroPython")
-    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
-        done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=MPY,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
+    from conftest import micropython_for_the_checks
+    micropython_for_the_checks()
 
 
 def old_firmware(version: str = "1.1.9") -> dict[str, bytes]:
