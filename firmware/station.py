@@ -69,7 +69,7 @@ class Station:
         self.out_limit = out_limit
         self.out = []                 # frames waiting for the host
         self.pong = None              # (n, received at): one answer waits, the newest
-        self.fence = None             # the newest FENCE's n this loop pass, until main.py answers it
+        self.fence = None             # the newest FENCE's n read, until main.py answers it
         self.spoke_dropped = 0        # self.dropped when the last progress answer left
         self.seq = 0
         self.dropped = 0
