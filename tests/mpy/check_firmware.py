@@ -208,7 +208,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.5.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.5.1", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
