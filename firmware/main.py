@@ -2,11 +2,15 @@
 # with 1.27). Runs at boot.
 #
 # One loop, never waiting: read host commands from USB (a PING is answered at once), settle
-# the buttons, answer a FENCE (after every press stamped before its answer), give the reader
-# one step, write frames only while USB takes them (and keep the rest of a frame a partial
-# write left). Presses are stamped in a hard IRQ at the first edge (buttons.py). A watchdog
-# fed by the loop resets a station that hangs; any exception is reported in an ERR frame and
-# resets the station, which then says HELLO again.
+# the buttons, answer a FENCE (after every press stamped before its answer), write frames out,
+# give the reader one step (it may spend milliseconds on the I2C bus), tick the LED and the
+# buzzer, read the host again and answer a FENCE that came meanwhile the same way, write
+# frames out again. So the presses and a FENCE's answer never wait for the reader's bus
+# transfer (a race waits for them: docs/stations.md, "Progress"). Frames are written only
+# while USB takes them (and the rest of a frame a partial write left is kept). Presses are
+# stamped in a hard IRQ at the first edge (buttons.py). A watchdog fed by the loop resets a
+# station that hangs; any exception is reported in an ERR frame and resets the station,
+# which then says HELLO again.
 
 import gc
 import os
@@ -27,9 +31,10 @@ from wire import LineDecoder
 WATCHDOG_MS = 4000          # the loop passes in milliseconds; 4 s without one is a hang
 STAT_MS = 5000              # how often the station reports how it has been doing
 READ_TRIES = 3              # reads of a card's text while it stays, before its UID goes alone
-# bytes from the host one pass reads at most: a host writing faster than the loop reads
-# must not keep it reading (no reader step, no watchdog feed, a reset after 4 s); the rest
-# waits in USB's buffer for the next pass. More than a whole frame (wire.MAX_FRAME).
+# bytes from the host one read takes at most (a pass reads twice: before the reader's step
+# and after it): a host writing faster than the loop reads must not keep it reading (no
+# reader step, no watchdog feed, a reset after 4 s); the rest waits in USB's buffer for the
+# next read. More than a whole frame (wire.MAX_FRAME).
 READ_CAP = 256
 UPDATE_MARK = "update"      # the table asked to update this station: the next boot stays at the REPL
 FALLING = machine.Pin.IRQ_FALLING
@@ -151,9 +156,37 @@ class Firmware:
 
     def step(self):
         started = time.ticks_us()
-        # commands from the host: only what is there, never waiting, and at most READ_CAP
-        # bytes; each stamped when its last byte came, and a PING answered before anything
-        # else is written
+        self.listen()
+        self.queue_presses()
+        # the presses and a FENCE's answer leave now, not after the reader's bus transfers
+        # (a FAST_READ's answer alone is about 5 ms at 100 kHz): a race waits for the answer
+        self.write_out()
+
+        now_ms = time.ticks_ms()
+        if self.reader is not None:
+            self.step_reader(now_ms)
+        elif self.station.write_request is not None:
+            self.station.written(self.station.write_request[0], False, "reader")
+            self.station.write_request = None
+        self.led.tick(now_ms)
+        self.buzzer.tick(now_ms)
+        if time.ticks_diff(now_ms, self.next_stat) >= 0:
+            self.next_stat = time.ticks_add(now_ms, STAT_MS)
+            self.report()
+        # the host again: a FENCE that came during the reader's transfer is answered in this
+        # pass, not after the next pass's transfer
+        self.listen()
+        if self.station.fence is not None:
+            self.queue_presses()
+        self.write_out()
+        took = time.ticks_diff(time.ticks_us(), started)
+        if took > self.longest_us:
+            self.longest_us = took
+
+    def listen(self):
+        """Commands from the host: only what is there, never waiting, and at most READ_CAP
+        bytes; each stamped when its last byte came, and a PING answered before anything
+        else is written. A FENCE waits in ``station.fence`` for ``queue_presses``."""
         budget = READ_CAP
         while budget and self.incoming.poll(0):
             budget -= 1
@@ -167,9 +200,12 @@ class Firmware:
             if self.station.pong is not None:
                 self.write_out()
 
-        # a FENCE: the answer's stamp first; every press stamped before it is then in the
-        # IRQ's ring (a hard IRQ runs to its end before this loop goes on) or still hidden by
-        # a lockout, so it goes out ahead of the answer or the answer's stamp is set back to it
+    def queue_presses(self):
+        """Every press the IRQ stamped, and every change a lockout that ended hid, queued;
+        then the answer to a FENCE read since the last call, behind them. The answer's
+        stamp is taken first: every press stamped before it is then in the IRQ's ring (a
+        hard IRQ runs to its end before this goes on) or still hidden by a lockout, so it
+        goes out ahead of the answer or the answer's stamp is set back to it."""
         fence = self.station.fence
         if fence is not None:
             self.station.fence = None
@@ -189,22 +225,6 @@ class Firmware:
             upto = self.logic.earliest(upto)
             machine.enable_irq(state)
             self.station.progress(fence, upto)
-
-        now_ms = time.ticks_ms()
-        if self.reader is not None:
-            self.step_reader(now_ms)
-        elif self.station.write_request is not None:
-            self.station.written(self.station.write_request[0], False, "reader")
-            self.station.write_request = None
-        self.led.tick(now_ms)
-        self.buzzer.tick(now_ms)
-        if time.ticks_diff(now_ms, self.next_stat) >= 0:
-            self.next_stat = time.ticks_add(now_ms, STAT_MS)
-            self.report()
-        self.write_out()
-        took = time.ticks_diff(time.ticks_us(), started)
-        if took > self.longest_us:
-            self.longest_us = took
 
     def write_out(self):
         """Frames out only while USB has room: a host that stopped reading must not stall

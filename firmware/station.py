@@ -7,7 +7,7 @@ import binascii
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.5.0"
+FIRMWARE_VERSION = "1.5.1"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
@@ -69,7 +69,7 @@ class Station:
         self.out_limit = out_limit
         self.out = []                 # frames waiting for the host
         self.pong = None              # (n, received at): one answer waits, the newest
-        self.fence = None             # the newest FENCE's n this loop pass, until main.py answers it
+        self.fence = None             # the newest FENCE's n read, until main.py answers it
         self.spoke_dropped = 0        # self.dropped when the last progress answer left
         self.seq = 0
         self.dropped = 0

@@ -55,10 +55,11 @@ stamped before µs (pressed, but not yet written: its IRQ's ring, a change its b
 lockout still hides), then ``UPTO n µs``; so on the in-order serial link no event stamped
 before µs can come after that answer. A station that dropped frames since its last
 answer cannot promise that: it answers ``LOST n µs frames`` instead, and the host decides
-without what was lost. It answers the newest FENCE of a loop pass once, and never sends
-a progress stamp unasked. Crazy Kick's arbiter decides a race once every station in it
-has answered past the race (docs/stations.md, "Progress: who pressed first, by
-construction").
+without what was lost. It answers the newest FENCE of each read of the host's commands
+once (the firmware reads them twice a loop pass, before and after its reader's step), and
+never sends a progress stamp unasked. Crazy Kick's arbiter decides a race once every
+station in it has answered past the race (docs/stations.md, "Progress: who pressed first,
+by construction").
 
 The station's half is ``firmware/wire.py`` (MicroPython); both halves are held to the
 same vectors, ``tests/vectors/wire.json``.

@@ -208,7 +208,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.5.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.5.1", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -308,22 +308,30 @@ def ticks_before(a, b):
     return time.ticks_diff(int(a), int(b)) < 0
 
 
-def fenced_pass(irq_where, n, before, press_pin=2):
+def fenced_pass(irq_where, n, before, press_pin=2, during_transfer=False):
     """One loop pass that reads FENCE 7, with a press (button 0, pin 2) fired at the n-th
     call of ``irq_where`` ("ticks_us" in main.py, or the fake's "disable_irq"); then a pass
-    with nothing asked, to send what came after. The frames in the order they left,
-    whether the press was fired, and how many such calls the pass made."""
+    with nothing asked, to send what came after. The FENCE is there when the pass starts,
+    or (``during_transfer``) it comes while the pass's first bus transfer is under way (a
+    reader polling for a card), and the pass reads it after its reader's step. The frames
+    in the order they left, how many of them left in the pass itself, whether the press
+    was fired, and how many such calls the pass made."""
     import machine
     import main
+    import pn532chip
     import wire
     real_time, real_disable = main.time, machine.disable_irq
     clock = main.time = FineClock(real_time)      # the IRQ handler and the station take it too
     try:
-        firmware, stdin, stdout, _, machine = make_firmware()
+        firmware, stdin, stdout, _, machine = make_firmware(chip=pn532chip.Chip() if during_transfer else None)
         firmware.step()
+        if during_transfer:
+            assert until_polling(firmware)
         frames(stdout)
         pin = machine.Pin.all[press_pin]
-        stdin.data += wire.encode_frame("FENCE", [7])
+        fence = wire.encode_frame("FENCE", [7])
+        if not during_transfer:
+            stdin.data += fence
         fired = []
         if irq_where == "ticks_us":
             spy = main.time = IrqAt(clock, "ticks_us", n, before, lambda: fired.append(pin.fire(0)))
@@ -331,13 +339,16 @@ def fenced_pass(irq_where, n, before, press_pin=2):
             spy = IrqAt(machine, "disable_irq", n, before, lambda: fired.append(pin.fire(0)))
             machine.disable_irq = spy.wrap(real_disable)
         try:
-            firmware.step()
+            came = watched_pass(firmware, stdout, (lambda: stdin.data.extend(fence)) if during_transfer else None)
         finally:
             main.time, machine.disable_irq = clock, real_disable
+        in_pass = [item[:2] for item in came if item[0] != "I2C"]
+        if during_transfer:
+            assert any(item[0] == "I2C" for item in came), came      # the FENCE came during a transfer
         firmware.step()
     finally:
         main.time = real_time
-    return frames(stdout), bool(fired), spy.calls
+    return in_pass + frames(stdout), len(in_pass), bool(fired), spy.calls
 
 
 @check
@@ -345,29 +356,34 @@ def a_fence_is_answered_after_every_press_stamped_before_its_answer():
     """Wherever a button's hard IRQ comes in the pass that answers FENCE 7 (before or after
     any clock read, before or after IRQs go off: then it runs when they come back on, as
     the hardware holds it), a press stamped before the answer's stamp is written ahead of
-    the answer, and the answer comes once. Both sides of the stamp happen."""
-    seen = {"before": 0, "after": 0}
-    for where in ("ticks_us", "disable_irq"):
-        _, _, calls = fenced_pass(where, 0, True)          # how many calls a pass makes
-        assert calls >= 3, (where, calls)
-        for n in range(1, calls + 1):
-            for before in (True, False):
-                got, fired, _ = fenced_pass(where, n, before)
-                assert fired, (where, n, before)
-                kinds = [f[0] for f in got]
-                assert kinds.count("UPTO") == 1, (where, n, before, got)
-                answer = kinds.index("UPTO")
-                assert got[answer][1][0] == "7", got
-                upto = got[answer][1][1]
-                presses = [(i, f) for i, f in enumerate(got) if f[0] == "BTN" and f[1][2] == "D"]
-                assert len(presses) == 1, (where, n, before, got)
-                i, press = presses[0]
-                if ticks_before(press[1][3], upto):
-                    seen["before"] += 1
-                    assert i < answer, (where, n, before, got)
-                else:
-                    seen["after"] += 1
-    assert seen["before"] > 0 and seen["after"] > 0, seen
+    the answer, and the answer comes once, in that pass. So for a FENCE read at the pass's
+    start and for one that came during the reader's bus transfer, read after it. Both
+    sides of the stamp happen, each way."""
+    for during_transfer in (False, True):
+        seen = {"before": 0, "after": 0}
+        for where in ("ticks_us", "disable_irq"):
+            _, _, _, calls = fenced_pass(where, 0, True, during_transfer=during_transfer)   # the calls a pass makes
+            assert calls >= 3, (where, calls)
+            for n in range(1, calls + 1):
+                for before in (True, False):
+                    case = (during_transfer, where, n, before)
+                    got, in_pass, fired, _ = fenced_pass(where, n, before, during_transfer=during_transfer)
+                    assert fired, case
+                    kinds = [f[0] for f in got]
+                    assert kinds.count("UPTO") == 1, (case, got)
+                    answer = kinds.index("UPTO")
+                    assert answer < in_pass, (case, got, in_pass)          # not at the next pass
+                    assert got[answer][1][0] == "7", got
+                    upto = got[answer][1][1]
+                    presses = [(i, f) for i, f in enumerate(got) if f[0] == "BTN" and f[1][2] == "D"]
+                    assert len(presses) == 1, (case, got)
+                    i, press = presses[0]
+                    if ticks_before(press[1][3], upto):
+                        seen["before"] += 1
+                        assert i < answer, (case, got)
+                    else:
+                        seen["after"] += 1
+        assert seen["before"] > 0 and seen["after"] > 0, (during_transfer, seen)
 
 
 @check
@@ -449,6 +465,228 @@ def fences_are_answered_once_a_pass_and_bounded():
     firmware.step()
     got = frames(stdout)
     assert [f[0] for f in got] == ["ERR", "ERR", "UPTO"] and got[-1][1][0] == "3", got
+
+
+# -- issue 33: the answer leaves before the reader's bus transfer, not after it ------------------
+
+def in_order(log):
+    """A watched pass's log -> what it did, in order: its bus transfers ("I2C", "writeto" or
+    "readfrom", bytes, bus µs when it began, when it ended) and the frames it wrote (kind,
+    fields, bus µs when the newline left)."""
+    import wire
+    done = []
+    line = bytearray()
+    for item in log:
+        if item[0] != "USB":
+            done.append(item)
+            continue
+        for byte in item[1]:
+            if byte == 10:
+                kind, fields = wire.decode_line(bytes(line))
+                done.append((kind, fields, item[2]))
+                line = bytearray()
+            else:
+                line.append(byte)
+    return done
+
+
+def watched_pass(firmware, stdout, during=None):
+    """One loop pass with its bus transfers (every machine.I2C: the transport may make a new
+    one) and its USB writes told in the order they came, each with the bus's time
+    (machine.bus_time_us: what a Pico spends on the I2C bus; the model's own work is not
+    in it). ``during`` is called once, as the pass's first transfer begins: what arrives
+    then, the firmware can take only once the transfer is over. -> ``in_order``'s list."""
+    import machine
+    log = []
+    hook = [during]
+    reals = {}
+    for name in ("writeto", "readfrom"):
+        real = reals[name] = getattr(machine.I2C, name)
+
+        def transfer(bus, address, arg, stop=True, real=real, name=name):
+            began = machine.bus_time_us[0]
+            if hook[0] is not None:
+                call, hook[0] = hook[0], None
+                call()
+            try:
+                return real(bus, address, arg)
+            finally:
+                log.append(("I2C", name, arg if name == "readfrom" else len(arg), began, machine.bus_time_us[0]))
+        setattr(machine.I2C, name, transfer)
+    real_write = stdout.write
+
+    def write(data):
+        log.append(("USB", bytes(data), machine.bus_time_us[0]))
+        return real_write(data)
+    stdout.write = write
+    try:
+        firmware.step()
+    finally:
+        for name, real in reals.items():
+            setattr(machine.I2C, name, real)
+        stdout.write = real_write
+    stdout.written = []                      # told above, in order
+    return in_order(log)
+
+
+LONG_RECORD = "teamplay:" + "x" * 90        # pages 4-30: three FAST_READ answers at 100 kHz and 10 ms
+
+
+def reader_stretches(before=None, during=None):
+    """A station with a PN532, its loop passes watched (``watched_pass``) in two stretches:
+    "silent", the reader polling every READER_POLL_MS for a card that is not there (0.4 s,
+    and again while each card is taken away until its GONE), and "card", three cards laid
+    on it one after the other (a 99-character record: three FAST_READs each), each until
+    its TAG has left. ``before(firmware, stdin, i)`` runs before pass i, ``during(firmware,
+    stdin, i)`` as pass i's first bus transfer begins (a pass without one gets no call).
+    -> {stretch: [(i, what pass i did)]}"""
+    import pn532chip
+    firmware, chip, stdin, stdout = with_chip()
+    start = time.ticks_ms()
+    while not firmware.reader.ready and time.ticks_diff(time.ticks_ms(), start) < 2000:
+        firmware.step()
+    assert firmware.reader.ready
+    frames(stdout)
+    passes = {"silent": [], "card": []}
+    count = [0]
+
+    def one(stretch):
+        i = count[0] = count[0] + 1
+        if before is not None:
+            before(firmware, stdin, i)
+        hook = (lambda: during(firmware, stdin, i)) if during is not None else None
+        done = watched_pass(firmware, stdout, hook)
+        passes[stretch].append((i, done))
+        return [item[0] for item in done]
+
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < 400:
+        one("silent")
+    for k in range(3):
+        chip.card = pn532chip.Card("04A1B2C3D4E5F%d" % k, pn532chip.ndef_text_memory(LONG_RECORD))
+        start = time.ticks_ms()
+        while "TAG" not in one("card"):
+            assert time.ticks_diff(time.ticks_ms(), start) < 3000, "no TAG"
+        chip.card = None
+        start = time.ticks_ms()
+        while "GONE" not in one("silent"):
+            assert time.ticks_diff(time.ticks_ms(), start) < 3000, "no GONE"
+    one("silent")                            # a last pass: an answer left for it shows up
+    return passes
+
+
+def send_fence(firmware, stdin, i, sent):
+    """FENCE i from the host, now; ``sent[i]``: the bus's time when it came."""
+    import machine
+    import wire
+    stdin.data += wire.encode_frame("FENCE", [i])
+    sent[i] = machine.bus_time_us[0]
+
+
+def answers(passes):
+    """Every UPTO of the stretches: its n -> (the pass it left in, the bus's time it left at)."""
+    out = {}
+    for stretch in passes.values():
+        for i, done in stretch:
+            for item in done:
+                if item[0] == "UPTO":
+                    assert int(item[1][0]) not in out, item            # each answered once
+                    out[int(item[1][0])] = (i, item[2])
+    return out
+
+
+def bus_delays(stretch, sent, answered, with_transfer=False, after_transfer=False):
+    """The bus time from each FENCE's arrival to its answer's write, in µs, sorted; only the
+    passes with a bus transfer if ``with_transfer``; from the end of the pass's first
+    transfer (it came during it) if ``after_transfer``."""
+    out = []
+    for i, done in stretch:
+        transfers = [item for item in done if item[0] == "I2C"]
+        if i not in sent or (with_transfer and not transfers):
+            continue
+        out.append(answered[i][1] - (transfers[0][4] if after_transfer else sent[i]))
+    return sorted(out)
+
+
+def figures(delays):
+    return "median %d, max %d us (%d)" % (delays[len(delays) // 2], delays[-1], len(delays))
+
+
+def print_delays(what, passes, sent, answered, during=False):
+    print("  %s, in bus time:" % what)
+    for name in ("silent", "card"):
+        if during:
+            print("    %s reader: %s; from the end of the transfer it came in %s" % (
+                name, figures(bus_delays(passes[name], sent, answered)),
+                figures(bus_delays(passes[name], sent, answered, after_transfer=True))))
+        else:
+            print("    %s reader: every pass %s; passes with a bus transfer %s" % (
+                name, figures(bus_delays(passes[name], sent, answered)),
+                figures(bus_delays(passes[name], sent, answered, with_transfer=True))))
+
+
+@check
+def a_fence_is_answered_before_the_readers_bus_transfer_of_its_pass():
+    """A FENCE read at a pass's start is answered (its UPTO written to USB) before that
+    pass's bus transfers with the reader, whatever the reader does: polling for a card that
+    is not there (a command, its status bytes, its answer) or reading one (a FAST_READ's
+    answer, several ms at 100 kHz). Printed for information: the bus time from the FENCE's
+    arrival (before the pass) to its answer's write."""
+    sent = {}
+    passes = reader_stretches(before=lambda firmware, stdin, i: send_fence(firmware, stdin, i, sent))
+    answered = answers(passes)
+    print_delays("FENCE there at a pass's start -> its UPTO written", passes, sent, answered)
+    fast_reads = 0
+    for name, stretch in passes.items():
+        with_transfer = 0
+        for i, done in stretch:
+            kinds = [item[0] for item in done]
+            assert i in answered and answered[i][0] == i, (name, i, done)
+            if "I2C" in kinds:
+                with_transfer += 1
+                assert kinds.index("UPTO") < kinds.index("I2C"), (name, i, done)
+            fast_reads += any(item[0] == "I2C" and item[1] == "readfrom" and item[2] > 40 for item in done)
+        assert with_transfer >= 10, (name, with_transfer)
+    assert fast_reads >= 6, fast_reads                        # two ten-page answers a card
+
+
+@check
+def a_press_leaves_before_the_readers_bus_transfer_of_its_pass():
+    """A press (or release) the IRQ stamped before a pass is written in that pass before
+    its bus transfers with the reader, polling or reading a card, not after them."""
+    import machine
+
+    def press(firmware, stdin, i):
+        firmware.logic.locked[0] = False      # past its lockout
+        machine.Pin.all[2].fire(0 if i % 2 else 1)    # pressed, released, pressed, ...
+    passes = reader_stretches(before=press)
+    for name, stretch in passes.items():
+        with_transfer = 0
+        for i, done in stretch:
+            kinds = [item[0] for item in done]
+            assert kinds.count("BTN") == 1, (name, i, done)
+            if "I2C" in kinds:
+                with_transfer += 1
+                assert kinds.index("BTN") < kinds.index("I2C"), (name, i, done)
+        assert with_transfer >= 10, (name, with_transfer)
+
+
+@check
+def a_fence_that_comes_during_the_readers_transfer_is_answered_in_that_pass():
+    """A FENCE that comes while the reader's bus transfer is under way is read after it and
+    answered in the same pass, not after the next pass's transfer; polling or reading a
+    card. Printed for information: the bus time from its arrival (as the pass's first
+    transfer began) to its answer's write."""
+    sent = {}
+    passes = reader_stretches(during=lambda firmware, stdin, i: send_fence(firmware, stdin, i, sent))
+    answered = answers(passes)
+    print_delays("FENCE coming as a pass's first bus transfer begins -> its UPTO written", passes, sent, answered,
+                 during=True)
+    for name, stretch in passes.items():
+        fenced = [i for i, _ in stretch if i in sent]
+        assert len(fenced) >= 10, (name, len(fenced))
+        for i in fenced:
+            assert i in answered and answered[i][0] == i, (name, i, answered.get(i))
 
 
 # -- issue 15: the firmware on a real chip, under MicroPython -------------------------------------
