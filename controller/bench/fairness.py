@@ -45,7 +45,8 @@ TARGETS: dict[str, Target] = {
 # own USB (MicroPython writes every frame out at once: no such timer): up to one 1 ms USB
 # full-speed frame, plus up to one pass of the station's loop (under 0.8 ms with a silent
 # reader) before it reads a FENCE or queues a press; the pass is counted on the way back too,
-# so this case is pessimistic for answers and PONGs.
+# so this case is pessimistic for answers and PONGs (since firmware 1.5.1 an answer leaves
+# before the reader's bus transfer of its pass, a PONG at once: docs/stations.md, "Progress").
 LINK_DELAY_NS = 4_000_000
 ADAPTER_NS = (0.0, float(LINK_DELAY_NS))
 PICO_NS = (100_000.0, 1_800_000.0)
