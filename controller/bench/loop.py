@@ -101,6 +101,9 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
             _next(events, "TagGone")
         busy = station.stats()
         for _ in range(events_and_presses):
+            # any moment of the loop and the reader's poll: pressed as soon as the last
+            # release was read, every press came at the same point of the loop's pass
+            time.sleep(rng.uniform(0.0, 0.04))
             station.press(rng.randrange(6), hold_ms=40)
             _next(events, "ButtonEvent")
             _next(events, "ButtonEvent")
