@@ -190,3 +190,37 @@ def test_a_watched_crazy_kick_demo_plays_on_the_real_clock_through_the_stations_
     # is a figure, not a test: `spieltisch bench --only race` (the link's delay, the
     # simulation's own lateness)
     assert len(delays) >= 10 and sorted(delays)[len(delays) // 2] >= 1_000_000
+
+
+# -- the simulated USB wire ---------------------------------------------------------------------
+
+def test_each_wire_delivers_in_order_never_sooner_than_its_delay_and_a_closed_one_drops_what_it_carries():
+    """Every simulated wire of a process shares one timeline (hardware/sim.py, _Timeline):
+    each item leaves no sooner than the delay drawn for it, a wire's items leave in the order
+    they were given (USB does not reorder), two wires do not wait on each other, and a wire
+    unplugged drops what it still carries."""
+    import random
+    import threading
+    from hardware.sim import _DelayLine
+    left: list[tuple[str, int, float]] = []
+    done = threading.Event()
+    fast = _DelayLine((0.5, 1.0), random.Random(1))
+    slow = _DelayLine((30.0, 40.0), random.Random(2))
+    dropped = _DelayLine((30.0, 40.0), random.Random(3))
+    given: dict[tuple[str, int], float] = {}
+    for n in range(40):
+        for name, wire in (("fast", fast), ("slow", slow), ("dropped", dropped)):
+            given[(name, n)] = time.monotonic()
+            wire.later(lambda name=name, n=n: left.append((name, n, time.monotonic())))
+    dropped.close()
+    slow.later(done.set)
+    assert done.wait(5.0), "the slow wire's last item never left"
+    by_wire = {name: [(n, at) for w, n, at in left if w == name] for name in ("fast", "slow", "dropped")}
+    assert [n for n, _ in by_wire["fast"]] == list(range(40))
+    assert [n for n, _ in by_wire["slow"]] == list(range(40))
+    assert by_wire["dropped"] == []
+    low = {"fast": 0.5e-3, "slow": 30e-3}
+    assert all(at - given[(name, n)] >= low[name] for name in low for n, at in by_wire[name])
+    # the fast wire's items did not wait behind the slow wire's
+    assert max(at for _, at in by_wire["fast"]) < min(at for _, at in by_wire["slow"])
+    assert len(fast.lateness_ns) == 40 and min(fast.lateness_ns) >= 0
