@@ -124,9 +124,12 @@ class PtyDevice:
             tmp.unlink(missing_ok=True)
             tmp.symlink_to(self.pty)
             tmp.replace(self.by_id)       # atomically, as udev does
-        if self.link_delay_ms is not None:
-            self._wire = _DelayLine(self.link_delay_ms, self._rng)
         self._stop.clear()
+        if self.link_delay_ms is not None:
+            # what the host writes is read by the wires' own thread, and delivered a delay later
+            wire = self._wire = _DelayLine(self.link_delay_ms, self._rng)
+            wire.timeline.listen(self._master, lambda data: wire.later(lambda: self._received(data)))
+            return self
         self._thread = threading.Thread(target=self._serve, name=f"sim {self.name}", daemon=True)
         self._thread.start()
         return self
@@ -134,6 +137,7 @@ class PtyDevice:
     def close(self) -> None:
         self._stop.set()
         if self._wire is not None:
+            self._wire.timeline.forget(self._master)
             self._wire.close()
             self._wire = None
         if self._thread is not None and self._thread is not threading.current_thread():
@@ -463,26 +467,29 @@ class _DelayLine:
         # how late each item left after its time (ns), the latest few thousand: what the
         # simulation itself adds to the delay it means to make (race bench)
         self.lateness_ns: collections.deque[int] = collections.deque(maxlen=4096)
-        self._timeline = _Timeline.shared()
+        self.timeline = _Timeline.shared()
 
     def later(self, action: Callable[[], None]) -> None:
         with self._lock:
             due = max(time.monotonic() + self.rng.uniform(self.low, self.high) / 1000, self._last_due)
             self._last_due = due
-            self._timeline.at(due, self, action)
+            self.timeline.at(due, self, action)
 
     def close(self) -> None:
         self.closed = True            # what it still carries is dropped: the cable is out
 
 
 class _Timeline:
-    """Runs every simulated wire's deliveries of this process at their times, in one thread.
-    With a thread per wire (two per station), sixteen threads woke for a race's frames and
-    waited on each other for the interpreter: items left 0.07-0.08 ms late at the median and
-    0.4-0.5 ms at the 99th percentile, slower links than the ones drawn (the race bench's
-    ``ck_race_sim_lateness_ms_p99``). The thread sleeps until ``SPIN_S`` before an item's
-    time and then waits it out awake, since a sleeping thread wakes 0.04-0.09 ms late on a
-    quiet machine (what the table's own threads also meet is theirs to meet)."""
+    """Runs every simulated wire of this process in one thread: it reads what the host
+    writes to each delayed device's port and delivers every item at its time. With two
+    threads a station (its port's reader and its wire), sixteen threads woke for a race's
+    frames and waited on each other for the interpreter: items left 0.07-0.08 ms late at the
+    median and 0.4-0.5 ms at the 99th percentile, slower links than the ones drawn (the race
+    bench's ``ck_race_sim_lateness_ms_p99``). The thread waits in one ``select`` on every
+    port until ``SPIN_S`` before the next item's time, then waits the rest out awake (a
+    sleeping thread wakes 0.04-0.09 ms late on a quiet machine; what the table's own threads
+    meet is theirs to meet). A write the host does not take waits here, holding up the other
+    wires too: in this process every station's host is the same table."""
 
     SPIN_S = 0.0001
     _shared: "_Timeline | None" = None
@@ -498,35 +505,79 @@ class _Timeline:
     def __init__(self) -> None:
         self._heap: list[tuple[float, int, _DelayLine, Callable[[], None]]] = []
         self._order = itertools.count()
-        self._cv = threading.Condition()
+        self._lock = threading.RLock()
+        self._ports: dict[int, Callable[[bytes], None]] = {}
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_read, False)
+        os.set_blocking(self._wake_write, False)
         self._thread = threading.Thread(target=self._run, name="sim wires", daemon=True)
         self._thread.start()
 
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_write, b"!")
+        except BlockingIOError:
+            pass                                     # woken already
+
     def at(self, due: float, wire: _DelayLine, action: Callable[[], None]) -> None:
-        with self._cv:
+        with self._lock:
             heapq.heappush(self._heap, (due, next(self._order), wire, action))
-            if self._heap[0][2] is wire and self._heap[0][3] is action:
-                self._cv.notify()     # sooner than what the thread sleeps for
+            sooner = self._heap[0][2] is wire and self._heap[0][3] is action
+        if sooner and threading.current_thread() is not self._thread:
+            self._wake()                             # sooner than what the thread waits for
+
+    def listen(self, fd: int, received: Callable[[bytes], None]) -> None:
+        """``received(bytes)`` for what the host writes to ``fd``, until ``forget(fd)``."""
+        with self._lock:
+            self._ports[fd] = received
+        self._wake()
+
+    def forget(self, fd: int) -> None:
+        """No more reads of ``fd``: once this returns, the caller may close it."""
+        with self._lock:
+            self._ports.pop(fd, None)
+        self._wake()
 
     def _run(self) -> None:
         while True:
-            with self._cv:
-                while True:
-                    while self._heap and self._heap[0][2].closed:
-                        heapq.heappop(self._heap)
-                    if not self._heap:
-                        self._cv.wait()
+            with self._lock:
+                while self._heap and self._heap[0][2].closed:
+                    heapq.heappop(self._heap)
+                ports = list(self._ports)
+                left = None if not self._heap else self._heap[0][0] - time.monotonic() - self.SPIN_S
+            if left is None or left > 0:
+                try:
+                    ready, _, _ = select.select([self._wake_read, *ports], [], [], left)
+                except (OSError, ValueError):
+                    continue                             # a port closed meanwhile: listen again
+                for fd in ready:
+                    if fd == self._wake_read:
+                        try:
+                            os.read(fd, 4096)
+                        except BlockingIOError:
+                            pass
                         continue
-                    left = self._heap[0][0] - time.monotonic() - self.SPIN_S
-                    if left <= 0:
-                        break
-                    self._cv.wait(left)
+                    with self._lock:                     # not forgotten (and so not closed) meanwhile
+                        received = self._ports.get(fd)
+                        if received is None:
+                            continue
+                        try:
+                            data = os.read(fd, 4096)
+                        except BlockingIOError:
+                            continue
+                        except OSError:
+                            self._ports.pop(fd, None)    # unplugged
+                            continue
+                    if data:
+                        received(data)
+                continue
+            with self._lock:
                 due, _, wire, action = self._heap[0]
             while time.monotonic() < due:
-                time.sleep(0)                          # at most SPIN_S awake, the interpreter let go
-            with self._cv:
+                time.sleep(0)                            # at most SPIN_S awake, the interpreter let go
+            with self._lock:
                 if not self._heap or self._heap[0][2] is not wire or self._heap[0][3] is not action:
-                    continue                           # a sooner item came meanwhile: that one first
+                    continue                             # a sooner item came meanwhile: that one first
                 heapq.heappop(self._heap)
             if wire.closed:
                 continue
