@@ -86,7 +86,8 @@ class StationClock:
 
 class PtyDevice:
     """A USB serial device on a pseudo-terminal: plug, unplug, replug, a stable by-id link,
-    an optional delay line, and a thread that hands received bytes to ``_received``."""
+    an optional delay line, and a thread that hands received bytes to ``_received`` (with a
+    delay line, the process's one wire thread, ``_Timeline``, does, a delay later)."""
 
     BY_ID_NAME = "usb-Device_{name}-if00"
 
