@@ -34,6 +34,7 @@ import itertools
 import os
 import random
 import select
+import sys
 import threading
 import time
 import tty
@@ -570,7 +571,7 @@ class _Timeline:
                             self._ports.pop(fd, None)    # unplugged
                             continue
                     if data:
-                        received(data)
+                        self._safely(received, data)
                 continue
             with self._lock:
                 due, _, wire, action = self._heap[0]
@@ -582,8 +583,15 @@ class _Timeline:
                 heapq.heappop(self._heap)
             if wire.closed:
                 continue
-            try:
-                action()
-            except (RuntimeError, OSError):
-                pass
+            self._safely(action)
             wire.lateness_ns.append(int((time.monotonic() - due) * 1e9))
+
+    @staticmethod
+    def _safely(action: Callable[..., None], *args: object) -> None:
+        """One station's trouble is not every station's: the thread serves them all."""
+        try:
+            action(*args)
+        except (RuntimeError, OSError):
+            pass                                         # unplugged meanwhile
+        except Exception as exc:                         # noqa: BLE001 - a bug in one simulated station
+            print(f"simulated wire: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
