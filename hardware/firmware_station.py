@@ -66,7 +66,8 @@ def micropython_module() -> Path:
                                   "(firmware/main.py); reinstall spieltisch from a complete source tree")
     target = runtime_dir()
     module = target / "node_modules" / NPM_PACKAGE / "micropython.mjs"
-    if module.is_file():
+    installed = target / ".installed"            # written once npm ci has finished: not half-way through
+    if installed.is_file() and module.is_file():
         return module
     target.mkdir(parents=True, exist_ok=True)
     # one install at a time: two tables (or test workers) started at once would each run
@@ -74,7 +75,8 @@ def micropython_module() -> Path:
     with open(target / ".install-lock", "w") as lock:
         import fcntl
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if module.is_file():                    # the other one installed it meanwhile
+        if module.is_file():                     # installed meanwhile, or before there was a mark
+            installed.write_text("npm ci\n")
             return module
         for name in ("package.json", "package-lock.json"):
             shutil.copyfile(PICO / name, target / name)
@@ -84,11 +86,12 @@ def micropython_module() -> Path:
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
                                       f"({exc})") from None
-    if done.returncode != 0 or not module.is_file():
-        why = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
-                                  f"(is the npm registry reachable?): {why}")
-    return module
+        if done.returncode == 0 and module.is_file():
+            installed.write_text("npm ci\n")
+            return module
+    why = (done.stderr.strip().splitlines() or ["no message"])[-1]
+    raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
+                              f"(is the npm registry reachable?): {why}")
 
 
 def station_uid(name: str) -> str:

@@ -105,6 +105,7 @@ class PtyDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._wire: _DelayLine | None = None
+        self._outbox = bytearray()        # with a delay line: what the host has not taken yet
 
     @property
     def port(self) -> str:
@@ -130,7 +131,8 @@ class PtyDevice:
         if self.link_delay_ms is not None:
             # what the host writes is read by the wires' own thread, and delivered a delay later
             wire = self._wire = _DelayLine(self.link_delay_ms, self._rng)
-            wire.timeline.listen(self._master, lambda data: wire.later(lambda: self._received(data)))
+            wire.timeline.listen(self._master, lambda data: wire.later(lambda: self._arrived(wire, data)),
+                                 self._flush_outbox)
             return self
         self._thread = threading.Thread(target=self._serve, name=f"sim {self.name}", daemon=True)
         self._thread.start()
@@ -145,7 +147,8 @@ class PtyDevice:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1.0)
             self._thread = None
-        with self._write_lock:
+        with self._write_lock:            # an action of the wire's under way ends first
+            self._outbox.clear()
             for fd in (self._master, self._slave):
                 if fd is not None:
                     try:
@@ -176,15 +179,37 @@ class PtyDevice:
         self.close()
 
     def _write(self, data: bytes) -> None:
-        if self._wire is not None:
-            self._wire.later(lambda: self._write_now(data))
+        wire = self._wire
+        if wire is not None:
+            wire.later(lambda: self._leave(wire, data))
         else:
             self._write_now(data)
+
+    def _leave(self, wire: "_DelayLine", data: bytes) -> None:
+        """On the wires' thread, a delay after ``_write``: out, unless the cable was pulled
+        meanwhile (and perhaps plugged in again: the old session's frames are not the new one's)."""
+        with self._write_lock:
+            if self._wire is wire:
+                self._write_now(data)
+
+    def _arrived(self, wire: "_DelayLine", data: bytes) -> None:
+        """On the wires' thread, a delay after the host wrote ``data``: handled under the write
+        lock, so an unplug waits for it, and what it answers goes out on the port it came from."""
+        with self._write_lock:
+            if self._wire is wire:
+                self._received(data)
 
     def _write_now(self, data: bytes) -> None:
         with self._write_lock:
             if self._master is None:
                 raise RuntimeError(f"{self.name} is not plugged in")
+            if self._wire is not None:
+                # on the wires' thread, which serves every station: never wait there. What the
+                # host does not take now waits here, and the thread writes it when it can
+                self._outbox += data
+                if self._flush_outbox():
+                    self._wire.timeline.wants_out(self._master)
+                return
             view = memoryview(data)
             while view:
                 try:
@@ -207,10 +232,19 @@ class PtyDevice:
                 continue
             except OSError:
                 return
-            if self._wire is not None:
-                self._wire.later(lambda d=data: self._received(d))
-            else:
-                self._received(data)
+            self._received(data)
+
+    def _flush_outbox(self) -> bool:
+        """As much of the outbox as the host takes now; whether some is left."""
+        with self._write_lock:
+            while self._outbox and self._master is not None:
+                try:
+                    del self._outbox[:os.write(self._master, self._outbox)]
+                except BlockingIOError:
+                    break
+                except OSError:
+                    self._outbox.clear()          # unplugged
+            return bool(self._outbox)
 
     def _received(self, data: bytes) -> None:
         raise NotImplementedError
@@ -509,6 +543,8 @@ class _Timeline:
         self._order = itertools.count()
         self._lock = threading.RLock()
         self._ports: dict[int, Callable[[bytes], None]] = {}
+        self._flushes: dict[int, Callable[[], bool]] = {}
+        self._out: set[int] = set()                  # ports with bytes the host has not taken yet
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
         os.set_blocking(self._wake_write, False)
@@ -528,16 +564,26 @@ class _Timeline:
         if sooner and threading.current_thread() is not self._thread:
             self._wake()                             # sooner than what the thread waits for
 
-    def listen(self, fd: int, received: Callable[[bytes], None]) -> None:
-        """``received(bytes)`` for what the host writes to ``fd``, until ``forget(fd)``."""
+    def listen(self, fd: int, received: Callable[[bytes], None], flush: Callable[[], bool]) -> None:
+        """``received(bytes)`` for what the host writes to ``fd``, until ``forget(fd)``;
+        ``flush()`` (whether some is left) once the host can take more, after ``wants_out``."""
         with self._lock:
             self._ports[fd] = received
+            self._flushes[fd] = flush
         self._wake()
+
+    def wants_out(self, fd: int) -> None:
+        with self._lock:
+            self._out.add(fd)
+        if threading.current_thread() is not self._thread:
+            self._wake()
 
     def forget(self, fd: int) -> None:
         """No more reads of ``fd``: once this returns, the caller may close it."""
         with self._lock:
             self._ports.pop(fd, None)
+            self._flushes.pop(fd, None)
+            self._out.discard(fd)
         self._wake()
 
     def _run(self) -> None:
@@ -546,12 +592,23 @@ class _Timeline:
                 while self._heap and self._heap[0][2].closed:
                     heapq.heappop(self._heap)
                 ports = list(self._ports)
+                out = [fd for fd in self._out if fd in self._flushes]
                 left = None if not self._heap else self._heap[0][0] - time.monotonic() - self.SPIN_S
             if left is None or left > 0:
-                try:
-                    ready, _, _ = select.select([self._wake_read, *ports], [], [], left)
-                except (OSError, ValueError):
-                    continue                             # a port closed meanwhile: listen again
+                waited = _wait([self._wake_read, *ports], out, left)
+                if waited is None:
+                    with self._lock:                     # closed unforgotten (a stale list is asked again)
+                        for fd in [fd for fd in self._ports if not _open(fd)]:
+                            self._ports.pop(fd, None)
+                            self._flushes.pop(fd, None)
+                    continue
+                ready, writable = waited
+                for fd in writable:
+                    with self._lock:
+                        flush = self._flushes.get(fd)
+                    if flush is not None and not flush():
+                        with self._lock:
+                            self._out.discard(fd)
                 for fd in ready:
                     if fd == self._wake_read:
                         try:
@@ -569,16 +626,18 @@ class _Timeline:
                             continue
                         except OSError:
                             self._ports.pop(fd, None)    # unplugged
+                            self._flushes.pop(fd, None)
                             continue
                     if data:
                         self._safely(received, data)
                 continue
             with self._lock:
-                due, _, wire, action = self._heap[0]
-            while time.monotonic() < due:
+                entry = self._heap[0]
+            due, _, wire, action = entry
+            while time.monotonic() < due and self._heap[0] is entry:
                 time.sleep(0)                            # at most SPIN_S awake, the interpreter let go
             with self._lock:
-                if not self._heap or self._heap[0][2] is not wire or self._heap[0][3] is not action:
+                if not self._heap or self._heap[0] is not entry:
                     continue                             # a sooner item came meanwhile: that one first
                 heapq.heappop(self._heap)
             if wire.closed:
@@ -595,3 +654,30 @@ class _Timeline:
             pass                                         # unplugged meanwhile
         except Exception as exc:                         # noqa: BLE001 - a bug in one simulated station
             print(f"simulated wire: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+
+
+def _wait(readable: list[int], writable: list[int], timeout: float | None) -> tuple[list[int], list[int]] | None:
+    """``select`` to the microsecond; ``poll`` (to the millisecond) when a port's number is
+    past what ``select`` takes (1024); None when one of them was closed meanwhile."""
+    try:
+        ready, able, _ = select.select(readable, writable, [], timeout)
+        return ready, able
+    except ValueError:
+        pass
+    except OSError:
+        return None                                              # a port closed meanwhile
+    poller = select.poll()
+    for fd in set(readable) | set(writable):
+        poller.register(fd, (select.POLLIN if fd in readable else 0) | (select.POLLOUT if fd in writable else 0))
+    events = poller.poll(None if timeout is None else max(0.0, timeout) * 1000)
+    return ([fd for fd, ev in events if ev & (select.POLLIN | select.POLLHUP | select.POLLERR) and fd in readable],
+            [fd for fd, ev in events if ev & select.POLLOUT and fd in writable])
+
+
+def _open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+

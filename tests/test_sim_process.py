@@ -224,3 +224,30 @@ def test_each_wire_delivers_in_order_never_sooner_than_its_delay_and_a_closed_on
     # the fast wire's items did not wait behind the slow wire's
     assert max(at for _, at in by_wire["fast"]) < min(at for _, at in by_wire["slow"])
     assert len(fast.lateness_ns) == 40 and min(fast.lateness_ns) >= 0
+
+
+def test_a_station_whose_host_does_not_read_holds_up_no_other_station():
+    """The wires' one thread never waits for a port: a station whose host stopped reading
+    keeps what it cannot send, and the other stations' frames still leave on time (their
+    host is reading)."""
+    import select as select_module
+    from hardware.sim import SimulatedStation
+    with SimulatedStation("unread", link_delay_ms=(0.5, 1.0)) as unread, \
+            SimulatedStation("read", link_delay_ms=(0.5, 1.0)) as read:
+        port = os.open(read.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        held = os.open(unread.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)   # open, never read
+        try:
+            import threading                            # (a flood waiting on the port must not hang the test)
+            threading.Thread(target=unread.flood, args=(20_000,), daemon=True).start()   # ~0.4 MB
+            time.sleep(0.3)                             # its frames are due, and the pty is full
+            read.press(0)
+            got = b""
+            deadline = time.monotonic() + 5.0
+            while b"BTN" not in got and time.monotonic() < deadline:
+                ready, _, _ = select_module.select([port], [], [], 0.1)
+                if ready:
+                    got += os.read(port, 4096)
+            assert b"BTN" in got, got[-200:]
+        finally:
+            os.close(port)
+            os.close(held)
