@@ -524,8 +524,8 @@ class _Timeline:
     bench's ``ck_race_sim_lateness_ms_p99``). The thread waits in one ``select`` on every
     port until ``SPIN_S`` before the next item's time, then waits the rest out awake (a
     sleeping thread wakes 0.04-0.09 ms late on a quiet machine; what the table's own threads
-    meet is theirs to meet). A write the host does not take waits here, holding up the other
-    wires too: in this process every station's host is the same table."""
+    meet is theirs to meet). It never waits for a port: what a host does not take waits in
+    its station's outbox, written when the port takes more (``wants_out``)."""
 
     SPIN_S = 0.0001
     _shared: "_Timeline | None" = None
@@ -635,7 +635,7 @@ class _Timeline:
                 entry = self._heap[0]
             due, _, wire, action = entry
             while time.monotonic() < due and self._heap[0] is entry:
-                time.sleep(0)                            # at most SPIN_S awake, the interpreter let go
+                time.sleep(0)                            # at most SPIN_S awake, offering the interpreter
             with self._lock:
                 if not self._heap or self._heap[0] is not entry:
                     continue                             # a sooner item came meanwhile: that one first
