@@ -178,3 +178,12 @@ def micropython_for_the_checks() -> None:
                                   capture_output=True, text=True, timeout=300)
             assert done.returncode == 0, done.stderr
 
+
+@pytest.fixture(autouse=True)
+def data_folder_of_its_own(tmp_path_factory, monkeypatch):
+    """Each test's tables keep their games in a folder of its own, never the user's
+    (``$XDG_DATA_HOME``: the family's folder and the demos' beside it; a test may still
+    choose ``SPIELTISCH_DATA``). A table locks its folder, and ``pytest -n`` runs tests side
+    by side: two demos in the default folder refused each other."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
