@@ -222,12 +222,12 @@ PANEL_IN_MENU = {"menu": PLUS, "menu_held": OK, "undo": BACK}
 
 
 def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence[str],
-               deadline: float | None = None, stop: Callable[[], bool] | None = None) -> int:
+               stop: Callable[[], bool] | None = None) -> int:
     """Shut the Pi down safely: everything is on disk already (every move was saved when it
     was made, and nothing is open here), the file systems are synced, and ``command`` asks
     the system to power off (`spieltisch install-pi` permits exactly that, nothing else:
     ``controller/app/install_pi.py``). The TV says when the box may be unplugged, and keeps
-    saying it until the system stops the box (or, for tests, ``deadline`` or ``stop()``). A command the
+    saying it until the system stops the box (or, for tests, ``stop()``). A command the
     system refuses raises IllegalAction("switch_off_refused"), said on the menu."""
     import subprocess
     from controller.app.box_status import switching_off
@@ -244,8 +244,8 @@ def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence
         if done.returncode != 0:
             said = (done.stderr or done.stdout).strip().splitlines()
             raise IllegalAction("switch_off_refused", reason=said[-1] if said else f"exit code {done.returncode}")
-        while (deadline is None or time.monotonic() < deadline) and not (stop is not None and stop()):
-            screen.poll()                                           # until the system stops the box
+        while not (stop is not None and stop()):                   # until the system stops the box
+            screen.poll()
             time.sleep(0.2)
     return 0
 
@@ -353,7 +353,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 if panel is not None:
                     panel.show_status("ready")
             while activity is None:
-                if until is not None and until():
+                if stopped():
                     return 0
                 screen.set_lang(menu.lang)
                 screen.show(menu.snapshot())
@@ -382,7 +382,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         try:
             if activity.kind == "switch_off":
                 return switch_off(lang=lang, headless=headless, fullscreen=fullscreen, command=poweroff,
-                                  deadline=deadline, stop=until)
+                                  stop=stopped)
             launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
                      **({"panel_pins": panel_pins, "panel_factory": panel_factory} if with_panel else {}))
             if menu is not None:
