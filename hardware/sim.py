@@ -542,8 +542,7 @@ class _Timeline:
         self._heap: list[tuple[float, int, _DelayLine, Callable[[], None]]] = []
         self._order = itertools.count()
         self._lock = threading.RLock()
-        self._ports: dict[int, Callable[[bytes], None]] = {}
-        self._flushes: dict[int, Callable[[], bool]] = {}
+        self._ports: dict[int, tuple[Callable[[bytes], None], Callable[[], bool]]] = {}   # received, flush
         self._out: set[int] = set()                  # ports with bytes the host has not taken yet
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_read, False)
@@ -568,8 +567,7 @@ class _Timeline:
         """``received(bytes)`` for what the host writes to ``fd``, until ``forget(fd)``;
         ``flush()`` (whether some is left) once the host can take more, after ``wants_out``."""
         with self._lock:
-            self._ports[fd] = received
-            self._flushes[fd] = flush
+            self._ports[fd] = (received, flush)
         self._wake()
 
     def wants_out(self, fd: int) -> None:
@@ -582,7 +580,6 @@ class _Timeline:
         """No more reads of ``fd``: once this returns, the caller may close it."""
         with self._lock:
             self._ports.pop(fd, None)
-            self._flushes.pop(fd, None)
             self._out.discard(fd)
         self._wake()
 
@@ -592,7 +589,7 @@ class _Timeline:
                 while self._heap and self._heap[0][2].closed:
                     heapq.heappop(self._heap)
                 ports = list(self._ports)
-                out = [fd for fd in self._out if fd in self._flushes]
+                out = [fd for fd in self._out if fd in self._ports]
                 left = None if not self._heap else self._heap[0][0] - time.monotonic() - self.SPIN_S
             if left is None or left > 0:
                 waited = _wait([self._wake_read, *ports], out, left)
@@ -600,13 +597,12 @@ class _Timeline:
                     with self._lock:                     # closed unforgotten (a stale list is asked again)
                         for fd in [fd for fd in self._ports if not _open(fd)]:
                             self._ports.pop(fd, None)
-                            self._flushes.pop(fd, None)
                     continue
                 ready, writable = waited
                 for fd in writable:
                     with self._lock:
-                        flush = self._flushes.get(fd)
-                    if flush is not None and not flush():
+                        port = self._ports.get(fd)
+                    if port is not None and not port[1]():
                         with self._lock:
                             self._out.discard(fd)
                 for fd in ready:
@@ -617,8 +613,8 @@ class _Timeline:
                             pass
                         continue
                     with self._lock:                     # not forgotten (and so not closed) meanwhile
-                        received = self._ports.get(fd)
-                        if received is None:
+                        port = self._ports.get(fd)
+                        if port is None:
                             continue
                         try:
                             data = os.read(fd, 4096)
@@ -626,10 +622,9 @@ class _Timeline:
                             continue
                         except OSError:
                             self._ports.pop(fd, None)    # unplugged
-                            self._flushes.pop(fd, None)
                             continue
                     if data:
-                        self._safely(received, data)
+                        self._safely(port[0], data)
                 continue
             with self._lock:
                 entry = self._heap[0]
