@@ -64,25 +64,31 @@ def micropython_module() -> Path:
     if not (firmware_dir() / "main.py").is_file():
         raise FirmwareUnavailable("--stations firmware: this installation lacks the station firmware "
                                   "(firmware/main.py); reinstall spieltisch from a complete source tree")
-    target = runtime_dir()
+    return install_once(runtime_dir(), PICO)
+
+
+def install_once(target: Path, sources: Path | None = None) -> Path:
+    """MicroPython's WebAssembly build in ``target`` (npm ci there, with the package files
+    from ``sources`` when given), its module's path; FirmwareUnavailable when npm cannot.
+    One install at a time (a lock file): two tables, or two test workers, started at once
+    would each run npm ci into the same folder, and each removes what the other writes; and
+    an install is taken only once it is marked finished, never half-unpacked."""
+    import fcntl
     module = target / "node_modules" / NPM_PACKAGE / "micropython.mjs"
-    installed = target / ".installed"            # written once npm ci has finished: not half-way through
+    installed = target / ".installed"
     if installed.is_file() and module.is_file():
         return module
     target.mkdir(parents=True, exist_ok=True)
-    # one install at a time: two tables (or test workers) started at once would each run
-    # npm ci into the same folder, and each removes what the other writes
     with open(target / ".install-lock", "w") as lock:
-        import fcntl
         fcntl.flock(lock, fcntl.LOCK_EX)
         if module.is_file():                     # installed meanwhile, or before there was a mark
             installed.write_text("npm ci\n")
             return module
-        for name in ("package.json", "package-lock.json"):
-            shutil.copyfile(PICO / name, target / name)
+        for name in ("package.json", "package-lock.json") if sources is not None else ():
+            shutil.copyfile(sources / name, target / name)
         try:
-            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=target,
-                                  capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
+            done = subprocess.run([shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                                  cwd=target, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
                                       f"({exc})") from None

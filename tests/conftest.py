@@ -163,20 +163,16 @@ MPY_CHECKS = Path(__file__).parent / "mpy"
 
 def micropython_for_the_checks() -> None:
     """MicroPython's WebAssembly build for ``tests/mpy`` (npm ci on first use), installed once
-    however many test workers ask at the same time (``pytest -n``): each would otherwise run
-    npm ci into the same folder and remove what the other wrote."""
-    import fcntl
+    however many test workers ask at the same time (``pytest -n``), as ``--stations firmware``
+    installs its own."""
     import shutil
-    import subprocess
+    from hardware.firmware_station import FirmwareUnavailable, install_once
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.fail("Node.js (node and npm) is needed to run the firmware under MicroPython")
-    installed = MPY_CHECKS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
-    with open(MPY_CHECKS / ".install-lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not installed.is_dir():
-            done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=MPY_CHECKS,
-                                  capture_output=True, text=True, timeout=300)
-            assert done.returncode == 0, done.stderr
+    try:
+        install_once(MPY_CHECKS)
+    except FirmwareUnavailable as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(autouse=True)
