@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
+from controller.table.runner import event_queue
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def run_seating(ports: list[str], players: int, game: str, *, lang: str, headles
     from controller.games import find_game
     from controller.table.eventlog import EventLog
     from hardware.events import ButtonEvent
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     deadline = None if timeout is None else time.monotonic() + timeout
     with contextlib.ExitStack() as stack:
         store = EventLog()
@@ -118,7 +119,7 @@ def show_history(ports: list[str], *, lang: str, headless: bool, fullscreen: boo
         record_complete_games(store)              # a game whose result a kill kept from the log
         rows = result_rows(store, limit=500)
     board = people_board(rows)
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     deadline = None if timeout is None else time.monotonic() + timeout
     page = 0
     with contextlib.ExitStack() as stack:
@@ -142,7 +143,7 @@ def show_how_to_play(ports: list[str], game: str, *, lang: str, headless: bool, 
     the last page's OK (or Esc)."""
     from controller.app.howto import show_pages
     from controller.app.play import make_screen, open_present
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     deadline = None if timeout is None else time.monotonic() + timeout
     with contextlib.ExitStack() as stack:
         screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)
@@ -302,7 +303,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         return (deadline is not None and time.monotonic() >= deadline) or (until is not None and until())
 
     while not stopped():
-        events: queue.Queue = queue.Queue()
+        events = event_queue()
         activity = None
         with contextlib.ExitStack() as stack:
             screen = make_screen(stack, lang=lang, headless=headless, fullscreen=fullscreen)

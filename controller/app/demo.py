@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import sys
 import time
 import random
@@ -20,7 +19,7 @@ from controller.games import find_game
 from controller.table.cards import tap_virtual_card
 from controller.table.eventlog import EventLog, StorageError, TableLock, demo_data_dir
 from controller.table.realtime import RealtimeRunner, SimulatedTime, SimulatedWire
-from controller.table.runner import TableRunner, Wake
+from controller.table.runner import TableRunner, Wake, event_queue
 from controller.table.table import Table
 
 UNATTENDED_SAVE_S = 10.0     # a headless demo that cannot save for this long ends with the reason
@@ -45,7 +44,7 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
     (then a real-time game runs on the real clock even headless: the firmware keeps its own)."""
     rules = find_game(game)
     folder = Path(data_dir or demo_data_dir())
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(folder))          # one table per data directory
         store = EventLog(folder / "spieltisch.db")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.games import texts
+from controller.table.runner import event_queue
 
 OK, FAIL, SKIP = "ok", "fail", "skip"
 SYMBOL = {OK: "✓", FAIL: "✗", SKIP: "–"}
@@ -322,7 +323,7 @@ def check_panel(env: Environment) -> list[Finding]:
     try:
         with warnings.catch_warnings():                    # gpiozero's fallbacks are said in the finding
             warnings.simplefilter("ignore")
-            panel = HostPanel(queue.Queue(), pins, pin_factory=env.pin_factory)
+            panel = HostPanel(event_queue(), pins, pin_factory=env.pin_factory)
     except BadPinFactory as exc:               # a Pi without a pin library is wrong; another machine has no panel
         return [Finding(FAIL if env.is_raspberry_pi() else SKIP, "doctor_panel_no_gpio", {"reason": str(exc)})]
     except Exception as exc:                                   # noqa: BLE001 - a pin in use, no permission
@@ -372,7 +373,7 @@ def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda
     if not ports:
         return [Finding(FAIL, "doctor_no_stations")]
     wanted = env.table_version()
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     findings: list[Finding] = []
     with contextlib.ExitStack() as stack:
         found = {port: env.probe(port, events, stack) for port in ports}
@@ -522,7 +523,7 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
         screen.show(DoctorSnapshot("doctor", (), None))
         findings = run_checks(env, lang=lang, live=True, tell=tell)
         screen.show(DoctorSnapshot("doctor", tuple(findings), None, done=True))
-        events: queue.Queue = queue.Queue()
+        events = event_queue()
         open_present(ports, events, stack)
         while True:
             event = next_input(screen, events, deadline)

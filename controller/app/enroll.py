@@ -15,7 +15,6 @@ password protection): written by the station, read back, and only then counted.
 from __future__ import annotations
 
 import contextlib
-import queue
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from controller.games import find_game
 from controller.games.core import IllegalAction
 from controller.table.cards import CardKeys, parse_text
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
+from controller.table.runner import event_queue
 
 WRITE_TIMEOUT_S = 3.0           # a station that says nothing about a write in this long: try again
 # why a station could not write a sticker (WROTE fail <why>) that tapping again will not mend
@@ -149,7 +149,7 @@ def enroll(deck_game: str, port: str, *, again: bool = False, write: bool = Fals
     from controller.app.play import QUIT, make_screen, next_input, open_links
     from hardware.events import StationLost, TagEvent, TagWritten
     folder = Path(data_dir or default_data_dir())
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(folder))
         store = EventLog(folder / "spieltisch.db")

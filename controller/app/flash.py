@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from controller.games import texts
+from controller.table.runner import event_queue
 
 RASPBERRY_PI_USB_VENDOR = 0x2E8A
 
@@ -163,7 +163,7 @@ def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscre
         show(done=True)
         # the menu's stations are free again: any button goes back
         from controller.app.play import open_present
-        events: queue.Queue = queue.Queue()
+        events = event_queue()
         open_present(found, events, stack)
         while True:
             event = next_input(screen, events, deadline)

@@ -15,7 +15,7 @@ from controller.games import find_game, texts
 from controller.games.core import IllegalAction
 from controller.app.recording import finished_games
 from controller.table.stations import require_tables_firmware
-from controller.table.runner import TableRunner
+from controller.table.runner import TableRunner, event_queue
 from controller.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -224,7 +224,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
     twice = next((p for i, p in enumerate(ports) if p in ports[:i]), None)
     if twice is not None:
         raise SystemExit(f"spieltisch: the port {twice} is given twice; each seat needs its own station")
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(default_data_dir()))      # one table per data directory
         store = EventLog()
@@ -316,7 +316,7 @@ def learn_cards(game: str, port: str) -> int:
     if not deck:
         print(f"spieltisch: {game} has no cards to learn", file=sys.stderr)
         return 2
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack, EventLog() as store:
         links = open_links([port], events, stack)
         link = next(iter(links.values()))

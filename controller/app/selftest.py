@@ -10,7 +10,6 @@ sync are shown beside. It ends when every button was pressed and a card named, o
 from __future__ import annotations
 
 import contextlib
-import queue
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from controller.games import GAMES
 from controller.games.core import IllegalAction
 from controller.table.cards import CardKeys, parse_text
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
+from controller.table.runner import event_queue
 
 LED_STEPS = (("ff0000", "red", 440), ("00ff00", "green", 660), ("0000ff", "blue", 880), ("ffffff", "white", 1100))
 LED_STEP_S = 1.2
@@ -88,7 +88,7 @@ def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscr
     from controller.app.play import QUIT, make_screen, next_input, open_links
     from hardware.events import ButtonEvent, StationLost, TagEvent
     folder = Path(data_dir or default_data_dir())
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack:
         stack.enter_context(TableLock(folder))
         store = EventLog(folder / "spieltisch.db")

@@ -23,7 +23,6 @@ them reports only the host's part.
 from __future__ import annotations
 
 import importlib.util
-import queue
 import random
 import statistics
 import time
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.bench.measure import Target, percentile
+from controller.table.runner import event_queue
 
 FIRMWARE = Path(__file__).resolve().parent.parent.parent / "firmware"
 TAPS = 400
@@ -225,7 +225,7 @@ def host_taps(taps: int = 60) -> list[float]:
     from hardware.events import TagEvent
     from hardware.link import StationLink
     from hardware.sim import SimulatedStation
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     out = []
     with SimulatedStation("bench-cards") as station:
         link = StationLink(station.port, events, flood_limit=False).open()

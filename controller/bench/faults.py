@@ -171,11 +171,11 @@ def _game_with_stations(game: str, seed: int, folder: Path, disturb: bool, rng: 
     from controller.games import find_game
     from controller.table import Table
     from controller.table.eventlog import EventLog
-    from controller.table.runner import TableRunner, Wake
+    from controller.table.runner import TableRunner, Wake, event_queue
     from hardware.sim import SimulatedStation
 
     rules = find_game(game)
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     episodes = 0
     with contextlib.ExitStack() as stack:
         store = EventLog(folder / "u.db", durable=False)
@@ -247,9 +247,10 @@ def flood() -> dict[str, float]:
     import logging
     from hardware.events import ButtonEvent
     from hardware.link import StationLink
+    from controller.table.runner import event_queue
     from hardware.sim import SimulatedStation
     logging.getLogger("hardware.link").setLevel(logging.ERROR)
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     sim = SimulatedStation("stuck").start()
     link = StationLink(sim.port, events).open()
     try:

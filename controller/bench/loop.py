@@ -28,6 +28,7 @@ import random
 import time
 
 from controller.bench.measure import Target, percentile
+from controller.table.runner import event_queue
 
 ST1 = "st1:partout:abcdefghijklmnop"
 TAP_GOAL_MS = 100.0
@@ -84,7 +85,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
     from hardware.firmware_station import firmware_stations
     from hardware.link import StationLink
     (station,) = firmware_stations(["bench-1"], idle_us=0, config=config)     # a Pico's loop never sleeps
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     link = StationLink(station.port, events, auto_ping=False).open(hello_timeout=60.0)
     rng = random.Random(32)
     try:

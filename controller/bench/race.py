@@ -36,7 +36,6 @@ figures are, if anything, pessimistic.
 from __future__ import annotations
 
 import os
-import queue
 import random
 import statistics
 import threading
@@ -234,6 +233,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     from controller.games.crazykick import RULES
     from controller.table import Table
     from controller.table.realtime import RealtimeRunner
+    from controller.table.runner import event_queue
     from controller.app.play import SNAPSHOT_MODULES
     from display.screen_process import ScreenProcess
     from hardware.events import ButtonEvent
@@ -257,7 +257,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", str(seed), str(stations), str(bursts),
                              str(warmup_s), *map(str, link_delay_ms)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     links: dict[str, Any] = {}
     runner = None
     thread = None

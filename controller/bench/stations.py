@@ -14,6 +14,7 @@ from controller.bench.measure import Target, median_of, percentile
 from hardware.link import StationLink
 from hardware.protocol import FrameDecoder, encode_frame
 from hardware.sim import SimulatedStation
+from controller.table.runner import event_queue
 
 TARGETS: dict[str, Target] = {
     "decode_frames_per_s": (50_000, "min", "frames/s", "host frame decoder on one core (mixed BTN/PONG/TAG)"),
@@ -55,7 +56,7 @@ def decode_rate(data: bytes, frames: int) -> float:
 
 def link_rate(data: bytes, frames: int) -> float:
     """The reader thread's work per chunk, without the serial port: decode, check, queue."""
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     link = StationLink("bench://", events, flood_limit=False)
     link.station_id = "bench"
     link._hello.set()
@@ -70,7 +71,7 @@ def link_rate(data: bytes, frames: int) -> float:
 def press_latencies_ms(presses: int, flood: bool = False) -> list[float]:
     import logging
     logging.getLogger("hardware.link").setLevel(logging.ERROR)   # the flood is meant
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     person = SimulatedStation("person").start()
     flooder = SimulatedStation("flooder").start() if flood else None
     links = [StationLink(s.port, events).open() for s in (person, flooder) if s is not None]

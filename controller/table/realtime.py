@@ -394,8 +394,11 @@ class RealtimeRunner(TableRunner):
         due = self.table.hint_due_ns()
         return due if due is not None and due > now else None
 
+    def _bots_look(self, changed: bool, idle: bool) -> bool:
+        return self.realtime_bots is not None          # they look at every turn of the loop: plans fall due
+
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
-        if self.realtime_bots is not None:             # they look at every turn of the loop: plans fall due
-            # during a pause they wait for the whistle, as people do
-            now = max(self.clock(), self.table.paused_until_ns or 0)
-            self.realtime_bots.observe(snapshot, self.table.state, now)
+        assert self.realtime_bots is not None
+        # during a pause they wait for the whistle, as people do
+        now = max(self.clock(), self.table.paused_until_ns or 0)
+        self.realtime_bots.observe(snapshot, self.table.state, now)

@@ -15,6 +15,15 @@ from controller.table.table import Command, Table
 log = logging.getLogger(__name__)
 
 
+def event_queue() -> "queue.SimpleQueue":
+    """The queue the stations' readers (and the panel, and the bots) put events on and the
+    table's loop takes them from. A SimpleQueue: its put and its wake-up are one C call
+    each, where a ``queue.Queue`` runs a Python condition around both, under the
+    interpreter's lock that eight readers and the loop share while a race's answers come
+    in (docs/crazy-kick.md, "Where the rest of the delay comes from")."""
+    return queue.SimpleQueue()
+
+
 class Wake:
     """Put on the queue to make the loop look again (a bot finished its inputs)."""
 
@@ -33,7 +42,7 @@ INTERRUPTED = threading.Event()
 
 
 class TableRunner:
-    def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
+    def __init__(self, table: Table, events: "queue.SimpleQueue | queue.Queue", links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, panel: Any = None,
                  give_up_unsaved_s: float | None = None) -> None:
@@ -146,25 +155,33 @@ class TableRunner:
         elif self.keyboard is not None:
             self.keyboard(ui)
 
+    def _bots_look(self, changed: bool, idle: bool) -> bool:
+        """Whether the bots look at the table now (at a change, or when nothing came in)."""
+        return (changed or idle) and self.bots is not None
+
     def _let_bots_see(self, snapshot: Any, changed: bool, idle: bool) -> None:
-        if (changed or idle) and self.bots is not None:
-            self.bots.observe(snapshot, self.table.state)
+        assert self.bots is not None
+        self.bots.observe(snapshot, self.table.state)
 
     def _may_draw(self) -> bool:
         """Whether the screen may draw now (a real-time table holds it back while presses wait)."""
         return True
 
     def _publish(self, idle: bool = False) -> None:
-        snapshot = self.table.snapshot()
+        # The snapshot is made only for whoever looks at it: a real-time table's loop comes
+        # here at every frame of a race, and making one takes up to 0.25 ms (Crazy Kick at
+        # eight seats) that the next station's answer would wait for (docs/crazy-kick.md).
         if self.panel is not None:
-            self.panel.show_status("waiting" if snapshot.paused_for else "ready")
-        changed = snapshot.revision != self._last_revision
-        self._let_bots_see(snapshot, changed, idle)
-        self._last_revision = snapshot.revision
+            self.panel.show_status("waiting" if self.table.paused_for else "ready")
+        revision = self.table.revision
+        changed = revision != self._last_revision
+        self._last_revision = revision
+        if self._bots_look(changed, idle):
+            self._let_bots_see(self.table.snapshot(), changed, idle)
         if self.screen is None or not self._may_draw():
             return
-        if snapshot.revision != self._drawn_revision or self.screen.wants_redraw():
-            self.screen.show(snapshot)
-            self._drawn_revision = snapshot.revision
+        if revision != self._drawn_revision or self.screen.wants_redraw():
+            self.screen.show(self.table.snapshot())
+            self._drawn_revision = revision
             if self.first_frame_ns is None:
                 self.first_frame_ns = self.clock()

@@ -14,6 +14,7 @@ import os
 import queue
 import time
 from typing import Any
+from controller.table.runner import event_queue
 
 
 def candidate_ports() -> list[str]:
@@ -92,7 +93,7 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
         print("No serial devices found. Plug in a station (a Pico with the Spieltisch firmware) or a PN532 "
               "reader; see firmware/README.md.")
         return 1
-    events: queue.Queue = queue.Queue()
+    events = event_queue()
     with contextlib.ExitStack() as stack:
         found = {port: probe(port, events, stack) for port in ports}
         time.sleep(listen_s)                      # 50 sync exchanges a second meanwhile
