@@ -193,10 +193,14 @@ class Arbiter:
         if not self._held:
             return None
         deadline = self._held[0].arrived_ns + self.bound_ns
-        for held in self._held:
-            need = self._need(held)
-            for station in self._silent(need):
-                asked = self._asked.get(station)
+        needs = [self._need(held) for held in self._held]
+        # the loop asks this at every frame of a race: a station at a time, no list sorted
+        for station in self.stations:
+            spoken = self._progress.get(station)
+            asked = self._asked.get(station)
+            for need in needs:
+                if spoken is not None and spoken >= need:
+                    continue                           # it has spoken past this one
                 if asked is None or asked < need:
                     deadline = min(deadline, need + ASK_AFTER_NS)
                 elif station not in self._answered:

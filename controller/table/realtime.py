@@ -244,7 +244,9 @@ class RealtimeRunner(TableRunner):
             for event in batch:
                 self.accept(event)
             self.release()
-            if self.screen is not None:
+            # the screen's keys wait while presses are held, as its frames do (_may_draw):
+            # asking its pipe lets go of the interpreter, and an answer's reader takes it
+            if self.screen is not None and self._may_draw():
                 for ui in self.screen.poll():
                     self._ui(ui)
             self._watch()
