@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from controller.table.arbiter import ASK_AFTER_NS, BOUND_NS, MARGIN_NS, TIE_NS, Arbiter
 
@@ -508,3 +509,48 @@ def test_a_station_that_never_answers_is_named_silent():
     arb.fences(t + 101 * MS)
     arb.progress("B", upto_ns=t + 101 * MS, arrived_ns=t + 104 * MS, asked_ns=t + 101 * MS)
     assert arb.too_slow() == {"B": 3 * MS}
+
+
+# -- when the loop must look again, against its plain definition --------------------------------------
+
+def _deadline_as_defined(arb: Arbiter) -> int | None:
+    """The earliest held press's bound; sooner, for every held press and every station that
+    has not spoken past it, the time to ask it (its last question was asked before the
+    press's need, or never) or to ask again (a question unanswered for the bound)."""
+    held = list(arb._held)
+    if not held:
+        return None
+    times = [arb._held[0].arrived_ns + arb.bound_ns]
+    for h in held:
+        need = h.pressed_ns + arb.tie_ns + arb.margin_ns
+        for station in arb.stations:
+            if arb._progress.get(station, need - 1) >= need:
+                continue
+            asked = arb._asked.get(station)
+            if asked is None or asked < need:
+                times.append(need + ASK_AFTER_NS)
+            elif station not in arb._answered:
+                times.append(asked + arb.bound_ns)
+    return min(times)
+
+
+@settings(max_examples=1500, deadline=None, database=None)
+@given(st.lists(st.tuples(st.sampled_from(["push", "progress", "fences", "due"]), st.sampled_from("ABC"),
+                          st.integers(0, 12), st.integers(0, 60)), max_size=40))
+def test_the_next_deadline_is_the_earliest_ask_or_bound_over_every_held_press_and_silent_station(steps):
+    """The loop sleeps until ``next_deadline``: later than defined, a question goes out
+    late and the race is held longer; sooner, the loop wakes for nothing."""
+    arb = arbiter("A", "B", "C", bound_ns=2 * MS)   # a bound the steps reach
+    now = 0
+    for n, (kind, station, a, b) in enumerate(steps):
+        now += a * 50 * US                 # one grid for every time: equal ones happen
+        if kind == "push":
+            arb.push(n, station=station, pressed_ns=max(0, now - b * 50 * US), arrived_ns=now)
+        elif kind == "progress":
+            arb.progress(station, upto_ns=max(0, now - b * 50 * US), arrived_ns=now,
+                         asked_ns=arb._asked.get(station))
+        elif kind == "fences":
+            arb.fences(now)
+        else:
+            arb.due(now)
+        assert arb.next_deadline() == _deadline_as_defined(arb)

@@ -321,6 +321,42 @@ def test_the_screen_waits_while_presses_are_held_and_draws_once_they_are_release
     assert len(runner.arbiter) == 0 and screen.drawn[-1] == table.revision and len(screen.drawn) == 2
 
 
+def test_while_presses_are_held_the_loop_makes_no_snapshot_and_reads_no_keys_then_does_both():
+    """The loop comes round at every frame of a race. Nobody looks at the table while its
+    presses wait (no bots, a screen that may not draw), so no snapshot is made (up to
+    0.25 ms at eight seats, which the next answer would wait for), and the screen's keys
+    wait too; once the presses are released, both again."""
+    table = Table(RULES, config={"players": 4}, seed=3, stations=["s1", "s2", "s3", "s4"])
+
+    class KeyedScreen(FakeScreen):
+        def __init__(self):
+            super().__init__()
+            self.asked = 0
+
+        def poll(self):
+            self.asked += 1
+            return [("key", "x")]
+
+    screen = KeyedScreen()
+    runner = RealtimeRunner(table, queue.Queue(), {s: RacingLink() for s in table.stations}, screen=screen)
+    made = []
+    snapshot = table.snapshot
+    table.snapshot = lambda: made.append(table.revision) or snapshot()
+    runner.clock = lambda: 1_000_000_000
+    runner.accept(ButtonEvent("s1", 1, 3, True, 0, 1_000_500_000, 1_000_000_000))
+    runner.release()
+    assert len(runner.arbiter) == 1
+    table._changed()
+    runner._publish()
+    assert made == [] and runner._screen_keys() == [] and screen.asked == 0
+    answer(runner, *table.stations, upto_ns=1_001_000_000)
+    runner.clock = lambda: 1_001_000_000
+    runner.release()
+    runner._publish()
+    assert made and screen.drawn[-1] == table.revision
+    assert runner._screen_keys() == [("key", "x")] and screen.asked == 1
+
+
 # -- the table's threads while a race is on -------------------------------------------------------------
 
 def test_a_real_time_game_raises_its_loop_and_its_readers_and_nothing_on_simulated_time(monkeypatch):

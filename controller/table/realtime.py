@@ -244,11 +244,8 @@ class RealtimeRunner(TableRunner):
             for event in batch:
                 self.accept(event)
             self.release()
-            # the screen's keys wait while presses are held, as its frames do (_may_draw):
-            # asking its pipe lets go of the interpreter, and an answer's reader takes it
-            if self.screen is not None and self._may_draw():
-                for ui in self.screen.poll():
-                    self._ui(ui)
+            for ui in self._screen_keys():
+                self._ui(ui)
             self._watch()
             self._publish(idle=not batch)
             if self.simulated is not None and not batch and not any(self._expected_answers.values()):
@@ -389,6 +386,14 @@ class RealtimeRunner(TableRunner):
         later (the hold). The frame is drawn once the arbiter has let them go, a few ms
         later (the bound, 15 ms, at most)."""
         return len(self.arbiter) == 0
+
+    def _screen_keys(self) -> list[tuple]:
+        """The screen's keys, which wait while presses are held, as its frames do
+        (``_may_draw``): asking its pipe lets go of the interpreter, and an answer's reader
+        takes it; a key read a few ms later is nothing anyone notices."""
+        if self.screen is None or not self._may_draw():
+            return []
+        return self.screen.poll()
 
     def _hint_wake(self, now: int) -> int | None:
         """When the loop must wake to say the table's idle hint; None once it is past (it
