@@ -357,6 +357,55 @@ def test_while_presses_are_held_the_loop_makes_no_snapshot_and_reads_no_keys_the
     assert runner._screen_keys() == [("key", "x")] and screen.asked == 1
 
 
+@pytest.mark.parametrize("keyboard_player", [False, True])
+def test_the_running_loop_reads_the_screens_keys_once_the_held_press_is_decided_or_at_once_for_a_keyboard_player(
+        keyboard_player):
+    """Through the loop itself: a press held until its stations' answers (put on the queue
+    as each is asked) are taken, on the loop's next turn; the screen is first asked for
+    keys after it is released, unless a keyboard player's keys are presses (the demo's
+    ``--seat``), which must be read while it waits."""
+    import time
+    from hardware.events import StationProgress
+    table = Table(RULES, config={"players": 4}, seed=3, stations=["s1", "s2", "s3", "s4"])
+    events = queue.SimpleQueue()
+
+    class AnsweringLink(RacingLink):
+        def __init__(self, station):
+            super().__init__()
+            self.station = station
+
+        def fence(self):
+            spoken = time.monotonic_ns() + 1_000_000     # asked after the press's need: past it
+            events.put(StationProgress(self.station, spoken, spoken, 0, False, spoken))
+            return super().fence()
+
+    class WatchingScreen(FakeScreen):
+        interactive = True
+
+        def __init__(self):
+            super().__init__()
+            self.held_when_asked = None
+
+        def show(self, snapshot):
+            super().show(snapshot)
+            if len(self.drawn) == 1:             # the loop is about to start
+                now = time.monotonic_ns()
+                events.put(ButtonEvent("s1", 1, 3, True, 0, now, now))
+
+        def poll(self):
+            if self.held_when_asked is None:
+                self.held_when_asked = len(runner.arbiter)
+                runner.stopped = True
+            return []
+
+    screen = WatchingScreen()
+    runner = RealtimeRunner(table, events, {s: AnsweringLink(s) for s in table.stations}, screen=screen,
+                            keyboard=(lambda ui: None) if keyboard_player else None,
+                            arbiter=Arbiter(bound_ns=3_600 * 10**9))   # released by the answers alone
+    runner.run(until_finished=False, timeout=30)
+    assert screen.held_when_asked == (1 if keyboard_player else 0)
+
+
 # -- the table's threads while a race is on -------------------------------------------------------------
 
 def test_a_real_time_game_raises_its_loop_and_its_readers_and_nothing_on_simulated_time(monkeypatch):

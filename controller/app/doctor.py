@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.games import texts
-from controller.table.runner import event_queue
 
 OK, FAIL, SKIP = "ok", "fail", "skip"
 SYMBOL = {OK: "✓", FAIL: "✗", SKIP: "–"}
@@ -317,6 +316,7 @@ def check_panel(env: Environment) -> list[Finding]:
     where = ", ".join(str(p) for p in pins)
     try:
         from gpiozero.exc import BadPinFactory
+        from controller.table.runner import event_queue
         from hardware.panel import HostPanel
     except Exception as exc:                                   # noqa: BLE001 - gpiozero missing or broken
         return [Finding(FAIL, "doctor_panel_failed", {"pins": where, "reason": str(exc)})]
@@ -367,6 +367,7 @@ def check_data(env: Environment, lang: str = "en") -> list[Finding]:
 def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda f: None) -> list[Finding]:
     """Every station: opened as ``spieltisch stations`` does, listened to for ``window_s``
     (a card laid on a reader meanwhile is timed), then judged."""
+    from controller.table.runner import event_queue
     from hardware.events import TagEvent
     from hardware.sim import is_simulated
     ports = env.ports()
@@ -523,6 +524,7 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
         screen.show(DoctorSnapshot("doctor", (), None))
         findings = run_checks(env, lang=lang, live=True, tell=tell)
         screen.show(DoctorSnapshot("doctor", tuple(findings), None, done=True))
+        from controller.table.runner import event_queue
         events = event_queue()
         open_present(ports, events, stack)
         while True:

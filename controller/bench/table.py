@@ -118,7 +118,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> CommitTimes:
     table's ``handle`` returned: the answer is ready too), and taken apart; and, when
     ``durable``, before each one's last input a bare fdatasync (``BareFsync``) on the same
     disk."""
-    import queue as queue_module
+    from controller.table.runner import event_queue
     from controller.bots.driver import perform
     from controller.bots.partout import PartoutBot
     from controller.table import Table
@@ -141,7 +141,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> CommitTimes:
             setattr(store, name, timed)
         fsync = BareFsync(data_dir)
         sims = [SimulatedStation(f"bench-{i}").start() for i in range(4)]
-        events: queue_module.Queue = queue_module.Queue()
+        events = event_queue()
         links = [StationLink(sim.port, events, flood_limit=False).open() for sim in sims]
         try:
             for game in range(games):
@@ -244,7 +244,7 @@ def press_to_answer_ms(fsync_ms: float, seconds: float, players: int = 8, seed: 
     ``fsync_ms`` slower: per press the table answered, ms from the station's stamp (mapped
     to the host's clock) to the answer's frame written to the station's port."""
     import logging
-    import queue as queue_module
+    from controller.table.runner import event_queue
     from controller.app.play import SNAPSHOT_MODULES, open_links, simulated_stations
     from controller.bots.driver import RealtimeBotDriver
     from controller.table import Table
@@ -284,7 +284,7 @@ def press_to_answer_ms(fsync_ms: float, seconds: float, players: int = 8, seed: 
             store = EventLog(os.path.join(data_dir, "bench.db"))
             stack.callback(store.close)
             store._db = SlowCommits(store._db, fsync_ms / 1000)
-            events: queue_module.Queue = queue_module.Queue()
+            events = event_queue()
             sims = simulated_stations([f"slow-disk-{os.getpid()}-{i}" for i in range(players)], stack,
                                       own_process=True, link_delay_ms=(0.0, 4.0))
             links = open_links([sim.port for sim in sims], events, stack, bots=True)

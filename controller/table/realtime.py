@@ -388,10 +388,12 @@ class RealtimeRunner(TableRunner):
         return len(self.arbiter) == 0
 
     def _screen_keys(self) -> list[tuple]:
-        """The screen's keys, which wait while presses are held, as its frames do
-        (``_may_draw``): asking its pipe lets go of the interpreter, and an answer's reader
-        takes it; a key read a few ms later is nothing anyone notices."""
-        if self.screen is None or not self._may_draw():
+        """The screen's keys. While presses are held they wait, as the frames do
+        (``_may_draw``): asking the screen's pipe lets go of the interpreter, and an
+        answer's reader takes it; a menu key read a few ms later is nothing anyone notices.
+        Not so a keyboard player's (the demo's ``--seat``): their keys are presses, stamped
+        when read, and in a race against held presses they must be read at once."""
+        if self.screen is None or (self.keyboard is None and not self._may_draw()):
             return []
         return self.screen.poll()
 
