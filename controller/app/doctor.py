@@ -316,14 +316,13 @@ def check_panel(env: Environment) -> list[Finding]:
     where = ", ".join(str(p) for p in pins)
     try:
         from gpiozero.exc import BadPinFactory
-        from controller.table.runner import event_queue
         from hardware.panel import HostPanel
     except Exception as exc:                                   # noqa: BLE001 - gpiozero missing or broken
         return [Finding(FAIL, "doctor_panel_failed", {"pins": where, "reason": str(exc)})]
     try:
         with warnings.catch_warnings():                    # gpiozero's fallbacks are said in the finding
             warnings.simplefilter("ignore")
-            panel = HostPanel(event_queue(), pins, pin_factory=env.pin_factory)
+            panel = HostPanel(queue.Queue(), pins, pin_factory=env.pin_factory)   # nothing reads it: a check
     except BadPinFactory as exc:               # a Pi without a pin library is wrong; another machine has no panel
         return [Finding(FAIL if env.is_raspberry_pi() else SKIP, "doctor_panel_no_gpio", {"reason": str(exc)})]
     except Exception as exc:                                   # noqa: BLE001 - a pin in use, no permission
@@ -506,6 +505,7 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
     """The menu's "Check the table": the findings on the TV as they come, then until any
     station's button (or Esc)."""
     from controller.app.play import QUIT, make_screen, next_input, open_present
+    from controller.table.runner import event_queue
     from hardware.events import ButtonEvent
     env = env or Environment(ports=lambda: list(ports))
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -524,7 +524,6 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
         screen.show(DoctorSnapshot("doctor", (), None))
         findings = run_checks(env, lang=lang, live=True, tell=tell)
         screen.show(DoctorSnapshot("doctor", tuple(findings), None, done=True))
-        from controller.table.runner import event_queue
         events = event_queue()
         open_present(ports, events, stack)
         while True:

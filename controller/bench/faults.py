@@ -245,9 +245,9 @@ def unplugging(episodes_wanted: int, rng: random.Random) -> dict[str, float]:
 
 def flood() -> dict[str, float]:
     import logging
+    from controller.table.runner import event_queue
     from hardware.events import ButtonEvent
     from hardware.link import StationLink
-    from controller.table.runner import event_queue
     from hardware.sim import SimulatedStation
     logging.getLogger("hardware.link").setLevel(logging.ERROR)
     events = event_queue()

@@ -14,6 +14,7 @@ import os
 import queue
 import time
 from typing import Any
+
 from controller.table.runner import event_queue
 
 
