@@ -5,10 +5,12 @@ filled in; a dry run changes nothing."""
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 import pytest
 
-from controller.app.install_pi import RULES, UNIT, install
+from controller.app.install_pi import RULES, SUDOERS, UNIT, install
 
 
 def test_the_files_are_written_with_the_user_and_the_command(tmp_path):
@@ -57,31 +59,203 @@ def test_the_box_prefers_the_stable_station_names(tmp_path, monkeypatch):
     assert stations.candidate_ports() == ["/dev/spieltisch/station-E661", "/dev/ttyACM1"]
 
 
-def test_a_user_the_system_does_not_have_is_refused_before_anything_is_written(tmp_path):
-    """Issue 30: `install-pi --user nobodyhere` wrote a unit for nobody and failed at usermod."""
-    (tmp_path / "etc").mkdir()
-    (tmp_path / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\nanna:x:1000:1000::/home/anna:/bin/bash\n")
+def a_system(root, *, users="", groups=""):
+    """``root`` as a Debian system's accounts: root, the Imager's administrator anna (sudo),
+    and whatever ``users`` and ``groups`` add; no gpio group (Debian's is the Pi's only)."""
+    (root / "etc").mkdir(parents=True, exist_ok=True)
+    (root / "etc" / "passwd").write_text(
+        "root:x:0:0:root:/root:/bin/bash\nanna:x:1000:1000::/home/anna:/bin/bash\n" + users)
+    (root / "etc" / "group").write_text(
+        "root:x:0:\nsudo:x:27:anna\ndialout:x:20:anna\naudio:x:29:\nvideo:x:44:\nrender:x:105:\ninput:x:104:\n"
+        "anna:x:1000:\n" + groups)
+    return root
+
+
+def test_a_user_the_system_does_not_have_is_made_a_system_user_of_its_own(tmp_path):
+    """Issue 30 wrote a unit for a user that was not there and failed at usermod; issue 42:
+    the table's user is one of its own, made by install-pi, its data in its home."""
+    root = a_system(tmp_path)
     out, err = io.StringIO(), io.StringIO()
-    assert install("nobodyhere", root=tmp_path, out=out, err=err) == 2
-    assert err.getvalue().count("\n") == 1 and "no user 'nobodyhere'" in err.getvalue()
-    assert not (tmp_path / UNIT).exists() and out.getvalue() == ""
-    assert install("anna", root=tmp_path, out=out, err=err) == 0
-    assert "SPIELTISCH_DATA=/home/anna/.local/share/spieltisch" in (tmp_path / UNIT).read_text()
+    assert install("kiosk", root=root, out=out, err=err) == 0 and err.getvalue() == ""
+    unit = (root / UNIT).read_text()
+    assert "User=kiosk" in unit and "SPIELTISCH_DATA=/var/lib/kiosk/.local/share/spieltisch" in unit
+    advice = out.getvalue().splitlines()
+    make = next(i for i, line in enumerate(advice) if " useradd " in line)
+    assert advice[make] == ("  sudo useradd --system --user-group --home-dir /var/lib/kiosk --create-home "
+                            "--shell /usr/sbin/nologin --comment 'Spieltisch table' kiosk")
+    assert advice[make + 1] == "  sudo usermod -aG dialout,input,video,render,audio kiosk"   # made, then grouped
 
 
-def test_a_folder_without_a_password_file_gets_a_warning_and_the_usual_home(tmp_path):
+def test_a_folder_without_a_password_file_gets_a_warning_and_the_commands_that_make_the_user(tmp_path):
+    err, out = io.StringIO(), io.StringIO()
+    assert install("bea", root=tmp_path, out=out, err=err) == 0
+    assert "warning" in err.getvalue() and "make" in err.getvalue()
+    assert "SPIELTISCH_DATA=/var/lib/bea/.local/share/spieltisch" in (tmp_path / UNIT).read_text()
+    assert "sudo useradd --system" in out.getvalue()
+
+
+def test_the_table_runs_as_its_own_user_not_as_the_one_who_ran_sudo_nor_root(tmp_path, monkeypatch):
+    """Issue 42: from a root login (USER=root) install-pi wrote User=root; after `sudo` it
+    took the administrator who ran it (SUDO_USER)."""
+    for who in ({"USER": "root"}, {"USER": "root", "SUDO_USER": "anna"}):
+        monkeypatch.delenv("SUDO_USER", raising=False)
+        for name, value in who.items():
+            monkeypatch.setenv(name, value)
+        root = a_system(tmp_path / who.get("SUDO_USER", "root"))
+        assert install(root=root, out=io.StringIO(), err=io.StringIO()) == 0
+        unit = (root / UNIT).read_text()
+        assert "User=spieltisch" in unit and "User=root" not in unit and "User=anna" not in unit
+        assert "spieltisch ALL=(root) NOPASSWD: /usr/bin/systemctl poweroff" in (root / SUDOERS).read_text()
+
+
+@pytest.mark.parametrize("user, extra_users, extra_groups, why", [
+    ("root", "", "", "does not run as root"),
+    ("toor", "toor:x:0:0::/root:/bin/sh\n", "", "is root (uid 0)"),
+    ("anna", "", "", "is in the sudo group"),                                      # the Imager's user
+    ("ops", "ops:x:1001:1001::/home/ops:/bin/bash\n", "wheel:x:10:ops\n", "is in the wheel group"),
+    ("adm2", "adm2:x:1002:27::/home/adm2:/bin/bash\n", "", "is in the sudo group"),   # sudo as its own group
+])
+def test_root_and_administrators_are_refused_in_one_line_before_anything_is_written(tmp_path, user, extra_users,
+                                                                                    extra_groups, why):
+    """A sudoers line that permits poweroff limits nothing for a user who may run anything."""
+    root = a_system(tmp_path, users=extra_users, groups=extra_groups)
+    out, err = io.StringIO(), io.StringIO()
+    assert install(user, root=root, out=out, err=err) == 2
+    assert err.getvalue().count("\n") == 1 and why in err.getvalue()
+    assert out.getvalue() == "" and not (root / UNIT).exists() and not (root / SUDOERS).exists()
+
+
+def test_a_user_without_power_is_taken_as_it_is(tmp_path):
+    root = a_system(tmp_path, users="oma:x:1003:1003::/home/oma:/bin/bash\n", groups="oma:x:1003:\n")
+    out = io.StringIO()
+    assert install("oma", root=root, out=out, err=io.StringIO()) == 0
+    assert "SPIELTISCH_DATA=/home/oma/.local/share/spieltisch" in (root / UNIT).read_text()
+    assert "useradd" not in out.getvalue() and "sudo usermod -aG dialout,input,video,render,audio oma" in out.getvalue()
+
+
+def test_the_unit_names_only_the_groups_the_system_has(tmp_path):
+    """systemd refuses to start a unit whose SupplementaryGroups names a group that is not
+    there: Debian has no gpio group, a Raspberry Pi OS has."""
+    root = a_system(tmp_path)
+    assert install(root=root, out=io.StringIO(), err=io.StringIO()) == 0
+    groups = (root / UNIT).read_text().split("SupplementaryGroups=")[1].splitlines()[0].split()
+    assert sorted(groups) == ["audio", "dialout", "input", "render", "video"]
+    pi = a_system(tmp_path / "pi", groups="gpio:x:993:\n")
+    assert install(root=pi, out=io.StringIO(), err=io.StringIO()) == 0
+    assert "gpio" in (pi / UNIT).read_text().split("SupplementaryGroups=")[1].splitlines()[0].split()
+
+
+class Recorder:
+    """Stands in for running commands on the system: records each, fails the one named."""
+
+    def __init__(self, fail: str | None = None) -> None:
+        self.steps: list[list[str]] = []
+        self.fail = fail
+
+    def __call__(self, step):
+        import subprocess
+        self.steps.append(step)
+        return subprocess.CompletedProcess(step, 1 if step[0] == self.fail else 0, "", f"{step[0]} said no")
+
+
+def test_on_the_system_it_checks_the_sudoers_line_makes_the_user_then_groups_it_then_starts_the_unit(
+        tmp_path, monkeypatch):
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
+    root, run, out = a_system(tmp_path), Recorder(), io.StringIO()
+    assert install(root=root, live=True, run=run, out=out, err=io.StringIO()) == 0
+    assert [step[0] for step in run.steps] == ["visudo", "useradd", "usermod", "udevadm", "udevadm", "systemctl",
+                                               "systemctl"]
+    assert run.steps[0] == ["visudo", "-cf", str(root / "etc/sudoers.d/.spieltisch.new")]
+    assert run.steps[1][-1] == "spieltisch" and "--system" in run.steps[1] and "/usr/sbin/nologin" in run.steps[1]
+    assert "-p" not in run.steps[1] and "--password" not in run.steps[1]          # no password: none to type
+    assert run.steps[-1] == ["systemctl", "enable", "--now", "spieltisch.service"]
+    assert "as spieltisch" in out.getvalue()
+    again = Recorder()                  # a second run: the user is there, nothing is made again
+    root = a_system(root, users="spieltisch:x:998:998::/var/lib/spieltisch:/usr/sbin/nologin\n")
+    assert install(root=root, live=True, run=again, out=io.StringIO(), err=io.StringIO()) == 0
+    assert "useradd" not in [step[0] for step in again.steps]
+
+
+def test_a_command_that_fails_on_the_system_stops_it_in_one_line(tmp_path, monkeypatch):
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
     err = io.StringIO()
-    assert install("bea", root=tmp_path, out=io.StringIO(), err=err) == 0
-    assert "warning" in err.getvalue() and "/home/bea" in err.getvalue()
-    assert "SPIELTISCH_DATA=/home/bea/.local/share/spieltisch" in (tmp_path / UNIT).read_text()
+    run = Recorder(fail="useradd")
+    assert install(root=a_system(tmp_path), live=True, run=run, out=io.StringIO(), err=err) == 1
+    assert err.getvalue().count("\n") == 1 and "useradd" in err.getvalue() and "useradd said no" in err.getvalue()
+    assert [step[0] for step in run.steps] == ["visudo", "useradd"]
 
 
-def test_the_cli_refuses_an_unknown_user_on_this_system_in_one_line():
+def test_a_table_the_kiosk_user_may_not_run_is_refused_before_anything_is_written(tmp_path, monkeypatch):
+    """The venv in the administrator's home (0700 on Debian) would leave the unit failing at
+    every start: said, and where to install it instead."""
+    import tempfile
+    from controller.app import install_pi
+    folder = tempfile.TemporaryDirectory()           # not under pytest's own folder, which is 0700
+    Path(folder.name).chmod(0o755)
+    home = Path(folder.name) / "home" / "anna"
+    (home / "venv" / "bin").mkdir(parents=True)
+    command = home / "venv" / "bin" / "spieltisch"
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+    home.chmod(0o700)
+    monkeypatch.setattr(install_pi, "table_command", lambda: str(command))
+    root, err, run = a_system(tmp_path / "sys"), io.StringIO(), Recorder()
+    assert install(root=root, live=True, run=run, out=io.StringIO(), err=err) == 2
+    assert err.getvalue().count("\n") == 1 and str(home) in err.getvalue() and "/opt/spieltisch" in err.getvalue()
+    assert run.steps == [] and not (root / UNIT).exists()
+    home.chmod(0o755)
+    assert install(root=root, live=True, run=run, out=io.StringIO(), err=io.StringIO()) == 0
+    folder.cleanup()
+
+
+def test_who_may_pass_a_folder():
+    from controller.app.install_pi import Account, Group, unreachable
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        base.chmod(0o755)                                # made 0700: anyone may pass it here
+        (base / "own").mkdir()
+        (base / "own" / "run").write_text("")
+        (base / "own" / "run").chmod(0o755)
+        os.chown(base / "own", 4242, 4243)
+        (base / "own").chmod(0o710)                      # its owner and its group may pass
+        owner = Account("o", 4242, 1, Path("/"))
+        member = Account("m", 4300, 1, Path("/"))
+        stranger = Account("s", 4301, 1, Path("/"))
+        groups = {"own": Group(4243, frozenset({"m"}))}
+        assert unreachable(base / "own" / "run", owner, groups) is None
+        assert unreachable(base / "own" / "run", member, groups) is None
+        assert unreachable(base / "own" / "run", stranger, groups) == base / "own"
+        assert unreachable(base / "own" / "run", None, groups) == base / "own"     # a user still to be made
+        assert unreachable(base / "nothing", owner, groups) == base / "nothing"
+
+
+def test_the_unit_takes_tty1_as_a_display_manager_does():
+    """Issue 41: ordered after udev-settle (deprecated, normally not started), and a conflict
+    with tty1's getty without an order, which lets systemd drop either start job."""
+    from controller.app.install_pi import unit_text
+    unit = unit_text("spieltisch", "/opt/spieltisch/bin/spieltisch", "/var/lib/spieltisch/.local/share/spieltisch")
+    settings: dict[str, list[str]] = {}
+    for line in unit.splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).extend(value.split())
+    assert "systemd-udev-settle.service" not in unit
+    assert settings["Conflicts"] == ["getty@tty1.service"]
+    assert {"getty@tty1.service", "systemd-user-sessions.service"} <= set(settings["After"])
+    assert settings["TTYPath"] == ["/dev/tty1"] and settings["StandardInput"] == ["tty"]
+    assert settings["TTYReset"] == settings["TTYVHangup"] == settings["TTYVTDisallocate"] == ["yes"]
+    assert settings["StartLimitIntervalSec"] == ["0"]
+
+
+def test_the_cli_refuses_root_in_one_line():
     import subprocess
     import sys
-    proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "install-pi", "--user", "nobodyhere",
+    proc = subprocess.run([sys.executable, "-m", "controller.app.cli", "install-pi", "--user", "root",
                            "--dry-run"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "nobodyhere" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "root" in proc.stderr
 
 
 def test_one_sudoers_line_permits_the_table_to_power_off_and_nothing_else(tmp_path):
@@ -117,3 +291,15 @@ def test_a_sudoers_line_visudo_refuses_is_not_put_in_place(tmp_path, monkeypatch
     target = tmp_path / "sudoers.d" / "spieltisch"
     assert "syntax error" in install_pi.write_sudoers(target, "anna ALL=(root) broken\n", check=True)
     assert not target.exists() and not list(target.parent.iterdir())
+
+
+@pytest.mark.skipif(__import__("shutil").which("visudo") is None, reason="this machine has no visudo (Debian: sudo)")
+def test_sudo_itself_reads_the_sudoers_line(tmp_path):
+    """Not only our reading of it: visudo, as install-pi runs it on the Pi, takes the file."""
+    import subprocess
+    assert install(root=a_system(tmp_path), out=io.StringIO(), err=io.StringIO()) == 0
+    done = subprocess.run(["visudo", "-cf", str(tmp_path / SUDOERS)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    broken = tmp_path / "broken"
+    broken.write_text("spieltisch ALL=(root) NOPASSWD /usr/bin/systemctl poweroff\n")    # the colon left out
+    assert subprocess.run(["visudo", "-cf", str(broken)], capture_output=True, timeout=60).returncode != 0

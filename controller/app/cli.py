@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                      help="BCM pins of the panel: MENU,UNDO,LED,BUZZER (default 5,6,13,12)")
 
     pi = sub.add_parser("install-pi", help="make a Raspberry Pi boot into the table (systemd unit, udev rules, groups)")
-    pi.add_argument("--user", help="who runs the table (default: the one who ran sudo)")
+    pi.add_argument("--user", help="who runs the table: a user with no power but switching off, made when the "
+                                   "system has none of that name (default: spieltisch; never root, sudo or wheel)")
     pi.add_argument("--dry-run", action="store_true", help="show the files and commands, change nothing")
     pi.add_argument("--root", default="/", help="write the files under this directory instead of /")
 

@@ -1,13 +1,20 @@
 """``spieltisch install-pi``: make a Raspberry Pi (Raspberry Pi OS Lite) boot into the table.
 
+The table runs as a user of its own, ``spieltisch`` (``--user`` names another): a system user
+with no password and no login shell, in no administrator's group, made here when the system
+has none of that name. It is in the groups the table needs and may run one command as root,
+``systemctl poweroff`` (the menu's "Switch off"). root, or a user in ``sudo`` or ``wheel`` (the
+user Raspberry Pi Imager makes is one: it is for setting up over SSH), is refused: a line
+that permits poweroff would limit nothing for them.
+
 It writes the systemd unit (the menu on the TV at power-on, full screen through KMS/DRM on
-the console, restarted if it stops, the host panel's buttons driving it too), the udev rules
-(stable station names, the FTDI latency timer) and one sudoers line that lets the table's
-user power the Pi off and do nothing else as root (the menu's "Switch off"), adds the user
-to the groups the table needs, and enables the unit. Run as
-root (``sudo``) it does all that; otherwise, or with ``--dry-run``, it shows the files and
-the commands without changing anything. ``--root DIR`` writes under DIR instead of /
-(for tests, or for preparing an SD card's root file system). See docs/raspberry-pi.md."""
+the console in place of tty1's login prompt, restarted if it stops, the host panel's buttons
+driving it too), the udev rules (stable station names, the FTDI latency timer) and the
+sudoers line, makes the user or adds it to the groups, and enables the unit. Run as root
+(``sudo``) it does all that; otherwise, or with ``--dry-run``, it shows the files and the
+commands without changing anything. ``--root DIR`` writes the files under DIR instead of /
+(for tests, or for preparing an SD card's root file system) and shows the commands to run on
+the Pi: it never runs useradd against DIR. See docs/raspberry-pi.md."""
 
 from __future__ import annotations
 
@@ -15,12 +22,19 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TextIO
 
 GROUPS = ("dialout", "input", "gpio", "video", "render", "audio")
+ADMIN_GROUPS = ("sudo", "wheel")           # Debian's and Fedora's administrators: sudo lets them do anything
+KIOSK_USER = "spieltisch"
+NOLOGIN = "/usr/sbin/nologin"
 UNIT = "etc/systemd/system/spieltisch.service"
 RULES = "etc/udev/rules.d/99-spieltisch.rules"
 # "Switch off": one sudoers line, not a polkit rule. It names one command with its one
@@ -32,13 +46,22 @@ SUDOERS = "etc/sudoers.d/spieltisch"
 SYSTEMCTL = "/usr/bin/systemctl"
 POWEROFF = ("sudo", "-n", SYSTEMCTL, "poweroff")      # -n: never waits for a password, fails at once
 
+Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
+
+
+def _run(step: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(step, capture_output=True, text=True)
+
 
 def _template(name: str) -> str:
     return resources.files("controller.app").joinpath("pi").joinpath(name).read_text(encoding="utf-8")
 
 
-def unit_text(user: str, command: str, data_dir: str) -> str:
-    return _template("spieltisch.service").format(user=user, command=command, data=data_dir)
+def unit_text(user: str, command: str, data_dir: str, groups: Sequence[str] = GROUPS) -> str:
+    """The unit; ``groups``: those of GROUPS the system has (systemd refuses to start a unit
+    whose SupplementaryGroups names a group there is not: Debian has no gpio)."""
+    return _template("spieltisch.service").format(user=user, command=command, data=data_dir,
+                                                  groups=" ".join(groups))
 
 
 def sudoers_text(user: str) -> str:
@@ -47,50 +70,100 @@ def sudoers_text(user: str) -> str:
             f"{user} ALL=(root) NOPASSWD: {SYSTEMCTL} poweroff\n")
 
 
-def commands(user: str) -> list[list[str]]:
-    try:                                              # only the groups this system has (gpio: a Pi's)
-        import grp
-        groups = [g for g in GROUPS if _has_group(grp, g)] or list(GROUPS)
-    except ImportError:
-        groups = list(GROUPS)
-    return [["usermod", "-aG", ",".join(groups), user],
-            ["udevadm", "control", "--reload"], ["udevadm", "trigger"],
-            ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "spieltisch.service"]]
+@dataclass(frozen=True)
+class Account:
+    name: str
+    uid: int
+    gid: int
+    home: Path
 
 
-def _has_group(grp, name: str) -> bool:
+@dataclass(frozen=True)
+class Group:
+    gid: int
+    members: frozenset[str]
+
+
+def _records(path: Path, fields: int) -> list[list[str]] | None:
+    """The colon-separated records of an etc/passwd or etc/group; None when there is no file."""
     try:
-        grp.getgrnam(name)
-    except KeyError:
-        return False
-    return True
-
-
-def home_of(user: str, root: Path) -> tuple[Path | None, Path | None]:
-    """``user``'s home in the system under ``root`` and the password file that said so;
-    (None, that file) when it has no such user; (None, None) when ``root`` has no password
-    file to ask (a folder being prepared, not a system)."""
-    passwd = root / "etc" / "passwd"
-    if str(root) == "/":
-        try:
-            import pwd
-            return Path(pwd.getpwnam(user).pw_dir), passwd
-        except KeyError:
-            return None, passwd
-        except ImportError:                          # not a Unix: nothing to ask
-            return None, None
-    try:
-        lines = passwd.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return None, None
-    for line in lines:
-        fields = line.split(":")
-        if len(fields) >= 6 and fields[0] == user:
-            return Path(fields[5]), passwd
-    return None, passwd
+        return None
+    return [line.split(":") for line in lines if line.count(":") >= fields - 1 and not line.startswith("#")]
 
 
-def write_sudoers(target: Path, text: str, *, check: bool) -> str | None:
+def accounts(root: Path) -> dict[str, Account] | None:
+    """The users in ``root``/etc/passwd (a Pi's users are all there); None when ``root`` has
+    no password file (a folder being prepared, not a system)."""
+    records = _records(root / "etc" / "passwd", 7)
+    if records is None:
+        return None
+    found = {}
+    for name, _, uid, gid, _, home, *_ in records:
+        if uid.isdigit() and gid.isdigit():
+            found[name] = Account(name, int(uid), int(gid), Path(home))
+    return found
+
+
+def groups_of(root: Path) -> dict[str, Group] | None:
+    """The groups in ``root``/etc/group; None when there is no such file."""
+    records = _records(root / "etc" / "group", 4)
+    if records is None:
+        return None
+    return {name: Group(int(gid), frozenset(m for m in members.split(",") if m))
+            for name, _, gid, members, *_ in records if gid.isdigit()}
+
+
+def power_of(account: Account, groups: dict[str, Group]) -> str | None:
+    """Why ``account`` can do more than the table needs (root, or an administrator), or None."""
+    if account.uid == 0:
+        return "is root (uid 0)"
+    for name in ADMIN_GROUPS:
+        group = groups.get(name)
+        if group is not None and (account.name in group.members or group.gid == account.gid):
+            return f"is in the {name} group (an administrator)"
+    return None
+
+
+def unreachable(path: Path, account: Account | None, groups: dict[str, Group]) -> Path | None:
+    """The first folder on the way to ``path`` (or ``path`` itself) that ``account`` may not
+    pass or run (None: a user still to be made, who is only "others"); None when it can."""
+    mine = {g.gid for g in groups.values() if account is not None and account.name in g.members}
+    if account is not None:
+        mine.add(account.gid)
+    for step in [*reversed(path.parents), path]:
+        try:
+            info = step.stat()
+        except OSError:
+            return step
+        if account is not None and info.st_uid == account.uid:
+            allowed = info.st_mode & stat.S_IXUSR
+        elif info.st_gid in mine:
+            allowed = info.st_mode & stat.S_IXGRP
+        else:
+            allowed = info.st_mode & stat.S_IXOTH
+        if not allowed:
+            return step
+    return None
+
+
+def useradd(user: str, home: Path) -> list[str]:
+    """A system user (uid below 1000, no password: none can be typed, no ageing) with no login
+    shell: nobody logs in as it; systemd starts the table as it, sudo runs poweroff for it."""
+    return ["useradd", "--system", "--user-group", "--home-dir", str(home), "--create-home",
+            "--shell", NOLOGIN, "--comment", "Spieltisch table", user]
+
+
+def commands(user: str, groups: Sequence[str], *, make: Path | None = None) -> list[list[str]]:
+    """What install-pi runs after writing the files; ``make``: the home of a user to be made."""
+    return ([useradd(user, make)] if make is not None else []) + \
+        [["usermod", "-aG", ",".join(groups), user],
+         ["udevadm", "control", "--reload"], ["udevadm", "trigger"],
+         ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "spieltisch.service"]]
+
+
+def write_sudoers(target: Path, text: str, *, check: bool, run: Runner = _run) -> str | None:
     """Put the sudoers line in place, readable by root only (0440, as sudo wants it). On the
     system itself (``check``) visudo reads it first and a line it refuses is not put in
     place: a broken file in sudoers.d would stop sudo altogether. None, or what went wrong."""
@@ -100,7 +173,7 @@ def write_sudoers(target: Path, text: str, *, check: bool) -> str | None:
     trial.chmod(0o440)
     if check:
         try:
-            done = subprocess.run(["visudo", "-cf", str(trial)], capture_output=True, text=True)
+            done = run(["visudo", "-cf", str(trial)])
         except OSError as exc:
             trial.unlink()
             return f"visudo cannot check it ({exc})"
@@ -111,39 +184,64 @@ def write_sudoers(target: Path, text: str, *, check: bool) -> str | None:
     return None
 
 
+def table_command() -> str:
+    """The command the unit starts: this virtual environment's own ``spieltisch``."""
+    beside = Path(sys.executable).parent / "spieltisch"
+    return str(beside) if beside.exists() else shutil.which("spieltisch") or f"{sys.executable} -m controller.app.cli"
+
+
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")     # Debian's NAME_REGEX, and useradd's length
 
 
 def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_run: bool = False,
-            out=sys.stdout, err=None) -> int:
+            out: TextIO = sys.stdout, err: TextIO | None = None, live: bool | None = None,
+            run: Runner = _run) -> int:
+    """``live``: change this system (write, check with visudo, run the commands); by default
+    when ``root`` is / and this is root. The tests say live with a folder and ``run``."""
     err = err or sys.stderr
-    user = user or os.environ.get("SUDO_USER") or os.environ.get("USER") or "pi"
+    user = user or KIOSK_USER            # never the one who ran sudo: that is the administrator
     if not USER_NAME.fullmatch(user):
         # it goes into a sudoers line and a unit file: only a name the system could have
         print(f"spieltisch: {user!r} is not a user name (letters, digits, - and _, starting with a "
               "letter or _); name who runs the table with --user", file=err)
         return 2
-    root = Path(root)
-    home, asked = home_of(user, root)
-    if home is None and asked is not None:
-        # the unit would start as nobody, and usermod would fail after the files were written
-        print(f"spieltisch: there is no user {user!r} in {asked}; make it first (sudo adduser {user}) "
-              "or name who runs the table with --user", file=err)
+    if user == "root":
+        print("spieltisch: the table does not run as root: leave out --user (install-pi makes the user "
+              f"{KIOSK_USER}, who may only switch the box off)", file=err)
         return 2
-    if home is None:
-        print(f"spieltisch: warning: {root} has no etc/passwd to find {user!r} in; the table's data goes to "
-              f"/home/{user} (make that user on the Pi)", file=err)
-        home = Path("/home") / user
-    beside = Path(sys.executable).parent / "spieltisch"             # the virtual environment's own
-    command = str(beside) if beside.exists() else shutil.which("spieltisch") or f"{sys.executable} -m controller.app.cli"
+    root = Path(root)
+    on_system = str(root) == "/"
+    live = (on_system and not dry_run and os.geteuid() == 0) if live is None else live and not dry_run
+    users, groups = accounts(root), groups_of(root)
+    account = users.get(user) if users is not None else None
+    if account is not None:
+        power = power_of(account, groups or {})
+        if power is not None:
+            print(f"spieltisch: {user} {power}: the table's user may do nothing else as root than switch "
+                  f"off; leave out --user (install-pi makes the user {KIOSK_USER}) or name a user without it",
+                  file=err)
+            return 2
+    if users is None:
+        print(f"spieltisch: warning: {root} has no etc/passwd to find {user!r} in; the commands below make "
+              f"that user (on the Pi, where it is not there yet)", file=err)
+    home = account.home if account is not None else Path("/var/lib") / user
+    usable = [g for g in GROUPS if g in groups] if groups is not None else list(GROUPS)
+    command = table_command()
+    if live:                            # the unit starts it as that user: a folder it may not pass fails it
+        blocked = unreachable(Path(command.split()[0]), account, groups or {})
+        if blocked is not None:
+            print(f"spieltisch: {user} may not run {command.split()[0]} ({blocked} is closed to it); install "
+                  "the table where every user may run it, in /opt/spieltisch (docs/raspberry-pi.md)", file=err)
+            return 2
     data_dir = str(home / ".local" / "share" / "spieltisch")
-    files = {UNIT: unit_text(user, command, data_dir), RULES: _template("99-spieltisch.rules"),
+    files = {UNIT: unit_text(user, command, data_dir, usable), RULES: _template("99-spieltisch.rules"),
              SUDOERS: sudoers_text(user)}
-    acting = not dry_run and (str(root) != "/" or os.geteuid() == 0)
+    acting = live or (not dry_run and not on_system)
     for path, text in files.items():
         target = root / path
         if acting and path == SUDOERS:
-            problem = write_sudoers(target, text, check=str(root) == "/")
+            # checked by visudo on the system, and in a folder when this machine has visudo
+            problem = write_sudoers(target, text, check=live or shutil.which("visudo") is not None, run=run)
             if problem is not None:
                 print(f"spieltisch: {target} was not written: {problem}", file=err)
                 return 1
@@ -154,15 +252,15 @@ def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_
             print(f"wrote {target}", file=out)
         else:
             print(f"--- {target} ---\n{text}", file=out)
-    steps = commands(user)
-    if acting and str(root) == "/":
+    steps = commands(user, usable or list(GROUPS), make=home if account is None else None)
+    if live:
         for step in steps:
             print("+ " + shlex.join(step), file=out)
-            done = subprocess.run(step, capture_output=True, text=True)
+            done = run(step)
             if done.returncode != 0:
-                print(f"spieltisch: {shlex.join(step)} failed: {done.stderr.strip()}", file=sys.stderr)
+                print(f"spieltisch: {shlex.join(step)} failed: {done.stderr.strip()}", file=err)
                 return 1
-        print("Done: the table starts on the TV at the next boot (and now). "
+        print(f"Done: the table starts on the TV at the next boot (and now), as {user}. "
               "`journalctl -u spieltisch` shows what it says.", file=out)
         return 0
     print("Then, as root:" if not acting else "Then, as root on the Pi:", file=out)
