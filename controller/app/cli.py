@@ -252,11 +252,11 @@ def _error_log_text(body: str) -> str:
     """Append ``body`` to ``errors.log`` in the data directory (else the temporary one); its path."""
     import tempfile
     import time
-    from controller.table.eventlog import default_data_dir
+    from controller.table.eventlog import default_data_dir, make_data_folder
     text = f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} spieltisch {' '.join(sys.argv[1:])}\n" + body
     for folder in (default_data_dir(), Path(tempfile.gettempdir())):
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_data_folder(folder)
             path = folder / "errors.log"
             with open(path, "a", encoding="utf-8") as f:
                 f.write(text)

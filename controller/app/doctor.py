@@ -338,10 +338,10 @@ def check_panel(env: Environment) -> list[Finding]:
 
 def check_data(env: Environment, lang: str = "en") -> list[Finding]:
     import tempfile
-    from controller.table.eventlog import EventLog, StorageError
+    from controller.table.eventlog import EventLog, StorageError, make_data_folder
     folder = env.data_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_data_folder(folder)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
             pass
     except OSError as exc:

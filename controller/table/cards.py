@@ -22,7 +22,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from controller.table.eventlog import EventLog
+from controller.table.eventlog import EventLog, make_data_folder
 from controller.games.core import IllegalAction
 
 
@@ -64,12 +64,17 @@ class CardKeys:
         return self.keys[0]
 
     def _save(self) -> None:
+        """Into a new file that is its owner's alone (0600) before its first byte: the key
+        is never readable by others, not for a moment, whatever the umask."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_data_folder(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"keys": [k.hex() for k in self.keys]}))
-        os.chmod(tmp, 0o600)
+        tmp.unlink(missing_ok=True)                  # left by a save a power cut broke off
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(fd, 0o600)                     # the umask takes bits away from O_CREAT's mode, never adds
+            f.write(json.dumps({"keys": [k.hex() for k in self.keys]}))
         os.replace(tmp, self.path)
 
     def record(self, game: str, card: str, uid: str) -> str:
@@ -115,8 +120,8 @@ class CardKeys:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as f:
+                os.fchmod(fd, 0o600)                 # before the key: a file that was there keeps its mode otherwise
                 f.write(json.dumps({"keys": [self.own.hex()]}))
-            os.chmod(path, 0o600)                    # a file that was there keeps its old mode otherwise
         except OSError as exc:
             raise IllegalAction("card_key_unwritable", path=str(path), reason=exc.strerror or str(exc)) from exc
 

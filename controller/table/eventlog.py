@@ -120,6 +120,24 @@ def default_data_dir() -> Path:
     return Path(base) / "spieltisch"
 
 
+def make_data_folder(folder: Path) -> None:
+    """The data folder, made for its owner only (0700, whatever the umask): the games, the
+    people's names and the card key are nobody else's. A folder that is there already keeps
+    its mode (it may be one the owner chose for more than the table); what the table keeps
+    in it is 0600 (``keep_private``)."""
+    if not folder.is_dir():
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(folder, 0o700)
+
+
+def keep_private(path: Path) -> None:
+    """``path``, when it is there and this user's, readable and writable by its owner only."""
+    with contextlib.suppress(OSError):
+        info = path.stat()
+        if info.st_uid == os.geteuid() and info.st_mode & 0o777 != 0o600:
+            os.chmod(path, 0o600)
+
+
 def demo_data_dir() -> Path:
     """Where demos keep their games: ``$SPIELTISCH_DATA`` when one is chosen (``--data-dir``
     sets it), else a folder beside the family's, ``…/spieltisch-demo``: bots' games never mix
@@ -235,7 +253,13 @@ class EventLog:
             [self.path, *(Path(f"{self.path}{side}") for side in SIDE_FILES)]
         try:
             if str(path) != ":memory:":
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                make_data_folder(self.path.parent)
+                # made 0600 before SQLite writes a byte; its WAL and shared memory take the
+                # database's mode (SQLite gives them the same), and older files are set so too
+                if made:
+                    os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                    os.chmod(self.path, 0o600)
+                keep_private(self.path)
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             _remove(made)
@@ -251,6 +275,9 @@ class EventLog:
             self._db.close()
             _remove(made)
             raise storage_error(self.path, exc) from exc
+        if str(path) != ":memory:":
+            for side in SIDE_FILES:
+                keep_private(Path(f"{self.path}{side}"))
 
     def _check_before_writing(self) -> None:
         """Ours (or empty), of a version we know, with the columns we expect, and whole;
@@ -589,7 +616,7 @@ class TableLock:
     def __enter__(self) -> "TableLock":
         import fcntl
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_data_folder(self.path.parent)
             handle = open(self.path, "a+", encoding="utf-8")
         except OSError as exc:
             raise directory_error(self.path.parent, exc) from exc
