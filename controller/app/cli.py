@@ -401,7 +401,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     note = None if no_screen is None else \
         f"spieltisch: headless, {no_screen}: the game is played without a window and ends with its last move; " \
         "its result is the line at the end"
-    result = run_table(args.game, ports=args.port, players=args.players, names=args.name or [],
+    from controller.table.names import readable_name
+    result = run_table(args.game, ports=args.port, players=args.players,
+                       names=[readable_name(name) for name in args.name or []],
                        virtual=args.virtual, seed=args.seed, new=args.new, lang=args.lang,
                        fullscreen=args.fullscreen, panel_pins=panel_pins, headless_note=note,
                        options=dict(game_options(args, find_game(args.game)),

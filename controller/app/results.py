@@ -13,34 +13,81 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
+import math
 import time
 from typing import Any
 
 from controller.games import GAMES
+from controller.table.names import readable_name
+
+log = logging.getLogger(__name__)
+
+
+class BadResult(ValueError):
+    """A stored result this version cannot show; the message says what is wrong with it."""
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _row(r: dict[str, Any]) -> dict[str, Any]:
+    """One stored result as a row to show; BadResult when it is not one (a damaged or
+    hand-edited database, another version's game). Names come out readable."""
+    if "unreadable" in r or "result" in r:
+        raise BadResult("its result is not a JSON object")
+    name = r.get("game")
+    if not isinstance(name, str) or name not in GAMES:
+        raise BadResult("it is of a game this table does not have")
+    scores = r.get("scores")
+    if not isinstance(scores, list) or not scores or not all(_number(s) for s in scores):
+        raise BadResult("its scores are not a list of numbers")
+    teams = r.get("teams")
+    if teams is None:
+        teams = [[f"seat {i + 1}"] for i in range(len(scores))]
+    if not isinstance(teams, list) or len(teams) != len(scores) or \
+            not all(isinstance(t, list) and all(isinstance(n, str) for n in t) for t in teams):
+        raise BadResult("its teams are not one list of names per score")
+    teams = [[readable_name(n) or "?" for n in team] for team in teams]
+    winner = r.get("winner")
+    winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
+    if not all(isinstance(w, int) and not isinstance(w, bool) for w in winners):
+        raise BadResult("its winner is not a seat's team number")
+    ended = r.get("finished_at")
+    if ended is not None and not _number(ended):
+        raise BadResult("its end is not a time")
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(ended)) if ended else ""
+    except (OverflowError, OSError, ValueError) as exc:
+        raise BadResult("its end is not a time") from exc
+    best = GAMES[name].cooperative_best
+    return {
+        "id": r.get("id"), "ended": ended, "when": when, "game": name, "title": GAMES[name].title,
+        "teams": teams, "scores": scores,
+        # a cooperative game is scored, not won: its one team "winning" says nothing
+        "winners": [] if best is not None else [teams[w] for w in winners if 0 <= w < len(teams)],
+        **({"best": best} if best is not None else {}),
+    }
 
 
 def result_rows(store: Any, *, demo: bool = False, game: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+    """The finished games to show, newest first. A result that cannot be shown (issue 42:
+    four odd rows hid every game) is left out with a line to the log; every other is shown."""
     rows = []
     for r in store.results(game, limit=limit * 4):
-        config = r.get("config") if isinstance(r.get("config"), dict) else {}
-        if r.get("abandoned") or bool(config.get("demo")) != demo or not r.get("finished", True):
+        config = r.get("config", {})
+        if r.get("abandoned") or not r.get("finished", True):
             continue
-        name = r.get("game", "?")
-        scores = list(r.get("scores") or [])
-        teams = r.get("teams") or [[f"seat {i + 1}"] for i in range(len(scores))]
-        winner = r.get("winner")
-        winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
-        best = GAMES[name].cooperative_best if name in GAMES else None
-        rows.append({
-            "id": r.get("id"), "ended": r.get("finished_at"),
-            "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(r["finished_at"])) if r.get("finished_at") else "",
-            "game": name, "title": GAMES[name].title if name in GAMES else name,
-            "teams": [list(t) for t in teams], "scores": scores,
-            # a cooperative game is scored, not won: its one team "winning" says nothing
-            "winners": [] if best is not None else
-            [teams[w] for w in winners if isinstance(w, int) and 0 <= w < len(teams)],
-            **({"best": best} if best is not None else {}),
-        })
+        try:
+            if not isinstance(config, dict):
+                raise BadResult("its settings are not a JSON object")
+            if bool(config.get("demo")) != demo:
+                continue
+            rows.append(_row(r))
+        except BadResult as exc:
+            log.warning("game %s is left out of the results: %s", r.get("id"), exc)
+            continue
         if len(rows) >= limit:
             break
     people = store.players_of([row["id"] for row in rows]) if hasattr(store, "players_of") else {}

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from controller.games import texts
+from controller.table.names import readable_name
 
 APPLICATION_ID = 0x53505453          # "SPTS": this file is Spieltisch's
 SCHEMA_VERSION = 3
@@ -454,7 +455,8 @@ class EventLog:
         return SavedGame(row[0], row[1], config, row[3], seats, row[5], actions, row[6] is not None)
 
     def results(self, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        sql = "SELECT id, game, finished_at, result FROM games WHERE result IS NOT NULL"
+        # as bytes: a row SQLite holds as text that is not UTF-8 is one unreadable row, not a failed read
+        sql = "SELECT id, CAST(game AS BLOB), finished_at, CAST(result AS BLOB) FROM games WHERE result IS NOT NULL"
         args: tuple[Any, ...] = ()
         if game:
             sql += " AND game = ?"
@@ -462,11 +464,12 @@ class EventLog:
         rows = self._db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit))
         out = []
         for game_id, name, finished_at, result in rows:
+            result = bytes(result).decode("utf-8", "replace")
             try:
                 shown = json.loads(result)
             except ValueError:
                 shown = {"unreadable": result}
-            out.append({"id": game_id, "game": name, "finished_at": finished_at,
+            out.append({"id": game_id, "game": bytes(name).decode("utf-8", "replace"), "finished_at": finished_at,
                         **(shown if isinstance(shown, dict) else {"result": shown})})
         return out
 
@@ -515,7 +518,9 @@ class EventLog:
                          "ON CONFLICT(station) DO UPDATE SET name = excluded.name", (station, name))
 
     def station_names(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT station, name FROM stations WHERE name IS NOT NULL").fetchall())
+        """Station → the name that sat there last (readable, ``controller/table/names.py``)."""
+        rows = self._db.execute("SELECT station, CAST(name AS BLOB) FROM stations WHERE name IS NOT NULL")
+        return {station: name for station, stored in rows if (name := readable_name(stored))}
 
     def colour_station(self, station: str, colour: str) -> None:
         self._db.execute("INSERT INTO stations (station, colour) VALUES (?, ?) "
@@ -536,8 +541,15 @@ class EventLog:
         return int(self._db.execute("SELECT id FROM people WHERE name = ?", (name,)).fetchone()[0])
 
     def people(self) -> list[tuple[str, str | None]]:
-        """Everyone the table knows, (name, colour), who played last first."""
-        return self._db.execute("SELECT name, colour FROM people ORDER BY last_seen DESC, name").fetchall()
+        """Everyone the table knows, (name, colour), who played last first; each name readable
+        (``controller/table/names.py``), once (in any case), none empty."""
+        out: dict[str, tuple[str, str | None]] = {}
+        for stored, colour in self._db.execute(
+                "SELECT CAST(name AS BLOB), colour FROM people ORDER BY last_seen DESC, name"):
+            name = readable_name(stored)
+            if name and name.casefold() not in out:
+                out[name.casefold()] = (name, colour if isinstance(colour, str) else None)
+        return list(out.values())
 
     def seat_people(self, game_id: int, people: dict[int, int]) -> None:
         """Who sits at each seat of a game (seat → person id), in one transaction."""
@@ -551,16 +563,18 @@ class EventLog:
             raise
 
     def players_of(self, game_ids: list[int]) -> dict[int, dict[int, tuple[str, str | None]]]:
-        """Per game, who sat where: seat → (name, colour); games nobody was recorded for are absent."""
+        """Per game, who sat where: seat → (name, colour), the name readable
+        (``controller/table/names.py``); games nobody was recorded for are absent."""
         out: dict[int, dict[int, tuple[str, str | None]]] = {}
         for start in range(0, len(game_ids), 500):                  # SQLite's limit on parameters
             chunk = game_ids[start:start + 500]
             rows = self._db.execute(
-                "SELECT players.game_id, players.seat, people.name, people.colour FROM players "
+                "SELECT players.game_id, players.seat, CAST(people.name AS BLOB), people.colour FROM players "
                 f"JOIN people ON people.id = players.person_id WHERE players.game_id IN ({','.join('?' * len(chunk))})",
                 chunk)
-            for game_id, seat, name, colour in rows:
-                out.setdefault(game_id, {})[seat] = (name, colour)
+            for game_id, seat, stored, colour in rows:
+                if isinstance(seat, int):                           # a damaged row names no seat
+                    out.setdefault(game_id, {})[seat] = (readable_name(stored), colour if isinstance(colour, str) else None)
         return out
 
     def setting(self, key: str, default: str | None = None) -> str | None:
