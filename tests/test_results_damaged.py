@@ -86,13 +86,13 @@ def test_four_bad_rows_of_nineteen_are_left_out_and_said_and_every_other_game_is
     store = EventLog(tmp_path / "spieltisch.db")
     ids = nineteen_games(store)
     bad = [ids[0], ids[6], ids[11], ids[18]]
-    for game_id, kind in zip(bad, kinds):
+    for game_id, kind in zip(bad, kinds, strict=True):
         TAMPERS[kind](store, game_id)
     with caplog.at_level(logging.WARNING, logger="controller.app.results"):
         rows = result_rows(store)
     assert [row["id"] for row in rows] == [i for i in reversed(ids) if i not in bad]
     said = [r.getMessage() for r in caplog.records if r.name == "controller.app.results"]
-    assert len(said) == 4 and all(f"game {i} is left out" in line for i, line in zip(reversed(bad), said))
+    assert len(said) == 4 and all(f"game {i} is left out" in line for i, line in zip(reversed(bad), said, strict=True))
     assert all(score_line(row) for row in rows)
     table = show(store, demo=False, game=None, fmt="table")
     assert len(table.split("\n\n")[0].splitlines()) == 1 + 15                   # the header and every good game
@@ -106,7 +106,7 @@ def test_the_results_command_shows_the_good_games_of_a_damaged_history(tmp_path,
     from controller.app.cli import main
     store = EventLog(tmp_path / "spieltisch.db")
     ids = nineteen_games(store)
-    for game_id, kind in zip(ids[::5], ("not UTF-8", "an unknown game", "a name a number", "not JSON")):
+    for game_id, kind in zip(ids[::5], ("not UTF-8", "an unknown game", "a name a number", "not JSON"), strict=True):
         TAMPERS[kind](store, game_id)
     store.close()
     assert main(["--data-dir", str(tmp_path), "results"]) == 0
