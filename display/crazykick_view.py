@@ -186,7 +186,7 @@ class CrazyKickView:
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
-        draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
+        draw.seat_frame(surface, rect, turn=on_ball, refused=refused)
         team_mark(surface, team, rgb(view["team_colours"][team]), (rect.left + 18, rect.top + 27), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36,
                           INK, True, max_width=230)

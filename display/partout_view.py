@@ -157,8 +157,7 @@ class PartoutView:
         team = view["team_of"][i]
         acting = view["to_act"] == i
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 5 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused)
         draw.team_mark(surface, team, (rect.left + 24, rect.top + 30), 12)
         name = texts.seat_label(self.lang, i, self.names)
         shown = draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)

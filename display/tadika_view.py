@@ -177,8 +177,7 @@ class TadikaView:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 6 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused, width=6)
         name = texts.seat_label(self.lang, i, self.names)
         shown = draw.text(surface, name, (rect.left + 18, rect.top + 10), 40, INK, True, max_width=rect.width - 200)
         draw.seat_colour(surface, seat.colour, shown)

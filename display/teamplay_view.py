@@ -157,8 +157,7 @@ class TeamplayView:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 6 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused, width=6)
         team = view["team_of"][i]
         draw.team_mark(surface, team, (rect.left + 16, rect.top + 30), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38,
