@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import pygame
 
 from controller.games import texts
+from controller.games.team_colours import TEAM_COLOURS
 
 FELT = (24, 84, 52)
 FELT_DARK = (16, 58, 36)
@@ -20,7 +21,7 @@ GOLD = (255, 196, 40)
 RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
-TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
+TEAM = [(int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) for c in TEAM_COLOURS]   # the LEDs' too
 TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
@@ -96,11 +97,15 @@ def hex_rgb(colour: str) -> tuple[int, int, int]:
 
 
 def seat_colour(surface: pygame.Surface, colour: str | None, name: pygame.Rect) -> None:
-    """The colour a player chose for their seat: their name underlined in it (a line, so it
-    is not taken for a team's shape; the name, not the line, tells seats apart)."""
+    """A seat's colour (its team's in a game with teams, else the one its player chose): the
+    name underlined in it (a line, so it is not taken for a team's shape; the name, not the
+    line, tells seats apart)."""
     if colour:
-        pygame.draw.rect(surface, hex_rgb(colour), (name.left, name.bottom - 1, max(name.width, 40), 6),
-                         border_radius=3)
+        line = pygame.Rect(name.left, name.bottom - 1, max(name.width, 40), 6)
+        ink = hex_rgb(colour)
+        pygame.draw.rect(surface, ink, line, border_radius=3)
+        if sum(ink) < 150:                  # a dark team's line (Crazy Kick's black) on a dark panel: outlined
+            pygame.draw.rect(surface, MUTED, line.inflate(2, 2), 1, border_radius=3)
 
 
 def seat_ring(players: int, area: pygame.Rect, size: tuple[int, int], inset: tuple[int, int] = (10, 10)) -> list[pygame.Rect]:
