@@ -234,7 +234,7 @@ class PartoutView:
             draw.text(surface, self.t("summary_bid_tricks", bid=row["bids"][t], tricks=row["tricks"][t]),
                       (box.left + 52, top + 34), 28, MUTED, max_width=box.width - 180)
             points = row["points"][t]
-            draw.text(surface, f"{points:+d}", (box.right - 24, top + 4), 52, INK if points >= 0 else RED, True,
+            draw.text(surface, texts.number(points, signed=True), (box.right - 24, top + 4), 52, INK if points >= 0 else RED, True,
                       "topright")
 
     def _choice_label(self, play: dict[str, Any], plays: list[dict[str, Any]]) -> str | None:
@@ -289,7 +289,7 @@ class PartoutView:
                 cell = f"{row['bids'][t]}/{row['tricks'][t]}"
                 draw.text(surface, cell, (x, y), 28, MUTED)
                 points = row["points"][t]
-                draw.text(surface, f"{points:+d}", (x + col_w - 20, y), 28, INK if points >= 0 else RED,
+                draw.text(surface, texts.number(points, signed=True), (x + col_w - 20, y), 28, INK if points >= 0 else RED,
                           True, "topright")
             y += 32
         if view["phase"] == "playing" and view["team_bids"][0] is not None:     # this round so far
@@ -302,7 +302,7 @@ class PartoutView:
         draw.text(surface, self.t("total"), (box.left + 20, box.bottom - 48), 32, INK, True)
         for t, total in enumerate(view["scores"]):
             x = box.left + 80 + t * col_w
-            draw.text(surface, str(total), (x + col_w - 20, box.bottom - 50), 40, GOLD, True, "topright")
+            draw.text(surface, texts.number(total), (x + col_w - 20, box.bottom - 50), 40, GOLD, True, "topright")
 
     def _message(self, surface, snap) -> None:
         box = MESSAGE
@@ -331,7 +331,7 @@ class PartoutView:
             draw.team_mark(surface, t, (banner.left + 90, top + 20), 12)
             draw.text(surface, self._team_name(view, t), (banner.left + 112, top + 2), 36, INK, True,
                       max_width=banner.width - 250)
-            draw.text(surface, str(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")
+            draw.text(surface, texts.number(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")
 
 
 def leading_play(view: dict[str, Any]) -> int | None:

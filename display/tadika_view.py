@@ -216,7 +216,7 @@ class TadikaView:
             filled = bar.copy()
             filled.width = max(0, min(bar.width, round(bar.width * score / view["target"])))
             draw.rounded(surface, GOLD, filled, 0, 6)
-            draw.text(surface, str(score), (box.right - 16, y), 32, INK, True, "topright")
+            draw.text(surface, texts.number(score), (box.right - 16, y), 32, INK, True, "topright")
 
     def _last_win(self, surface, view) -> None:
         win = view["last_win"]
@@ -260,7 +260,7 @@ class TadikaView:
         draw.text(surface, words, (banner.centerx, banner.top + 18), 56, GOLD, True, "midtop", banner.width - 40)
         draw.text(surface, self.line_words(view["last_win"]), (banner.centerx, banner.top + 82), 34, INK, False,
                   "midtop", banner.width - 40)
-        scores = " : ".join(str(s) for s in view["scores"])
+        scores = " : ".join(texts.number(s) for s in view["scores"])
         draw.text(surface, scores, (banner.centerx, banner.top + 124), 36, INK, True, "midtop")
 
 

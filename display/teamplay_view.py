@@ -194,7 +194,7 @@ class TeamplayView:
             y = box.top + 66 + 92 * t
             draw.team_mark(surface, t, (box.left + 20, y + 18), 11)
             draw.text(surface, self._team_name(view, t), (box.left + 34, y), 30, INK, True, max_width=box.width - 130)
-            draw.text(surface, str(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
+            draw.text(surface, texts.number(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
             bar = pygame.Rect(box.left + 34, y + 44, box.width - 150, 24)
             draw.rounded(surface, (40, 80, 56), bar, 0, 6)
             filled = bar.copy()
@@ -218,7 +218,7 @@ class TeamplayView:
         key = "teamplay_winner" if len(names) == 1 else "teamplay_winners_tie"
         draw.text(surface, self.t(key, names=self.t("teamplay_and").join(names), n=view["team_points"][winners[0]]),
                   (banner.centerx, banner.top + 16), 50, GOLD, True, "midtop", banner.width - 40)
-        scores = " : ".join(str(s) for s in view["team_points"])
+        scores = " : ".join(texts.number(s) for s in view["team_points"])
         draw.text(surface, scores, (banner.centerx, banner.top + 80), 44, INK, True, "midtop")
 
 

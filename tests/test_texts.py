@@ -155,3 +155,14 @@ def test_no_english_article_stands_before_a_number_it_cannot_know():
         "Only the values 1, 3, 5, 7 count here, not 8."
     catalogue = (Path(texts.__file__).parent / "en.po").read_text(encoding="utf-8")
     assert not re.findall(r"\b(?:a|an) \{(?:value|n|number|count|score|points|high|low)\}", catalogue)
+
+
+def test_a_number_below_zero_has_a_real_minus_sign_in_every_language():
+    """Issue 40: "-27" with a hyphen beside "−1"."""
+    from controller.games import texts
+    assert texts.number(-27) == "−27" and texts.number(3, signed=True) == "+3" and texts.number(0) == "0"
+    for lang in texts.LANGUAGES:
+        said = texts.render(lang, "teamup_score", {"n": -27})
+        assert "−27" in said and "-27" not in said
+        assert texts.render(lang, "teamup_score", {"n": -1}) == texts.render(lang, "teamup_score", {"n": 1}).replace(
+            "1", "−1")                                            # the same plural form as 1
