@@ -367,9 +367,14 @@ def _paint_face(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect
     draw.rounded(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, 0, 12)
     draw.rounded(surface, (20, 20, 20), rect, 2, 12)
     if special:
-        draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
-        if not small:
-            _special_name(surface, texts.card_name(lang, name), rect)
+        # the name at the foot first; the letter fills what is left above it, never under it
+        # (issue 40: "Mathematiker" in two lines lay over the big M of a hand card)
+        top = rect.bottom if small else _special_name(surface, texts.card_name(lang, name), rect)
+        room = pygame.Rect(rect.left, rect.top + 6, rect.width, top - 4 - rect.top - 6)
+        mark, size = texts.card_mark(lang, name), int(rect.height * 0.45)
+        while size > 28 and draw.font(size, True).size(mark)[1] > room.height:
+            size -= 2
+        draw.text(surface, mark, room.center, size, GOLD, True, "center")
     else:
         ink = SUIT[c.colour]
         r = max(8, rect.width // 9)
@@ -401,22 +406,22 @@ def _choice(surface: pygame.Surface, lang: str, card: str, choice: Any, rect: py
     draw.text(surface, words, (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
 
 
-def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> None:
+def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> int:
     """A special card's name at 28 px: on one line, or broken in two with a hyphen where it
-    is too long for the card."""
+    is too long for the card. Returns the top of what it drew."""
     font = draw.font(28, True)
     if font.size(name)[0] <= rect.width - 8:
-        draw.text(surface, name, (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom")
-        return
+        return draw.text(surface, name, (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom").top
     vowels = "aeiouyäöüéèàìòù"
     # break before a syllable (a consonant and a vowel: "Mathe-matiker", "Alche-mistin"),
     # the two halves as even as may be
     syllables = [i for i in range(3, len(name) - 2) if name[i] not in vowels and name[i + 1] in vowels]
     cut = min(syllables or range(3, len(name) - 2),
               key=lambda i: abs(font.size(name[:i] + "-")[0] - font.size(name[i:])[0]))
-    draw.text(surface, name[:cut] + "-", (rect.centerx, rect.bottom - 42), 28, INK, True, "midbottom",
-              rect.width - 8)
+    first = draw.text(surface, name[:cut] + "-", (rect.centerx, rect.bottom - 42), 28, INK, True, "midbottom",
+                      rect.width - 8)
     draw.text(surface, name[cut:], (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom", rect.width - 8)
+    return first.top
 
 
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:

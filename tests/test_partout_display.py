@@ -322,3 +322,23 @@ def test_the_score_tables_legend_spans_every_teams_column(make_table, monkeypatc
 def texts_of(lang, key):
     from controller.games import texts
     return texts.render(lang, key, {})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_special_cards_name_never_lies_over_its_letter_at_any_size(lang, monkeypatch, screen):
+    """Issue 40: "Mathematiker", broken in two lines on a hand card, was drawn over its big M."""
+    import pygame
+    from controller.games import texts
+    from display.partout_view import _paint_face          # the face itself, not a copy kept from before
+    from tests.conftest import record_texts
+    specials = ["mathematician", "alchemist", "dungeon", "jester", "king", "queen"]
+    for size in ((96, 136), (80, 113), (150, 210), (200, 280)):           # the keyboard's hand, a trick, the how-to
+        for card in specials:
+            drawn = record_texts(monkeypatch)
+            _paint_face(pygame.Surface((400, 400)), lang, card, pygame.Rect(0, 0, *size), False)
+            mark = texts.card_mark(lang, card)
+            letter = [rect for w, _, rect in drawn if w == mark]
+            words = [rect for w, _, rect in drawn if w != mark]
+            assert letter and words, (card, size, drawn)
+            assert all(not letter[0].colliderect(rect) for rect in words), (lang, card, size, drawn)
+            monkeypatch.undo()
