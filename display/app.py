@@ -237,8 +237,8 @@ class Screen:
             draw.text(canvas, key, cell.center, 32, draw.INK, True, "center")
         y = room.top + 176 + 2 * (size + 6) + 24
         for key, words in (("u", "keyboard_undo"), ("Esc", "keyboard_quit")):
-            draw.text(canvas, f"{key}: {texts.render(self.lang, words, {})}", (room.left + 14, y), 28, draw.INK,
-                      False, max_width=room.width - 24)
+            draw.text(canvas, texts.labelled(self.lang, key, texts.render(self.lang, words, {})),
+                      (room.left + 14, y), 28, draw.INK, False, max_width=room.width - 24)
             y += 44
 
     def present(self) -> None:

@@ -309,10 +309,10 @@ class CrazyKickView:
         draw.text(surface, headline, (rect.centerx - 13, rect.top - 18), 30, GOLD, True, "midbottom", 620)
         passes = ", ".join(card["passes"]) or "–"
         tackles = ", ".join(card["tackles"]) or "–"
-        draw.text(surface, f"{self.t('ck_passes')}: {passes}", (rect.centerx - 13, rect.bottom + 6), 30, INK,
-                  False, "midtop", 640)
-        draw.text(surface, f"{self.t('ck_tackles')}: {tackles}", (rect.centerx - 13, rect.bottom + 40), 30, MUTED,
-                  False, "midtop", 640)
+        draw.text(surface, texts.labelled(self.lang, self.t("ck_passes"), passes),
+                  (rect.centerx - 13, rect.bottom + 6), 30, INK, False, "midtop", 640)
+        draw.text(surface, texts.labelled(self.lang, self.t("ck_tackles"), tackles),
+                  (rect.centerx - 13, rect.bottom + 40), 30, MUTED, False, "midtop", 640)
 
     def _legend(self, view) -> str:
         """What the buttons do, once for everybody (the same at every station)."""
@@ -375,7 +375,7 @@ def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], 
                 (("ck_passes", card["passes"], rgb(deck.team_colours[card["team_index"]])),
                  ("ck_tackles", card["tackles"], rgb(deck.team_colours[1 - card["team_index"]])))):
             y = box.top + 40 + k * 230
-            draw.text(surface, texts.render(lang, key) + ":", (x, y), 36, MUTED)
+            draw.text(surface, texts.labelled(lang, texts.render(lang, key)), (x, y), 36, MUTED)
             for n, name in enumerate(names):
                 draw.text(surface, name, (x, y + 50 + n * 50), 44, INK, True)
             pygame.draw.rect(surface, colour, (x - 20, y + 50, 8, max(1, len(names)) * 50 - 10))

@@ -240,7 +240,7 @@ class TadikaView:
             if line["kind"] == "row_in_one_colour" else ""
         named = self.t(LINE_TEXT[line["kind"]], row=line["what"], what=what, colour=colour)
         if not win["bonuses"]:
-            return f"{named}: {self.t('tadika_points', n=win['points'])}"
+            return texts.labelled(self.lang, named, self.t("tadika_points", n=win["points"]))
         parts = [f"{named} {line['points']}"] + [f"{self.t(BONUS_TEXT[name])} {points}"
                                                 for name, points in win["bonuses"]]
         return f"{' + '.join(parts)} = {self.t('tadika_points', n=win['points'])}"

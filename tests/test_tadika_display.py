@@ -106,3 +106,11 @@ def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
            "points": 3}
     view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 2], "scores": [50, 12, 50], "last_win": win})
     assert "Anna and Clara share the win!" in said
+
+
+def test_a_win_without_bonuses_is_said_with_the_languages_own_colon():
+    """Issue 40: "la table de 4: 5 points" beside the catalogue's "Donneur : Anna"."""
+    from display.tadika_view import TadikaView
+    win = {"line": {"kind": "row", "what": 4, "points": 5}, "hand": ["blue4"], "bonuses": [], "points": 5}
+    assert TadikaView("fr").line_words(win) == "la table de 4 : 5 points"
+    assert TadikaView("de").line_words(win).count(" :") == 0

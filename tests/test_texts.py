@@ -166,3 +166,23 @@ def test_a_number_below_zero_has_a_real_minus_sign_in_every_language():
         assert "−27" in said and "-27" not in said
         assert texts.render(lang, "teamup_score", {"n": -1}) == texts.render(lang, "teamup_score", {"n": 1}).replace(
             "1", "−1")                                            # the same plural form as 1
+
+
+def test_french_puts_a_space_before_every_colon_and_the_screen_writes_labels_as_its_catalogue_does(monkeypatch):
+    """Issue 40: "de 4: 5 points" (a label joined in code) beside "Donneur : Anna" (the
+    catalogue). French typography, chosen for all of fr.po: a space before : ; ? and !
+    (except in the name "Team UP!"); code joins a label and its value through the catalogue."""
+    import re
+    from pathlib import Path
+    from controller.games import texts
+    import controller.games.texts as package
+    po = (Path(package.__file__).parent / "fr.po").read_text(encoding="utf-8")
+    said = re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', po, re.M)
+    for sentence in said:
+        plain = sentence.replace("Team UP!", "Team UP")
+        plain = re.sub(r"\{[^}]*\}", "x", plain)                     # {a}:{b} placeholders are no colons
+        plain = re.sub(r"https?://\S+|\d:\d", "", plain)               # an address, a time of day
+        assert not re.search(r"[^\s]([:;?!])", plain), sentence
+    assert texts.labelled("fr", "Esc", "quitter") == "Esc : quitter"
+    assert texts.labelled("de", "Esc", "beenden") == "Esc: beenden"
+    assert texts.labelled("fr", "Passe à") == "Passe à :"

@@ -156,6 +156,12 @@ def colour_name(lang: str, colour: str) -> str:
     return table(lang).get("_colours", {}).get(colour, colour)
 
 
+def labelled(lang: str, label: str, value: Any = "") -> str:
+    """"label: value" as ``lang`` writes it (French puts a space before the colon, as every
+    sentence of its catalogue does); without a value, the label and its colon alone."""
+    return render(lang, "label_value", {"label": label, "value": value}).rstrip()
+
+
 def number(value: int, *, signed: bool = False) -> str:
     """A whole number as the screen shows it: below zero with a real minus sign ("−27", not
     the hyphen "-27"); ``signed``: a plus before the others ("+3", "+0")."""
