@@ -459,8 +459,9 @@ def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[s
     first, as many as fit, "…" for the rest), else the learning option's hints
     (``hints_box``), else the game's help line."""
     said = messages_shown(snap)
-    if not said and hints_shown(snap) is not None:
-        hints_box(surface, lang, *hints_shown(snap), names, box)      # type: ignore[misc]
+    hinted = hints_shown(snap)
+    if not said and hinted is not None:
+        hints_box(surface, lang, hinted[0], hinted[1], names, box)
         return
     panel(surface, box, RED if any(m.refusal for m in said) else None)
     if not said:

@@ -72,7 +72,7 @@ def test_the_screen_draws_the_team_mark_and_the_underline_in_one_colour(monkeypa
                                                                           real(surface, colour, name))[1])
     canvas = Screen(headless=True, lang="en").render(t.snapshot())
     assert len(drawn) == 6
-    for seat, (rect, (colour, name)) in enumerate(zip(seat_rects(6), drawn)):   # each seat painted on its own
+    for seat, (rect, (colour, name)) in enumerate(zip(seat_rects(6), drawn, strict=True)):   # each seat painted on own
         team = view["team_of"][seat]
         assert hex_rgb(colour) == TEAM[team]
         assert tuple(canvas.get_at((rect.left + name.left + 10, rect.top + name.bottom + 1)))[:3] == TEAM[team]
