@@ -84,7 +84,8 @@ def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path, monkeypatch):
         def person():
             b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            for button in (PLUS, PLUS, PLUS, OK):                  # station b: the self-test
+            # station b: the service page (the 6th line), its self-test (the 3rd)
+            for button in (PLUS, PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK):
                 b.press(button)
                 time.sleep(0.05)
             b.wait_for(lambda s: len(s.sent("WHO")) >= 2, timeout=5)   # the menu is back: links reopened
@@ -630,8 +631,8 @@ def test_the_box_remembers_its_language_and_volume(tmp_path, monkeypatch):
         def person():
             a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            # the language page (5th line, English chosen): Italiano; then the volume page (6th): mute
-            for button in (PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK, PLUS, OK, MINUS, MINUS, MINUS, OK):
+            # the language page (4th line, English chosen): Italiano; then the volume page (5th): mute
+            for button in (PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK, PLUS, OK, MINUS, MINUS, MINUS, OK):
                 a.press(button)
                 time.sleep(0.05)
         thread = threading.Thread(target=person, daemon=True)
