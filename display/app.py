@@ -76,6 +76,8 @@ class Screen:
             self.window = pygame.display.set_mode(size, flags)
             pygame.display.set_caption("Spieltisch")
             self.canvas = pygame.Surface(LOGICAL_SIZE)
+        if not headless:
+            self.starting()                    # at once: importing and setting up take seconds more
         self.min_interval = 1.0 / max_fps
         self.frames = 0
         self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each frame took
@@ -89,6 +91,20 @@ class Screen:
         from display.sound import DEFAULT_VOLUME, Sounds
         # only a screen people watch makes sounds: not the headless demo, not the tests
         self.sounds = Sounds(DEFAULT_VOLUME if volume is None else volume) if not headless else None
+
+    def starting(self) -> None:
+        """Until the table's first frame: that it is starting, in the screen's language, shown
+        the moment the window opens (issue 40: a keyboard game's window stayed black for 9–15 s
+        on a loaded machine while the sounds, the views and the table were set up). Keys
+        pressed meanwhile wait in the window's queue for ``poll``."""
+        from controller.games import texts
+        from display import draw
+        self.canvas.fill(draw.FELT)
+        self.pg.draw.rect(self.canvas, draw.FELT_DARK, (0, 0, LOGICAL_SIZE[0], 100))
+        draw.text(self.canvas, "Spieltisch", (30, 20), 64, draw.GOLD, True)
+        draw.text(self.canvas, texts.render(self.lang, "screen_starting"), (LOGICAL_SIZE[0] // 2, LOGICAL_SIZE[1] // 2),
+                  64, draw.INK, True, "center", LOGICAL_SIZE[0] - 120)
+        self.present()
 
     def set_lang(self, lang: str) -> None:
         """Another language from now on (the menu's choice): the views are made anew."""
@@ -237,8 +253,8 @@ class Screen:
             draw.text(canvas, key, cell.center, 32, draw.INK, True, "center")
         y = room.top + 176 + 2 * (size + 6) + 24
         for key, words in (("u", "keyboard_undo"), ("Esc", "keyboard_quit")):
-            draw.text(canvas, f"{key}: {texts.render(self.lang, words, {})}", (room.left + 14, y), 28, draw.INK,
-                      False, max_width=room.width - 24)
+            draw.text(canvas, texts.labelled(self.lang, key, texts.render(self.lang, words, {})),
+                      (room.left + 14, y), 28, draw.INK, False, max_width=room.width - 24)
             y += 44
 
     def present(self) -> None:
@@ -265,7 +281,10 @@ class Screen:
             elif event.type == self.pg.VIDEORESIZE or event.type == self.pg.WINDOWEXPOSED:
                 self.present()
             elif event.type == self.pg.KEYDOWN:
-                key = event.unicode.lower() if event.unicode else ""
+                # the character typed; SDL leaves it empty at times (often the first key after
+                # the window opens: pygame-ce issue 1609), then the key's own code names it
+                key = event.unicode.lower() if event.unicode else \
+                    (chr(event.key) if 32 < event.key < 127 else "")
                 if event.key == self.pg.K_ESCAPE:
                     inputs.append(("quit",))
                 elif key and key in KEY_BUTTONS:

@@ -186,7 +186,7 @@ class CrazyKickView:
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
-        draw.panel(surface, rect, RED if refused else (GOLD if on_ball else None), 5 if refused or on_ball else 3)
+        draw.seat_frame(surface, rect, turn=on_ball, refused=refused)
         team_mark(surface, team, rgb(view["team_colours"][team]), (rect.left + 18, rect.top + 27), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36,
                           INK, True, max_width=230)
@@ -309,10 +309,10 @@ class CrazyKickView:
         draw.text(surface, headline, (rect.centerx - 13, rect.top - 18), 30, GOLD, True, "midbottom", 620)
         passes = ", ".join(card["passes"]) or "–"
         tackles = ", ".join(card["tackles"]) or "–"
-        draw.text(surface, f"{self.t('ck_passes')}: {passes}", (rect.centerx - 13, rect.bottom + 6), 30, INK,
-                  False, "midtop", 640)
-        draw.text(surface, f"{self.t('ck_tackles')}: {tackles}", (rect.centerx - 13, rect.bottom + 40), 30, MUTED,
-                  False, "midtop", 640)
+        draw.text(surface, texts.labelled(self.lang, self.t("ck_passes"), passes),
+                  (rect.centerx - 13, rect.bottom + 6), 30, INK, False, "midtop", 640)
+        draw.text(surface, texts.labelled(self.lang, self.t("ck_tackles"), tackles),
+                  (rect.centerx - 13, rect.bottom + 40), 30, MUTED, False, "midtop", 640)
 
     def _legend(self, view) -> str:
         """What the buttons do, once for everybody (the same at every station)."""
@@ -375,7 +375,7 @@ def how_to_picture(surface: pygame.Surface, lang: str, picture: dict[str, Any], 
                 (("ck_passes", card["passes"], rgb(deck.team_colours[card["team_index"]])),
                  ("ck_tackles", card["tackles"], rgb(deck.team_colours[1 - card["team_index"]])))):
             y = box.top + 40 + k * 230
-            draw.text(surface, texts.render(lang, key) + ":", (x, y), 36, MUTED)
+            draw.text(surface, texts.labelled(lang, texts.render(lang, key)), (x, y), 36, MUTED)
             for n, name in enumerate(names):
                 draw.text(surface, name, (x, y + 50 + n * 50), 44, INK, True)
             pygame.draw.rect(surface, colour, (x - 20, y + 50, 8, max(1, len(names)) * 50 - 10))

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import pygame
 
 from controller.games import texts
+from controller.games.team_colours import TEAM_COLOURS
 
 FELT = (24, 84, 52)
 FELT_DARK = (16, 58, 36)
@@ -20,7 +21,7 @@ GOLD = (255, 196, 40)
 RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
-TEAM = [(230, 120, 40), (60, 160, 230), (190, 90, 200), (120, 200, 90)]
+TEAM = [(int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) for c in TEAM_COLOURS]   # the LEDs' too
 TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
@@ -96,11 +97,15 @@ def hex_rgb(colour: str) -> tuple[int, int, int]:
 
 
 def seat_colour(surface: pygame.Surface, colour: str | None, name: pygame.Rect) -> None:
-    """The colour a player chose for their seat: their name underlined in it (a line, so it
-    is not taken for a team's shape; the name, not the line, tells seats apart)."""
+    """A seat's colour (its team's in a game with teams, else the one its player chose): the
+    name underlined in it (a line, so it is not taken for a team's shape; the name, not the
+    line, tells seats apart)."""
     if colour:
-        pygame.draw.rect(surface, hex_rgb(colour), (name.left, name.bottom - 1, max(name.width, 40), 6),
-                         border_radius=3)
+        line = pygame.Rect(name.left, name.bottom - 1, max(name.width, 40), 6)
+        ink = hex_rgb(colour)
+        pygame.draw.rect(surface, ink, line, border_radius=3)
+        if sum(ink) < 150:                  # a dark team's line (Crazy Kick's black) on a dark panel: outlined
+            pygame.draw.rect(surface, MUTED, line.inflate(2, 2), 1, border_radius=3)
 
 
 def seat_ring(players: int, area: pygame.Rect, size: tuple[int, int], inset: tuple[int, int] = (10, 10)) -> list[pygame.Rect]:
@@ -261,6 +266,35 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
     surface.blit(_panel(rect.size, tuple(fill), None if border is None else tuple(border), width), rect)
 
 
+REFUSED_INSET, REFUSED_DASH, REFUSED_WIDTH = 7, 18, 4   # a refusal's frame: dashed, inside the seat's own
+
+
+def seat_frame(surface: pygame.Surface, rect: pygame.Rect, *, turn: bool, refused: bool, width: int = 5) -> None:
+    """A seat's panel: a solid gold frame while it is on turn (or has the ball), and a dashed
+    red one inside it while a refusal stands there, so both can be seen at once and told
+    apart by their shape too, not by colour alone (issue 40: red replaced the gold)."""
+    panel(surface, rect, GOLD if turn else None, width if turn else 3)
+    if refused:
+        dashed_frame(surface, pygame.Rect(rect).inflate(-2 * REFUSED_INSET, -2 * REFUSED_INSET), RED, REFUSED_WIDTH)
+
+
+def dashed_frame(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], width: int) -> None:
+    """A rectangle's outline in dashes, a dash at each corner."""
+    left, top, right, bottom = rect.left, rect.top, rect.right - width, rect.bottom - width
+    for start, end, across in (((left, top), (right, top), True), ((left, bottom), (right, bottom), True),
+                               ((left, top), (left, bottom), False), ((right, top), (right, bottom), False)):
+        length = (end[0] - start[0]) if across else (end[1] - start[1])
+        count = max(1, round((length + REFUSED_DASH) / (2 * REFUSED_DASH)))
+        step = (length - REFUSED_DASH) / max(1, count - 1) if count > 1 else 0
+        for k in range(count):
+            offset = round(k * step)
+            if across:
+                piece = pygame.Rect(start[0] + offset, start[1], min(REFUSED_DASH, length), width)
+            else:
+                piece = pygame.Rect(start[0], start[1] + offset, width, min(REFUSED_DASH, length))
+            pygame.draw.rect(surface, colour, piece)
+
+
 def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...] | None, width: int) -> pygame.Surface:
     key = ("panel", size, fill, border, width)
     image = _PANELS.get(key)
@@ -361,13 +395,22 @@ class Regions:
 
 
 def message_shown(snap: Any) -> Any:
-    """The message the message box shows: the table's last one; when it is gone, the newest
-    refusal still standing at a seat (until that seat's next input or the table moves on:
-    Table._moved_on); or None."""
-    if snap.message is not None:
-        return snap.message
-    standing = [seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None]
-    return max(standing, key=lambda r: r.revision) if standing else None
+    """The message the message box shows first: the table's last one; when it is gone, the
+    newest refusal still standing at a seat (until that seat's next input or the table moves
+    on: Table._moved_on); or None."""
+    shown = messages_shown(snap)
+    return shown[0] if shown else None
+
+
+def messages_shown(snap: Any) -> list[Any]:
+    """Everything the message box says, newest first: the table's last message, and every
+    refusal still standing at a seat (each seat framed red can be read: issue 40, where two
+    seats refused one after the other showed only the second's reason)."""
+    standing = sorted((seat.refusal for seat in snap.seats if getattr(seat, "refusal", None) is not None),
+                      key=lambda r: -r.revision)
+    if snap.message is not None and snap.message not in standing:
+        return [snap.message, *standing]
+    return standing
 
 
 def hints_shown(snap: Any) -> tuple[int, tuple] | None:
@@ -381,7 +424,7 @@ def hints_shown(snap: Any) -> tuple[int, tuple] | None:
 
 def message_key(snap: Any) -> str:
     """What the message box shows, as a region's key (``Regions``)."""
-    return repr((message_shown(snap), hints_shown(snap)))
+    return repr((messages_shown(snap), hints_shown(snap)))
 
 
 HINT_SIZE = 28           # the hints' words: as many as fit, read from the sofa
@@ -412,21 +455,39 @@ def hints_box(surface: pygame.Surface, lang: str, seat: int, hints: Sequence[Any
 
 def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str], box: pygame.Rect,
                 help_key: str, size: int = 30) -> None:
-    """``message_shown`` (a refusal framed red, naming whose input it was), else the
-    learning option's hints (``hints_box``), else the game's help line."""
-    m = message_shown(snap)
-    if m is None and hints_shown(snap) is not None:
-        hints_box(surface, lang, *hints_shown(snap), names, box)      # type: ignore[misc]
+    """``messages_shown`` (a refusal framed red, naming whose input it was; several, newest
+    first, as many as fit, "…" for the rest), else the learning option's hints
+    (``hints_box``), else the game's help line."""
+    said = messages_shown(snap)
+    hinted = hints_shown(snap)
+    if not said and hinted is not None:
+        hints_box(surface, lang, hinted[0], hinted[1], names, box)
         return
-    panel(surface, box, RED if m is not None and m.refusal else None)
-    if m is None:
+    panel(surface, box, RED if any(m.refusal for m in said) else None)
+    if not said:
         wrapped(surface, texts.render(lang, help_key, {}, names), box.inflate(-40, -40), 30, MUTED)
         return
-    if m.refusal and m.seat is not None:
-        text(surface, texts.render(lang, "refused_for", {"player": m.seat}, names), (box.left + 20, box.top + 18), 32,
-             RED, True, max_width=box.width - 40)
-    body = texts.render(lang, m.key, m.params, names)
-    wrapped(surface, body, pygame.Rect(box.left + 20, box.top + 64, box.width - 40, box.height - 80), size)
+    inner = pygame.Rect(box.left + 20, box.top + 18, box.width - 40, box.height - 30)
+    step, y = line_step(size), inner.top
+    for k, m in enumerate(said):
+        heading = texts.render(lang, "refused_for", {"player": m.seat}, names) if m.refusal and m.seat is not None \
+            else None
+        body = lines_of(texts.render(lang, m.key, m.params, names), inner.width, size)
+        need = (46 if heading else 0) + len(body) * step
+        if k > 0 and y + need > inner.bottom:            # the first always; the rest as they fit
+            text(surface, "…", (inner.left, y), size, RED, True)
+            return
+        if k > 0:
+            pygame.draw.line(surface, MUTED, (inner.left, y - 6), (inner.right, y - 6), 2)
+        if heading:
+            text(surface, heading, (inner.left, y), 32, RED, True, max_width=inner.width)
+            y += 46
+        for line in body:
+            if y + step > box.bottom - 6:
+                break
+            text(surface, line, (inner.left, y), size)
+            y += step
+        y += 14
 
 
 def pause_banner(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[str]) -> bool:

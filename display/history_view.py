@@ -47,7 +47,7 @@ class HistoryView:
             names = " & ".join(row["teams"][0]) if row["teams"] else ""
             return [[(self.t("history_cooperative", names=names, score=row["scores"][0], best=row["best"]), False)]]
         winners = [list(team) for team in row["winners"]]
-        parts = [(f"{' & '.join(team)} {score}", list(team) in winners) for team, score in zip(row["teams"],
+        parts = [(f"{' & '.join(team)} {texts.number(score)}", list(team) in winners) for team, score in zip(row["teams"],
                                                                                              row["scores"])]
         width = GAMES_PANEL.width - 60
         f = draw.font(SCORE_SIZE, True)

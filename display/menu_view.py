@@ -15,6 +15,15 @@ from display.draw import GOLD, INK, MUTED, RED
 LIST = pygame.Rect(460, 220, 1000, 700)
 ROW = 86
 ROWS = 8                     # lines in sight; a longer list scrolls with the chosen line
+NOTE = pygame.Rect(310, 990, 1300, 0)     # a note's box ends above the buttons' help, as tall as its lines
+NOTE_SIZE, NOTE_PAD = 34, 30
+
+
+def rows_in_sight(note: pygame.Rect | None) -> int:
+    """The list's lines in sight: all ``ROWS``, or as many as end above a note's box."""
+    if note is None:
+        return ROWS
+    return max(1, min(ROWS, (note.top - 16 - LIST.top + 12) // ROW))
 
 
 class MenuView:
@@ -32,10 +41,12 @@ class MenuView:
         draw.text(surface, texts.render(self.lang, "menu_stations", {"n": snap.stations}), (1890, 34), 36, INK, True,
                   "topright")
         draw.text(surface, self.words(snap.title), (960, 140), 52, INK, True, "midtop", 1800)
-        first = max(0, min(snap.chosen - 3, len(snap.lines) - ROWS))    # the chosen line stays in sight
+        note = self.note_box(snap)
+        rows = rows_in_sight(note)
+        first = max(0, min(snap.chosen - min(3, rows - 1), len(snap.lines) - rows))    # the chosen line stays in sight
         self._more(surface, first, 0, up=True)                          # lines out of sight, above and below
-        self._more(surface, len(snap.lines) - first - ROWS, ROWS - 1, up=False)
-        for row, line in enumerate(snap.lines[first:first + ROWS]):
+        self._more(surface, len(snap.lines) - first - rows, rows - 1, up=False)
+        for row, line in enumerate(snap.lines[first:first + rows]):
             index = first + row
             rect = pygame.Rect(LIST.left, LIST.top + row * ROW, LIST.width, ROW - 12)
             chosen = index == snap.chosen
@@ -47,11 +58,21 @@ class MenuView:
                       "midleft", rect.width - 60)
         draw.text(surface, texts.render(self.lang, "menu_buttons_help"), (960, 1000), 32, MUTED, False, "midtop",
                   1800)
-        if snap.note is not None:
-            box = pygame.Rect(0, 0, 1300, 120)
-            box.midbottom = (960, 990)
-            draw.panel(surface, box, RED, 6)
-            draw.wrapped(surface, self.words(snap.note), box.inflate(-40, -30), 34, INK)
+        if note is not None:
+            draw.panel(surface, note, RED, 6)
+            draw.paragraph(surface, self.words(snap.note), (note.left + NOTE_PAD, note.top + NOTE_PAD // 2),
+                           note.width - 2 * NOTE_PAD, NOTE_SIZE)
+
+    def note_box(self, snap: Any) -> pygame.Rect | None:
+        """Where a note is drawn: as tall as its lines, just above the buttons' help; the list
+        above it shows fewer lines (``rows_in_sight``) rather than lying under it."""
+        if snap.note is None:
+            return None
+        lines = draw.lines_of(self.words(snap.note), NOTE.width - 2 * NOTE_PAD, NOTE_SIZE)
+        box = NOTE.copy()
+        box.height = len(lines) * draw.line_step(NOTE_SIZE) + NOTE_PAD
+        box.bottom = NOTE.bottom
+        return box
 
     @staticmethod
     def _more(surface: pygame.Surface, hidden: int, row: int, *, up: bool) -> None:

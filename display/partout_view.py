@@ -157,8 +157,7 @@ class PartoutView:
         team = view["team_of"][i]
         acting = view["to_act"] == i
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 5 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused)
         draw.team_mark(surface, team, (rect.left + 24, rect.top + 30), 12)
         name = texts.seat_label(self.lang, i, self.names)
         shown = draw.text(surface, name, (rect.left + 42, rect.top + 10), 40, INK, True, max_width=190)
@@ -235,7 +234,7 @@ class PartoutView:
             draw.text(surface, self.t("summary_bid_tricks", bid=row["bids"][t], tricks=row["tricks"][t]),
                       (box.left + 52, top + 34), 28, MUTED, max_width=box.width - 180)
             points = row["points"][t]
-            draw.text(surface, f"{points:+d}", (box.right - 24, top + 4), 52, INK if points >= 0 else RED, True,
+            draw.text(surface, texts.number(points, signed=True), (box.right - 24, top + 4), 52, INK if points >= 0 else RED, True,
                       "topright")
 
     def _choice_label(self, play: dict[str, Any], plays: list[dict[str, Any]]) -> str | None:
@@ -290,7 +289,7 @@ class PartoutView:
                 cell = f"{row['bids'][t]}/{row['tricks'][t]}"
                 draw.text(surface, cell, (x, y), 28, MUTED)
                 points = row["points"][t]
-                draw.text(surface, f"{points:+d}", (x + col_w - 20, y), 28, INK if points >= 0 else RED,
+                draw.text(surface, texts.number(points, signed=True), (x + col_w - 20, y), 28, INK if points >= 0 else RED,
                           True, "topright")
             y += 32
         if view["phase"] == "playing" and view["team_bids"][0] is not None:     # this round so far
@@ -303,7 +302,7 @@ class PartoutView:
         draw.text(surface, self.t("total"), (box.left + 20, box.bottom - 48), 32, INK, True)
         for t, total in enumerate(view["scores"]):
             x = box.left + 80 + t * col_w
-            draw.text(surface, str(total), (x + col_w - 20, box.bottom - 50), 40, GOLD, True, "topright")
+            draw.text(surface, texts.number(total), (x + col_w - 20, box.bottom - 50), 40, GOLD, True, "topright")
 
     def _message(self, surface, snap) -> None:
         box = MESSAGE
@@ -332,7 +331,7 @@ class PartoutView:
             draw.team_mark(surface, t, (banner.left + 90, top + 20), 12)
             draw.text(surface, self._team_name(view, t), (banner.left + 112, top + 2), 36, INK, True,
                       max_width=banner.width - 250)
-            draw.text(surface, str(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")
+            draw.text(surface, texts.number(view["scores"][t]), (banner.right - 24, top), 44, GOLD, True, "topright")
 
 
 def leading_play(view: dict[str, Any]) -> int | None:
@@ -368,9 +367,14 @@ def _paint_face(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect
     draw.rounded(surface, SPECIAL_FACE if special else draw.CARD_FACE, rect, 0, 12)
     draw.rounded(surface, (20, 20, 20), rect, 2, 12)
     if special:
-        draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
-        if not small:
-            _special_name(surface, texts.card_name(lang, name), rect)
+        # the name at the foot first; the letter fills what is left above it, never under it
+        # (issue 40: "Mathematiker" in two lines lay over the big M of a hand card)
+        top = rect.bottom if small else _special_name(surface, texts.card_name(lang, name), rect)
+        room = pygame.Rect(rect.left, rect.top + 6, rect.width, top - 4 - rect.top - 6)
+        mark, size = texts.card_mark(lang, name), int(rect.height * 0.45)
+        while size > 28 and draw.font(size, True).size(mark)[1] > room.height:
+            size -= 2
+        draw.text(surface, mark, room.center, size, GOLD, True, "center")
     else:
         ink = SUIT[c.colour]
         r = max(8, rect.width // 9)
@@ -402,22 +406,22 @@ def _choice(surface: pygame.Surface, lang: str, card: str, choice: Any, rect: py
     draw.text(surface, words, (rect.centerx, rect.top + 10), 28, INK, True, "midtop", rect.width - 8)
 
 
-def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> None:
+def _special_name(surface: pygame.Surface, name: str, rect: pygame.Rect) -> int:
     """A special card's name at 28 px: on one line, or broken in two with a hyphen where it
-    is too long for the card."""
+    is too long for the card. Returns the top of what it drew."""
     font = draw.font(28, True)
     if font.size(name)[0] <= rect.width - 8:
-        draw.text(surface, name, (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom")
-        return
+        return draw.text(surface, name, (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom").top
     vowels = "aeiouyäöüéèàìòù"
     # break before a syllable (a consonant and a vowel: "Mathe-matiker", "Alche-mistin"),
     # the two halves as even as may be
     syllables = [i for i in range(3, len(name) - 2) if name[i] not in vowels and name[i + 1] in vowels]
     cut = min(syllables or range(3, len(name) - 2),
               key=lambda i: abs(font.size(name[:i] + "-")[0] - font.size(name[i:])[0]))
-    draw.text(surface, name[:cut] + "-", (rect.centerx, rect.bottom - 42), 28, INK, True, "midbottom",
-              rect.width - 8)
+    first = draw.text(surface, name[:cut] + "-", (rect.centerx, rect.bottom - 42), 28, INK, True, "midbottom",
+                      rect.width - 8)
     draw.text(surface, name[cut:], (rect.centerx, rect.bottom - 12), 28, INK, True, "midbottom", rect.width - 8)
+    return first.top
 
 
 def card_face(surface: pygame.Surface, lang: str, card: str, rect: pygame.Rect) -> None:

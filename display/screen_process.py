@@ -257,9 +257,9 @@ def serve(conn: Any, options: dict[str, Any], preload: tuple[str, ...] = ()) -> 
     try:
         import importlib
         from display.app import Screen
+        screen = Screen(**options)             # the window opens saying it is starting (Screen.starting)
         for module in preload:
             importlib.import_module(module)
-        screen = Screen(**options)
     except Exception as exc:                   # noqa: BLE001 - said to the table, which says it to the owner
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))
         return

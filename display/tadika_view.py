@@ -177,8 +177,7 @@ class TadikaView:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 6 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused, width=6)
         name = texts.seat_label(self.lang, i, self.names)
         shown = draw.text(surface, name, (rect.left + 18, rect.top + 10), 40, INK, True, max_width=rect.width - 200)
         draw.seat_colour(surface, seat.colour, shown)
@@ -217,7 +216,7 @@ class TadikaView:
             filled = bar.copy()
             filled.width = max(0, min(bar.width, round(bar.width * score / view["target"])))
             draw.rounded(surface, GOLD, filled, 0, 6)
-            draw.text(surface, str(score), (box.right - 16, y), 32, INK, True, "topright")
+            draw.text(surface, texts.number(score), (box.right - 16, y), 32, INK, True, "topright")
 
     def _last_win(self, surface, view) -> None:
         win = view["last_win"]
@@ -241,7 +240,7 @@ class TadikaView:
             if line["kind"] == "row_in_one_colour" else ""
         named = self.t(LINE_TEXT[line["kind"]], row=line["what"], what=what, colour=colour)
         if not win["bonuses"]:
-            return f"{named}: {self.t('tadika_points', n=win['points'])}"
+            return texts.labelled(self.lang, named, self.t("tadika_points", n=win["points"]))
         parts = [f"{named} {line['points']}"] + [f"{self.t(BONUS_TEXT[name])} {points}"
                                                 for name, points in win["bonuses"]]
         return f"{' + '.join(parts)} = {self.t('tadika_points', n=win['points'])}"
@@ -261,7 +260,7 @@ class TadikaView:
         draw.text(surface, words, (banner.centerx, banner.top + 18), 56, GOLD, True, "midtop", banner.width - 40)
         draw.text(surface, self.line_words(view["last_win"]), (banner.centerx, banner.top + 82), 34, INK, False,
                   "midtop", banner.width - 40)
-        scores = " : ".join(str(s) for s in view["scores"])
+        scores = " : ".join(texts.number(s) for s in view["scores"])
         draw.text(surface, scores, (banner.centerx, banner.top + 124), 36, INK, True, "midtop")
 
 

@@ -157,8 +157,7 @@ class TeamplayView:
         i = seat.seat
         acting = view["to_act"] == i and not snap.finished
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
-        border = RED if refused else (GOLD if acting else None)
-        draw.panel(surface, rect, border, 6 if border else 3)
+        draw.seat_frame(surface, rect, turn=acting, refused=refused, width=6)
         team = view["team_of"][i]
         draw.team_mark(surface, team, (rect.left + 16, rect.top + 30), 10)
         shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38,
@@ -195,7 +194,7 @@ class TeamplayView:
             y = box.top + 66 + 92 * t
             draw.team_mark(surface, t, (box.left + 20, y + 18), 11)
             draw.text(surface, self._team_name(view, t), (box.left + 34, y), 30, INK, True, max_width=box.width - 130)
-            draw.text(surface, str(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
+            draw.text(surface, texts.number(view["team_points"][t]), (box.right - 16, y - 4), 44, GOLD, True, "topright")
             bar = pygame.Rect(box.left + 34, y + 44, box.width - 150, 24)
             draw.rounded(surface, (40, 80, 56), bar, 0, 6)
             filled = bar.copy()
@@ -219,7 +218,7 @@ class TeamplayView:
         key = "teamplay_winner" if len(names) == 1 else "teamplay_winners_tie"
         draw.text(surface, self.t(key, names=self.t("teamplay_and").join(names), n=view["team_points"][winners[0]]),
                   (banner.centerx, banner.top + 16), 50, GOLD, True, "midtop", banner.width - 40)
-        scores = " : ".join(str(s) for s in view["team_points"])
+        scores = " : ".join(texts.number(s) for s in view["team_points"])
         draw.text(surface, scores, (banner.centerx, banner.top + 80), 44, INK, True, "midtop")
 
 

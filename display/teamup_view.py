@@ -192,7 +192,8 @@ class TeamUpView:
         if snap.finished:
             verdict_key = ("end", view["ended"], view["score"], repr(hindsight), pending.get("solution_step"))
         else:
-            verdict_key = ("ghost", ghost is not None, repr(problem))
+            verdict_key = ("ghost", ghost is not None, repr(problem), view["score"], view["floors"],
+                           view["packages_left"], view["face_down"], turn)
         paint(surface, "verdict", verdict_rect(), names + verdict_key,
               lambda: self._verdict(surface, snap, view, pending, hindsight, ghost, problem))
         # the card and the counts beside it: each line its own part, as a move changes one or two
@@ -433,6 +434,7 @@ class TeamUpView:
             self._end(surface, view, pending, hindsight)
             return
         if ghost is None:
+            self._explained(surface, view)
             return
         label = self.t("teamup_fits") if problem is None else \
             texts.render(self.lang, problem[0], problem[1], self.names)
@@ -529,6 +531,21 @@ class TeamUpView:
         """The soft keys of the seat on turn, in their part of the players' panel."""
         if any(keys):
             draw.soft_keys(surface, self.lang, keys, (area.left + 2, area.top + 4), KEY_SIZE, bold=False)
+
+    def _explained(self, surface, view) -> None:
+        """While nobody places a package: how the score beside the card is made (a new game
+        stands at −27, all 27 packages still beside the pallet) and what the brown block is,
+        on the screen that shows them, not only on the how-to pages (issue 40)."""
+        box = verdict_rect()
+        size = 30
+        draw.text(surface, self.t("teamup_score_explained", n=view["score"], floors=view["floors"],
+                                  left=view["packages_left"], down=view["face_down"]),
+                  (box.left, box.top + 8), size, MUTED, False, max_width=box.width)
+        swatch = pygame.Rect(box.left, box.top + 56, 30, 30)
+        draw.rounded(surface, FILL[None], swatch, 0, 4)
+        draw.rounded(surface, EDGE, swatch, 2, 4)
+        draw.text(surface, self.t("teamup_neutral_explained"), (swatch.right + 14, swatch.top), size, MUTED, False,
+                  max_width=box.width - swatch.width - 14)
 
     def _end(self, surface, view, pending, hindsight) -> None:
         """Under the pallet, where the verdict box was: why the game ended and its score, then

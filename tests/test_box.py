@@ -56,9 +56,14 @@ def test_the_menu_offers_only_what_the_stations_plugged_in_allow():
 
 def test_enrollment_self_test_and_language_from_the_menu():
     menu = Menu(stations=3)
+    choose(menu, "menu_service")
     assert choose(menu, "menu_selftest", "/dev/ttyACM2") == Activity("selftest", station="/dev/ttyACM2")
+    choose(menu, "menu_service")
     choose(menu, "menu_enroll")
     assert menu.page == "deck" and GAMES["crazy-kick"].title not in [l.params["game"] for l in menu.lines()[1]]
+    menu.press(BACK)                                                    # back to the service page, on its line
+    assert menu.page == "service" and menu.lines()[1][menu.chosen].key == "menu_enroll"
+    choose(menu, "menu_enroll")
     assert choose(menu, "Teamplay", "/dev/ttyACM0") == Activity("enroll", station="/dev/ttyACM0", game="teamplay")
     choose(menu, "menu_language")
     choose(menu, "menu_lang_fr")
@@ -79,7 +84,8 @@ def test_the_box_starts_what_was_chosen_and_comes_back(tmp_path, monkeypatch):
         def person():
             b.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            for button in (PLUS, PLUS, PLUS, OK):                  # station b: the self-test
+            # station b: the service page (the 6th line), its self-test (the 3rd)
+            for button in (PLUS, PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK):
                 b.press(button)
                 time.sleep(0.05)
             b.wait_for(lambda s: len(s.sent("WHO")) >= 2, timeout=5)   # the menu is back: links reopened
@@ -351,7 +357,8 @@ def test_the_box_waits_for_a_station_and_leaves_out_one_that_does_not_answer(tmp
         def person():
             a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            for button in (PLUS, PLUS, PLUS, OK):              # the self-test, at the station that answers
+            # the service page (the 6th line), then its self-test (the 3rd), at the station that answers
+            for button in (PLUS, PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK):
                 a.press(button)
                 time.sleep(0.05)
         threading.Thread(target=person, daemon=True).start()
@@ -380,7 +387,7 @@ def test_without_a_station_the_tv_says_plug_one_in_and_why_each_port_failed(tmp_
     assert status.game == "boxstatus" and status.title.key == "box_plug_in" and status.trouble
     said = {line.key: line.params for line in status.lines}
     assert said["box_port_missing"] == {"port": "/dev/no-such-station"}
-    assert said["box_port_failed"]["port"] == "/dev/null"
+    assert said["box_port_not_station"] == {"port": "/dev/null"}      # the system's English words: the log's
     assert texts.render("de", "box_plug_in", {}) == "Eine Station anstecken"
     shown.clear()
     assert run_box([], headless=True, timeout=10, until=lambda: bool(shown)) == 0   # nothing at all: only the request
@@ -463,7 +470,10 @@ def test_switch_off_from_the_menu_powers_off_with_the_command_it_is_given_and_sa
     assert [line.key for line in shown[-1].lines] == ["box_switching_off_how"]
 
 
-def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypatch):
+def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypatch, caplog):
+    """Issue 40: a refused switch-off put a Python error and a `sudo` command on the TV."""
+    import logging
+    caplog.set_level(logging.WARNING)
     from controller.app.box import run_box
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     shown = shown_on_the_tv(monkeypatch)
@@ -479,8 +489,13 @@ def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypat
         run_box([a.port], headless=True, timeout=30, poweroff=refusing,
                 until=lambda: any(getattr(snap, "note", None) for snap in shown))
     note = next(snap.note for snap in shown if getattr(snap, "note", None))
-    assert note.key == "menu_error" and "sudo: a password is required" in note.params["reason"]
-    assert "install-pi" in note.params["reason"]
+    assert note.key == "switch_off_refused" and not note.params     # the family's words, no system text
+    from controller.games import texts
+    for lang in texts.LANGUAGES:
+        said = texts.render(lang, note.key, note.params)
+        assert "sudo" not in said and "`" not in said and "Error" not in said
+    # the detail, and how to permit the command, go to the log
+    assert any("sudo: a password is required" in line and "install-pi" in line for line in caplog.messages)
 
 
 def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(tmp_path, monkeypatch):
@@ -536,7 +551,9 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
         factory.reset()
 
 
-def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch):
+def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch, caplog):
+    import logging
+    caplog.set_level(logging.WARNING)
     from gpiozero.pins.mock import MockFactory
     from controller.app.box import run_box
     from hardware.panel import DEFAULT_PINS
@@ -557,7 +574,8 @@ def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_s
     finally:
         factory.reset()
     said = next(s for s in shown if getattr(s, "detail", None))
-    assert said.title.key == "box_plug_in" and said.trouble and "not permitted" in said.detail
+    assert said.title.key == "box_plug_in" and said.trouble and said.detail.key == "switch_off_refused"
+    assert any("not permitted" in line for line in caplog.messages)
 
 
 def test_games_played_turns_its_pages_with_left_and_right_and_any_other_button_goes_back(tmp_path, monkeypatch):
@@ -613,8 +631,8 @@ def test_the_box_remembers_its_language_and_volume(tmp_path, monkeypatch):
         def person():
             a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
             time.sleep(0.3)
-            # the language page (5th line, English chosen): Italiano; then the volume page (6th): mute
-            for button in (PLUS, PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK, PLUS, OK, MINUS, MINUS, MINUS, OK):
+            # the language page (4th line, English chosen): Italiano; then the volume page (5th): mute
+            for button in (PLUS, PLUS, PLUS, OK, PLUS, PLUS, OK, PLUS, OK, MINUS, MINUS, MINUS, OK):
                 a.press(button)
                 time.sleep(0.05)
         thread = threading.Thread(target=person, daemon=True)
@@ -725,18 +743,92 @@ def test_a_game_knows_who_sat_at_its_seats_and_going_on_seats_them_again(tmp_pat
 def test_a_menu_longer_than_the_screen_says_how_many_lines_lie_above_and_below(monkeypatch):
     """Ten lines and eight in sight: the lines scrolled away are not lost to a family, an
     arrow and a count say where they are."""
-    from controller.app.menu import MAIN_ITEMS, PLUS
+    from controller.app.menu import MenuLine, MenuSnapshot
     from display.app import Screen
     from tests.conftest import record_texts
-    assert len(MAIN_ITEMS) > 8
-    menu = Menu(stations=2)
+    lines = tuple(MenuLine("menu_players", {"n": n}) for n in range(10))
     drawn = record_texts(monkeypatch)
     screen = Screen(headless=True, lang="en")
-    screen.render(menu.snapshot())
-    assert f"+{len(MAIN_ITEMS) - 8}" in [w for w, _, _ in drawn]          # at the top: more below
+    screen.render(MenuSnapshot("menu", MenuLine("menu_title"), lines, 0, 2, "en"))
+    assert "+2" in [w for w, _, _ in drawn]                             # at the top: more below
     drawn.clear()
-    for _ in range(len(MAIN_ITEMS) - 1):
-        menu.press(PLUS, "s1")
-    screen.render(menu.snapshot())
+    screen.render(MenuSnapshot("menu", MenuLine("menu_title"), lines, 9, 2, "en"))
     words = [w for w, _, _ in drawn]
-    assert f"+{len(MAIN_ITEMS) - 8}" in words and all(size >= 28 for w, size, _ in drawn if w.startswith("+"))
+    assert "+2" in words and all(size >= 28 for w, size, _ in drawn if w.startswith("+"))
+
+
+def test_the_main_page_fits_on_one_screen_with_switch_off_last_and_the_service_items_on_their_own_page(
+        monkeypatch):
+    """Issue 40: "Switch off" was the 10th of 10 lines, below the fold under a technician's
+    items. Play, games played, how to play, language, sound and switch off fit on one screen."""
+    from controller.app.menu import MAIN_ITEMS
+    from display.app import Screen
+    from display.menu_view import ROWS
+    from tests.conftest import record_texts
+    menu = Menu(stations=2)
+    keys = [line.key for line in menu.lines()[1]]
+    assert len(keys) <= ROWS and keys[-1] == "menu_switch_off"
+    assert {"menu_play", "menu_history", "menu_how_to_play", "menu_language", "menu_volume"} <= set(keys)
+    assert not {"menu_doctor", "menu_flash", "menu_selftest", "menu_enroll"} & set(keys)
+    choose(menu, "menu_service")
+    assert [line.key for line in menu.lines()[1]] == ["menu_doctor", "menu_flash", "menu_selftest", "menu_enroll"]
+    menu.press(BACK)
+    assert menu.page == "main" and MAIN_ITEMS[menu.chosen] == "menu_service"
+    drawn = record_texts(monkeypatch)
+    screen = Screen(headless=True, lang="de")
+    for chosen in range(len(keys)):
+        menu.chosen = chosen
+        drawn.clear()
+        screen.render(menu.snapshot())
+        assert not [w for w, _, _ in drawn if w.startswith("+")]         # nothing below the fold
+        assert "Ausschalten" in " ".join(w for w, _, _ in drawn)
+
+
+def test_a_note_is_never_drawn_over_the_last_line_in_sight_or_its_count(monkeypatch):
+    """Issue 40: a note lay over the last visible line and its "+2" marker. The list shows
+    fewer lines while a note is there, and the count moves up with them."""
+    import pygame
+    from controller.app.menu import MenuLine, MenuSnapshot
+    from display.menu_view import MenuView
+    from tests.conftest import record_texts
+    lines = tuple(MenuLine("menu_players", {"n": n}) for n in range(10))
+    for lang in ("de", "en", "fr", "it"):
+        for note in (MenuLine("menu_buttons_help"), MenuLine("switch_off_refused"),
+                     MenuLine("menu_error", {"reason": "x " * 120})):
+            snap = MenuSnapshot("menu", MenuLine("menu_title"), lines, 0, 2, lang, note)
+            view = MenuView(lang)
+            drawn = record_texts(monkeypatch)
+            view.draw(pygame.Surface((1920, 1080)), snap)
+            box = view.note_box(snap)
+            shown = [line.params["n"] for line in lines]
+            listed = [(w, rect) for w, _, rect in drawn if w in {view.words(line) for line in lines}]
+            counts = [(w, rect) for w, _, rect in drawn if w.startswith("+")]
+            assert listed and counts and len(listed) < len(shown)
+            for words, rect in listed + counts:
+                assert rect.bottom + 12 <= box.top, (lang, words, rect, box)
+            assert counts[-1][0] == f"+{len(lines) - len(listed)}"
+            monkeypatch.undo()
+
+
+def test_the_waiting_screens_speak_the_familys_language_and_leave_options_to_the_log(tmp_path, monkeypatch, caplog):
+    """Issue 40: the waiting screens mixed English system text ("Inappropriate ioctl for
+    device") into the family's language and told them to choose another `--data-dir`."""
+    import logging
+    import sqlite3
+    from controller.app.box_status import port_problem, store_problem
+    from controller.games import texts
+    from hardware.link import StationError
+    caplog.set_level(logging.WARNING)
+    not_a_tty = StationError("cannot open station port /dev/null: (25, 'Inappropriate ioctl for device')")
+    line = port_problem("/dev/null", not_a_tty)
+    assert line.key == "box_port_not_station" and line.params == {"port": "/dev/null"}
+    assert texts.render("de", line.key, line.params) == "/dev/null ist keine Station."
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with sqlite3.connect(tmp_path / "spieltisch.db") as other:       # another program's database
+        other.execute("CREATE TABLE recipes (name TEXT)")
+    problem = store_problem()
+    assert problem is not None and problem.key == "box_storage_see_log"
+    assert any("another program" in said and "--data-dir" in said for said in caplog.messages)
+    for lang in texts.LANGUAGES:
+        for key in ("box_storage_see_log", "storage_not_a_database", "box_port_not_station"):
+            assert "--data-dir" not in texts.render(lang, key, {"path": "/x", "port": "/dev/null"})

@@ -283,10 +283,12 @@ def test_a_game_does_not_start_while_a_station_runs_another_firmware(tmp_path, m
 
 # -- the box's menu ----------------------------------------------------------------------------------
 def test_the_menu_offers_the_check_and_the_update():
-    from controller.app.menu import MAIN_ITEMS, OK as CHOOSE, Menu
+    from controller.app.menu import MAIN_ITEMS, OK as CHOOSE, SERVICE_ITEMS, Menu
     for item, kind in (("menu_doctor", "doctor"), ("menu_flash", "flash")):
         menu = Menu(2)
-        menu.chosen = MAIN_ITEMS.index(item)
+        menu.chosen = MAIN_ITEMS.index("menu_service")          # on the service page
+        assert menu.press(CHOOSE) is None and menu.page == "service"
+        menu.chosen = SERVICE_ITEMS.index(item)
         assert menu.press(CHOOSE).kind == kind
 
 

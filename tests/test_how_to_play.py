@@ -5,6 +5,7 @@ reached from the box's menu, and offered before a new game's first move, left wi
 from __future__ import annotations
 
 import threading
+import time
 
 import pygame
 import pytest
@@ -262,3 +263,24 @@ def test_a_resumed_game_goes_on_without_the_pages(tmp_path, monkeypatch):
                 shown.clear()
     assert pages_before >= 1
     assert shown and not any(isinstance(s, HowToSnapshot) for s in shown)
+
+
+def test_keys_after_the_pages_and_a_cards_key_before_a_game_are_the_games_not_lost():
+    """Issue 40: a keyboard game lost the first key. A key typed after the pages were left
+    (in the same breath as the one that left them) is the game's; before a game a card's key
+    leaves the pages and is played; from the menu the pages are all there is."""
+    import queue
+    from controller.app.howto import show_pages
+    handed: list = []
+    assert show_pages(KeyboardScreen([("button", SKIP), ("card", 2), ("button", NEXT)]), queue.Queue(), "partout",
+                      before_game=True, keys=handed.append) is True
+    assert handed == [("card", 2), ("button", NEXT)]
+    handed.clear()
+    screen = KeyboardScreen([("button", NEXT)], [("card", 0)])
+    assert show_pages(screen, queue.Queue(), "tadika", before_game=True, keys=handed.append) is True
+    assert handed == [("card", 0)] and screen.shown == [0, 1]
+    handed.clear()
+    with pytest.raises(TimeoutError):               # from the menu a card's key is nobody's: the pages stay
+        show_pages(KeyboardScreen([("card", 0)]), queue.Queue(), "tadika", before_game=False, keys=handed.append,
+                   deadline=time.monotonic() + 0.3)
+    assert handed == []

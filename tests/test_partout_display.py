@@ -7,7 +7,7 @@ import pytest
 from controller.games.texts import LANGUAGES
 from controller.inputs.base import OK, PLUS
 from display.app import Screen
-from display.draw import GOLD, RED
+from display.draw import GOLD, RED, REFUSED_INSET
 from display.partout_view import CARD_GAP, middle, seat_rects, trick_card_size
 
 
@@ -15,14 +15,45 @@ def border_pixel(canvas, rect):
     return tuple(canvas.get_at((rect.centerx, rect.top + 1)))[:3]
 
 
+def refusal_pixel(canvas, rect):
+    """The corner of the dashed red frame a standing refusal draws inside a seat's panel."""
+    return tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3]
+
+
 def test_refused_seat_is_framed_red_and_the_seat_to_act_gold(make_table, screen):
     h = make_table()
     h.press(3, OK)                                   # out of turn
     canvas = screen.render(h.table.snapshot())
     rects = seat_rects(4)
-    assert border_pixel(canvas, rects[3]) == RED
+    assert refusal_pixel(canvas, rects[3]) == RED and border_pixel(canvas, rects[3]) != GOLD
     assert border_pixel(canvas, rects[1]) == GOLD    # seat 2 names the trump number
-    assert border_pixel(canvas, rects[0]) != GOLD
+    assert refusal_pixel(canvas, rects[1]) != RED
+    assert border_pixel(canvas, rects[0]) != GOLD and refusal_pixel(canvas, rects[0]) != RED
+
+
+def test_the_seat_on_turn_refused_keeps_its_gold_frame_and_every_red_frame_can_be_read(make_table, monkeypatch):
+    """Issue 40: red replaced the gold "your turn" frame, and of two seats refused one after
+    the other only the second's reason could be read."""
+    from controller.games import texts
+    from tests.conftest import record_texts
+    h = make_table()
+    h.press(3, OK)                                   # out of turn
+    h.tap(1, "blue5")                                # on turn, but the trump number is asked for
+    snap = h.table.snapshot()
+    assert snap.seats[3].refusal is not None and snap.seats[1].refusal is not None
+    for lang in LANGUAGES:
+        drawn = record_texts(monkeypatch)
+        canvas = Screen(headless=True, lang=lang).render(snap)
+        rects = seat_rects(4)
+        assert border_pixel(canvas, rects[1]) == GOLD and refusal_pixel(canvas, rects[1]) == RED
+        assert refusal_pixel(canvas, rects[3]) == RED
+        words = " ".join(w for w, _, _ in drawn)
+        for seat in (1, 3):
+            refusal = snap.seats[seat].refusal
+            names = [s.name for s in snap.seats]
+            assert texts.render(lang, "refused_for", {"player": seat}, names) in words
+            assert texts.render(lang, refusal.key, refusal.params, names).split()[0] in words
+        monkeypatch.undo()
 
 
 def test_the_winning_card_of_the_trick_is_marked(make_table, screen):
@@ -291,3 +322,23 @@ def test_the_score_tables_legend_spans_every_teams_column(make_table, monkeypatc
 def texts_of(lang, key):
     from controller.games import texts
     return texts.render(lang, key, {})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_special_cards_name_never_lies_over_its_letter_at_any_size(lang, monkeypatch, screen):
+    """Issue 40: "Mathematiker", broken in two lines on a hand card, was drawn over its big M."""
+    import pygame
+    from controller.games import texts
+    from display.partout_view import _paint_face          # the face itself, not a copy kept from before
+    from tests.conftest import record_texts
+    specials = ["mathematician", "alchemist", "dungeon", "jester", "king", "queen"]
+    for size in ((96, 136), (80, 113), (150, 210), (200, 280)):           # the keyboard's hand, a trick, the how-to
+        for card in specials:
+            drawn = record_texts(monkeypatch)
+            _paint_face(pygame.Surface((400, 400)), lang, card, pygame.Rect(0, 0, *size), False)
+            mark = texts.card_mark(lang, card)
+            letter = [rect for w, _, rect in drawn if w == mark]
+            words = [rect for w, _, rect in drawn if w != mark]
+            assert letter and words, (card, size, drawn)
+            assert all(not letter[0].colliderect(rect) for rect in words), (lang, card, size, drawn)
+            monkeypatch.undo()

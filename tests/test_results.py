@@ -169,3 +169,14 @@ def test_many_games_and_people_are_turned_in_pages_not_cut_off(tmp_path, screen)
         view.draw(surface, HistorySnapshot("history", rows, board, page))
     HistoryView("it").draw(surface, HistorySnapshot("history", [], []))
     store.close()
+
+
+def test_games_played_are_ordered_by_when_they_ended_not_when_they_began(tmp_path):
+    """Issue 40: a game resumed days later sat where it began."""
+    store = EventLog(tmp_path / "spieltisch.db")
+    resumed = finished(store, "partout", {"players": 4}, [["Anna", "Clara"], ["Ben", "David"]], [15, 9], 0,
+                       ended=3_000_000.0)                          # begun first, ended last
+    quick = finished(store, "tadika", {"players": 2}, [["Anna"], ["Ben"]], [20, 50], 1, ended=2_000_000.0)
+    rows = result_rows(store)
+    assert [row["id"] for row in rows] == [resumed, quick]
+    assert rows[0]["when"] > rows[1]["when"]

@@ -108,7 +108,8 @@ def test_a_mistake_ends_at_once_before_any_game_is_played(args, words, tmp_path)
 def test_a_screenshot_after_the_games_last_move_is_named_not_passed_over(tmp_path):
     proc = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "late.png"),
                       "--screenshot-at", "100000", data=tmp_path / "d")
-    one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot", played=True)
+    last = one_clear_line(proc, 1, "--screenshot-at 100000", "no screenshot", played=True)
+    assert "(the game is saved as game 1)" in last and "the game 1" not in last      # issue 40's wording
     assert not (tmp_path / "late.png").exists()
     shot = spieltisch("demo", "tadika", "--headless", "--seed", "1", "--screenshot", str(tmp_path / "early.png"),
                       "--screenshot-at", "3", data=tmp_path / "d")

@@ -18,6 +18,12 @@ from display.tadika_view import (
 )
 
 
+def refusal_corner(canvas, rect):
+    """The corner of the dashed red frame a standing refusal draws inside a seat's panel."""
+    from display.draw import REFUSED_INSET
+    return tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3]
+
+
 def border(canvas, rect):
     return tuple(canvas.get_at((rect.centerx, rect.top + 2)))[:3]
 
@@ -51,7 +57,7 @@ def test_the_seat_on_turn_is_gold_and_a_refused_seat_red(make_table, screen):
     canvas = screen.render(h.table.snapshot())
     rects = seat_rects(4)
     assert border(canvas, rects[seat]) == GOLD
-    assert border(canvas, rects[other]) == RED
+    assert refusal_corner(canvas, rects[other]) == RED and refusal_corner(canvas, rects[seat]) != RED
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -100,3 +106,11 @@ def test_a_tie_is_said_as_a_tie(monkeypatch, screen):
            "points": 3}
     view._winner(pygame.Surface((1920, 1080)), {"winners": [0, 2], "scores": [50, 12, 50], "last_win": win})
     assert "Anna and Clara share the win!" in said
+
+
+def test_a_win_without_bonuses_is_said_with_the_languages_own_colon():
+    """Issue 40: "la table de 4: 5 points" beside the catalogue's "Donneur : Anna"."""
+    from display.tadika_view import TadikaView
+    win = {"line": {"kind": "row", "what": 4, "points": 5}, "hand": ["blue4"], "bonuses": [], "points": 5}
+    assert TadikaView("fr").line_words(win) == "la table de 4 : 5 points"
+    assert TadikaView("de").line_words(win).count(" :") == 0

@@ -45,6 +45,12 @@ def test_every_mission_type_is_drawn_with_its_icons_inside_its_card(mission, scr
     assert all(pixel == (0, 0, 0) for pixel in outside)
 
 
+def refusal_corner(canvas, rect):
+    """The corner of the dashed red frame a standing refusal draws inside a seat's panel."""
+    from display.draw import REFUSED_INSET
+    return tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3]
+
+
 def border(canvas, rect):
     return tuple(canvas.get_at((rect.centerx, rect.top + 2)))[:3]
 
@@ -56,7 +62,7 @@ def test_the_seat_on_turn_is_gold_and_a_refused_seat_red(make_table, screen):
     h.press(other, 4)                                 # keeping a mission out of turn
     canvas = screen.render(h.table.snapshot())
     rects = seat_rects(4)
-    assert border(canvas, rects[seat]) == GOLD and border(canvas, rects[other]) == RED
+    assert border(canvas, rects[seat]) == GOLD and refusal_corner(canvas, rects[other]) == RED
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

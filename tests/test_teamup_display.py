@@ -175,3 +175,25 @@ def test_every_refusal_fits_the_message_box_with_four_players(lang):
     assert len(prompts) >= 5
     for key in prompts:
         assert wrapped_height(texts.render(lang, key, SAMPLE, names), box.width - 16, 30) <= 72, (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_new_game_says_why_its_score_is_minus_27_and_what_the_brown_block_is(lang, monkeypatch):
+    """Issue 40: a game from the box opened at "Score: −27 points" beside a brown block, with
+    neither explained on that screen (only the how-to pages and the learning mode did)."""
+    import time as clock
+    from display.app import Screen
+    from hardware.events import StationHello
+    from tests.conftest import record_texts
+    stations = ["s0", "s1", "s2", "s3"]
+    table = Table(find_game("team-up"), config={"players": 4, "mode": "physical"}, seed=3, stations=stations,
+                  names=["Anna", "Ben", "Clara", "David"])
+    for s in stations:
+        table.handle(StationHello(s, "/dev/x", 1, "t", {}, clock.monotonic_ns()))
+    drawn = record_texts(monkeypatch)
+    Screen(headless=True, lang=lang).render(table.snapshot())
+    words = [w for w, _, _ in drawn]
+    explained = texts.render(lang, "teamup_score_explained", {"n": -27, "floors": 0, "left": 27, "down": 0})
+    assert explained in words and "−27" in explained and "-27" not in " ".join(words)
+    assert texts.render(lang, "teamup_neutral_explained") in words
+    assert all(size >= 28 for w, size, _ in drawn if w in (explained, texts.render(lang, "teamup_neutral_explained")))

@@ -155,3 +155,34 @@ def test_no_english_article_stands_before_a_number_it_cannot_know():
         "Only the values 1, 3, 5, 7 count here, not 8."
     catalogue = (Path(texts.__file__).parent / "en.po").read_text(encoding="utf-8")
     assert not re.findall(r"\b(?:a|an) \{(?:value|n|number|count|score|points|high|low)\}", catalogue)
+
+
+def test_a_number_below_zero_has_a_real_minus_sign_in_every_language():
+    """Issue 40: "-27" with a hyphen beside "−1"."""
+    from controller.games import texts
+    assert texts.number(-27) == "−27" and texts.number(3, signed=True) == "+3" and texts.number(0) == "0"
+    for lang in texts.LANGUAGES:
+        said = texts.render(lang, "teamup_score", {"n": -27})
+        assert "−27" in said and "-27" not in said
+        assert texts.render(lang, "teamup_score", {"n": -1}) == texts.render(lang, "teamup_score", {"n": 1}).replace(
+            "1", "−1")                                            # the same plural form as 1
+
+
+def test_french_puts_a_space_before_every_colon_and_the_screen_writes_labels_as_its_catalogue_does(monkeypatch):
+    """Issue 40: "de 4: 5 points" (a label joined in code) beside "Donneur : Anna" (the
+    catalogue). French typography, chosen for all of fr.po: a space before : ; ? and !
+    (except in the name "Team UP!"); code joins a label and its value through the catalogue."""
+    import re
+    from pathlib import Path
+    from controller.games import texts
+    import controller.games.texts as package
+    po = (Path(package.__file__).parent / "fr.po").read_text(encoding="utf-8")
+    said = re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', po, re.M)
+    for sentence in said:
+        plain = sentence.replace("Team UP!", "Team UP")
+        plain = re.sub(r"\{[^}]*\}", "x", plain)                     # {a}:{b} placeholders are no colons
+        plain = re.sub(r"https?://\S+|\d:\d", "", plain)               # an address, a time of day
+        assert not re.search(r"[^\s]([:;?!])", plain), sentence
+    assert texts.labelled("fr", "Esc", "quitter") == "Esc : quitter"
+    assert texts.labelled("de", "Esc", "beenden") == "Esc: beenden"
+    assert texts.labelled("fr", "Passe à") == "Passe à :"

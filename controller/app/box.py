@@ -229,7 +229,8 @@ def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence
     the system to power off (`spieltisch install-pi` permits exactly that, nothing else:
     ``controller/app/install_pi.py``). The TV says when the box may be unplugged, and keeps
     saying it until the system stops the box (or, for tests, ``stop()``). A command the
-    system refuses raises IllegalAction("switch_off_refused"), said on the menu."""
+    system refuses raises IllegalAction("switch_off_refused"), said on the menu in a family's
+    words; what the system said, and how to permit it, go to the log."""
     import subprocess
     from controller.app.box_status import switching_off
     from controller.app.play import make_screen
@@ -241,14 +242,22 @@ def switch_off(*, lang: str, headless: bool, fullscreen: bool, command: Sequence
         try:
             done = subprocess.run(list(command), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError) as exc:
-            raise IllegalAction("switch_off_refused", reason=str(exc)) from exc
+            _switch_off_refused(command, str(exc))
+            raise IllegalAction("switch_off_refused") from exc
         if done.returncode != 0:
             said = (done.stderr or done.stdout).strip().splitlines()
-            raise IllegalAction("switch_off_refused", reason=said[-1] if said else f"exit code {done.returncode}")
+            _switch_off_refused(command, said[-1] if said else f"exit code {done.returncode}")
+            raise IllegalAction("switch_off_refused")
         while not (stop is not None and stop()):                   # until the system stops the box
             screen.poll()
             time.sleep(0.2)
     return 0
+
+
+def _switch_off_refused(command: Sequence[str], reason: str) -> None:
+    """For whoever looks after the box: what the system said, and what permits the command."""
+    log.warning("the system refused to switch off (%s): %s; `sudo spieltisch install-pi` permits it",
+                " ".join(command), reason)
 
 
 def poweroff_command() -> list[str]:
@@ -288,7 +297,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
     looked for again each time the menu comes back; with none, the TV asks for one and the
     box waits for it. ``panel_pins``: the host panel drives the menu too (and a game's undo),
     and switches off a box without stations. ``poweroff``: the command "Switch off" runs."""
-    from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, storage_trouble, store_problem,
+    from controller.app.box_status import (LOOK_AGAIN_S, STORE_AGAIN_S, StatusLine, storage_trouble, store_problem,
                                            waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input, open_present
     from controller.table.stations import candidate_ports
@@ -332,8 +341,8 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                     said = menu.note if menu is not None and menu.note is not None else None
                     waited = wait_showing(screen, waiting_for_stations(
                         failed, panel=panel is not None,
-                        detail=said.params.get("reason") if said is not None else None), LOOK_AGAIN_S, events,
-                        stopped)
+                        detail=StatusLine(said.key, dict(said.params)) if said is not None else None), LOOK_AGAIN_S,
+                        events, stopped)
                     if waited == "quit":
                         return 0
                     if waited != "switch_off":
@@ -391,9 +400,16 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
         except SystemExit as exc:                     # a setup refused, said in one line
             menu = menu or Menu(0, lang)
             menu.note = MenuLine("menu_error", {"reason": str(exc.code)})
+        except IllegalAction as exc:
+            menu = menu or Menu(0, lang)
+            if exc.key == "switch_off_refused":       # said as it is: it did not "start"
+                menu.note = MenuLine(exc.key, dict(exc.params))
+            else:
+                log.warning("the menu's %s ended: %s", activity.kind, exc)
+                menu.note = MenuLine("menu_error", {"reason": exc.message(lang)})
         except Exception as exc:                      # noqa: BLE001 - shown on the menu, logged, never raised
             from controller.table.eventlog import StorageError
-            reason = exc.message(lang) if isinstance(exc, (IllegalAction, StorageError)) else str(exc)
+            reason = exc.message(lang) if isinstance(exc, StorageError) else str(exc)
             details = getattr(exc, "details", None)   # SQLite's report on a damaged file: the log's, not the TV's
             log.warning("the menu's %s ended: %s%s", activity.kind, reason, f"\n{details}" if details else "")
             menu = menu or Menu(0, lang)

@@ -9,8 +9,11 @@ Pure: the box (``controller/app/box.py``) looks, this module says it, and
 from __future__ import annotations
 
 import errno
+import logging
 from dataclasses import dataclass, field
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 LOOK_AGAIN_S = 2.0          # the box looks for stations again this often
 STORE_AGAIN_S = 5.0         # and tries a database it cannot use again this often
@@ -32,7 +35,7 @@ class BoxStatus:
 
 
 def waiting_for_stations(failed: dict[str, BaseException], *, panel: bool = False,
-                         detail: str | None = None) -> BoxStatus:
+                         detail: str | StatusLine | None = None) -> BoxStatus:
     """No station answers: plug one in. Each port that was there but did not open, and why;
     with a host panel, how to switch off meanwhile; ``detail``: what went wrong last (a
     switch-off the system refused), in its own sentence."""
@@ -56,7 +59,9 @@ def port_problem(port: str, exc: BaseException) -> StatusLine:
         return StatusLine("box_port_missing", {"port": port})
     if "no HELLO" in words:
         return StatusLine("box_port_silent", {"port": port})
-    return StatusLine("box_port_failed", {"port": port, "reason": words})
+    # anything else (a serial port that is no tty, a device that is not a Pico): the system's
+    # own words are English and for the log (``open_present`` wrote them there)
+    return StatusLine("box_port_not_station", {"port": port})
 
 
 def storage_trouble(problem: str | StatusLine, *, panel: bool = False) -> BoxStatus:
@@ -71,12 +76,16 @@ def switching_off() -> BoxStatus:
     return BoxStatus("boxstatus", StatusLine("box_switching_off"), (StatusLine("box_switching_off_how"),))
 
 
-def store_problem() -> str | StatusLine | None:
+def store_problem() -> StatusLine | None:
     """Why the table's database cannot be used now, or None: the store's sentence from the
-    catalogues (said in the screen's language), or its words where it has none."""
+    catalogues (said in the screen's language), or, where it has none, that the log says it."""
     from controller.table.eventlog import EventLog, StorageError
     try:
         with EventLog():
             return None
     except StorageError as exc:
-        return StatusLine(exc.key, dict(exc.params)) if exc.key else str(exc)
+        if exc.key:
+            return StatusLine(exc.key, dict(exc.params))
+        # a sentence the catalogues lack is English, with options for the command line: the log's
+        log.warning("the table's database cannot be used: %s", exc)
+        return StatusLine("box_storage_see_log")

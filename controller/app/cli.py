@@ -382,7 +382,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       reaction=reaction, headless_note=note, stations=args.stations)
     if args.screenshot and not result.pop("screenshot_taken"):
         return _fail(f"the game ended after {result['actions']} moves, before --screenshot-at {args.screenshot_at}: "
-                     f"no screenshot written (the game {result['game_id']} is saved)", 1)
+                     f"no screenshot written (the game is saved as game {result['game_id']})", 1)
     result.pop("screenshot_taken", None)
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0

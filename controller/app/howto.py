@@ -62,12 +62,14 @@ class Pages:
 
 def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
                other: Callable[[Any], None] | None = None, deadline: float | None = None,
-               until: Callable[[], bool] | None = None) -> bool:
+               until: Callable[[], bool] | None = None, keys: Callable[[tuple], None] | None = None) -> bool:
     """The pages on ``screen`` until a station (or the keyboard's station keys) leaves them;
     False when Esc was pressed. Presses and taps meanwhile are the pages' (a tap is no move);
     anything else a station says (unplugged, back) goes to ``other``, so the table still
     hears it (``until()`` true leaves the pages: the host panel's menu button held).
-    ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own."""
+    ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own. ``keys``: the
+    game's keyboard; before a game a card's key leaves the pages and is played, and keys
+    typed after the pages were left are the game's, not lost (issue 40)."""
     from controller.table.runner import INTERRUPTED
     pages = Pages(game, before_game=before_game)
     screen.show(pages.snapshot())
@@ -80,8 +82,14 @@ def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bo
         for ui in screen.poll():                      # a developer's keyboard: q w e / a s d, Esc
             if ui[0] == "quit":
                 return False
-            if ui[0] == "button" and not pages.done:
+            if pages.done:                            # left by an earlier key of these
+                if keys is not None:
+                    keys(ui)
+            elif ui[0] == "button":
                 pages.press(ui[1])
+            elif before_game and keys is not None and ui[0] in ("card", "table_card"):
+                pages.done = True                     # the game begins with the card played
+                keys(ui)
         try:
             event = events.get(timeout=1 / 30)
         except queue.Empty:

@@ -8,16 +8,19 @@ the middle one (OK) chooses, the top-left one goes back. The menu offers:
   book's variants the game has (a switch, or a choice) and the learning hints (every game's
   ``learn`` option), how many seats bots take (Crazy
   Kick: every card lies open, so a bot hides nothing), then "start";
-- **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
-- **Station self-test**: at the station that chose it;
 - **Games played**: the finished games and the leaderboard, until a button is pressed;
 - **Language** of the screen;
 - **Sound**: the volume in steps of 20 %, or mute (a chime at the new volume says how loud);
 - **How to play**: a game's pages on the TV (``controller/app/howto.py``), turned at any
   station; the top-left button comes back here (they are offered before a game's first move too).
-- **Check the table**: ``spieltisch doctor``'s checks, each line on the TV (``controller/app/doctor.py``);
-- **Update the stations**: the table's firmware onto every station, its progress on the TV
-  (``controller/app/flash.py``).
+- **Service** (a page of its own, for whoever looks after the table, so that what a family
+  needs fits on one screen with "Switch off" last):
+
+  - **Check the table**: ``spieltisch doctor``'s checks, each line on the TV (``controller/app/doctor.py``);
+  - **Update the stations**: the table's firmware onto every station, its progress on the TV
+    (``controller/app/flash.py``);
+  - **Test this station**: the self-test, at the station that chose it;
+  - **Teach the table a deck** (enrollment): which deck; it runs at the station that chose it;
 - **Switch off**: asked first ("no" comes first); then the box shuts the Pi down safely and
   the TV says when it may be unplugged (``controller/app/box.py``).
 
@@ -38,8 +41,9 @@ from controller.games import GAMES
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
-MAIN_ITEMS = ("menu_play", "menu_history", "menu_enroll", "menu_selftest", "menu_language", "menu_volume",
-              "menu_how_to_play", "menu_doctor", "menu_flash", "menu_switch_off")
+MAIN_ITEMS = ("menu_play", "menu_history", "menu_how_to_play", "menu_language", "menu_volume", "menu_service",
+              "menu_switch_off")
+SERVICE_ITEMS = ("menu_doctor", "menu_flash", "menu_selftest", "menu_enroll")
 VOLUMES = (0, 20, 40, 60, 80, 100)        # per cent; 0 is mute (display.sound.VOLUMES)
 
 
@@ -123,6 +127,8 @@ class Menu:
         if self.page == "main":
             return MenuLine("menu_title"), tuple(MenuLine(k, {"n": self.volume} if k == "menu_volume" else {})
                                                  for k in MAIN_ITEMS)
+        if self.page == "service":
+            return MenuLine("menu_service_title"), tuple(MenuLine(k) for k in SERVICE_ITEMS)
         if self.page == "volume":
             return MenuLine("menu_choose_volume"), tuple(
                 MenuLine(("menu_volume_mute" if v == 0 else "menu_volume_level") + ("_now" if v == self.volume else ""),
@@ -171,9 +177,14 @@ class Menu:
                 self.chosen = (self.chosen + (1 if button == PLUS else -1)) % len(lines)
             return None
         if button == BACK:
-            self._go({"game": "main", "players": "game", "options": "players", "deck": "main",
+            was = self.page
+            self._go({"game": "main", "players": "game", "options": "players", "deck": "service",
                       "language": "main", "volume": "main", "resume": "main", "howto": "main",
-                      "switch_off": "main"}.get(self.page, "main"))
+                      "switch_off": "main", "service": "main"}.get(self.page, "main"))
+            if self.page == "main" and was == "service":
+                self.chosen = MAIN_ITEMS.index("menu_service")
+            elif self.page == "service":
+                self.chosen = SERVICE_ITEMS.index("menu_enroll")
             return None
         if button != OK:
             self.note = MenuLine("menu_buttons_help")
@@ -201,18 +212,12 @@ class Menu:
             item = MAIN_ITEMS[self.chosen]
             if item == "menu_play":
                 self._go("game")
-            elif item == "menu_enroll":
-                self._go("deck")
             elif item == "menu_how_to_play":
                 self._go("howto")
-            elif item == "menu_selftest":
-                return Activity("selftest", station=station)
             elif item == "menu_history":
                 return Activity("history")
-            elif item == "menu_doctor":
-                return Activity("doctor")
-            elif item == "menu_flash":
-                return Activity("flash")
+            elif item == "menu_service":
+                self._go("service")
             elif item == "menu_volume":
                 self._go("volume", VOLUMES.index(self.volume) if self.volume in VOLUMES else 0)
             elif item == "menu_switch_off":
@@ -220,6 +225,14 @@ class Menu:
             else:
                 self._go("language", LANGUAGES.index(self.lang))
             return None
+        if self.page == "service":
+            item = SERVICE_ITEMS[self.chosen]
+            if item == "menu_enroll":
+                self._go("deck")
+                return None
+            if item == "menu_selftest":
+                return Activity("selftest", station=station)
+            return Activity("doctor" if item == "menu_doctor" else "flash")
         if self.page == "game":
             self.game = self._games()[self.chosen]
             if not self._player_counts():

@@ -294,7 +294,7 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
     return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
-                      deadline=deadline, until=lambda: runner.stopped)
+                      deadline=deadline, until=lambda: runner.stopped, keys=runner.key)
 
 
 def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:

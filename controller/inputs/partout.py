@@ -73,7 +73,8 @@ class PartoutInput(InputAdapter):
                 raise IllegalAction("game_over")
             if state.to_act != seat:
                 raise IllegalAction("not_your_turn", player=seat, expected=state.to_act)
-            raise IllegalAction("tap_a_card")
+            # with real cards a card is tapped on the reader; dealt by the table, nobody has one
+            raise IllegalAction("tap_a_card" if state.mode == "physical" else "play_a_card")
         if button == OK:
             return self._action(state, seat, picker)
         if button == BACK and seat in self._special:
@@ -143,7 +144,7 @@ class PartoutInput(InputAdapter):
                    "mathematician": "prompt_mathematician", "alchemist": "prompt_alchemist"}[picker.what]
             return key, {"value": value, "colour": value}
         if state.phase == "playing" and state.to_act == seat:
-            return "prompt_tap_card", {}
+            return ("prompt_tap_card" if state.mode == "physical" else "prompt_play_card"), {}
         return None
 
     def pending(self, state: PartoutState, seat: int) -> dict[str, Any] | None:

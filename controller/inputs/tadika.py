@@ -172,7 +172,9 @@ class TadikaInput(InputAdapter):
             return ("tadika_prompt_give" if held in state.middle else "tadika_prompt_take"), {"card": held}
         if state.phase == "turn" and seat == state.to_act:
             return "tadika_prompt_turn", {}
-        if state.phase == "turn" and seat == state.just_moved:
+        # with real cards only the player knows whether the hand wins, so the table asks; with
+        # dealt cards it knows (a bot shows a winning hand by itself, the keyboard has the key)
+        if state.phase == "turn" and seat == state.just_moved and state.mode == "physical":
             return "tadika_prompt_may_claim", {}
         return None
 

@@ -461,7 +461,8 @@ class EventLog:
         if game:
             sql += " AND game = ?"
             args = (game,)
-        rows = self._db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit))
+        # newest ending first: a game resumed days later ended then, not when it began (issue 40)
+        rows = self._db.execute(sql + " ORDER BY finished_at DESC, id DESC LIMIT ?", (*args, limit))
         out = []
         for game_id, name, finished_at, result in rows:
             result = bytes(result).decode("utf-8", "replace")

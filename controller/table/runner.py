@@ -147,6 +147,11 @@ class TableRunner:
                 self.latencies_ns.append(self.clock() - arrived)
         self.send(commands)
 
+    def key(self, ui: tuple) -> None:
+        """A key of the screen's keyboard (``display.app.Screen.poll``), read by someone else
+        (the how-to pages before the game): the game takes it as its own."""
+        self._ui(ui)
+
     def _ui(self, ui: tuple) -> None:
         if ui[0] == "quit":
             self.stopped = True

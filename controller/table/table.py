@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from controller.table.cards import CardResolver
 from controller.table.eventlog import BrokenLog, EventLog, SavedGame, storage_error
 from controller.games.core import GameRules, IllegalAction
+from controller.games.team_colours import has_teams, seat_colours
 from controller.inputs import InputAdapter, SoftKey, adapter_for
 from controller.learn import Hint, hints_for, seats_to_hint
 
@@ -30,6 +31,13 @@ LED_WINNER = "ffb000"
 LED_REFUSED = "ff0000"
 FLASH_MS = 300
 BUZZ_REFUSED = (220, 150)
+TEAM_GLOW = 0.25                   # a team's colour while the seat waits: dim, so that a refusal's red
+#                                    flash and "your turn" stand out from it even in a red or green team
+
+
+def dimmed(colour: str) -> str:
+    """``colour`` ("rrggbb") at ``TEAM_GLOW`` of its brightness."""
+    return "".join(f"{round(int(colour[i:i + 2], 16) * TEAM_GLOW):02x}" for i in (0, 2, 4))
 BUZZ_ACCEPTED = (1760, 40)
 BUZZ_WHISTLE = (2500, 400)         # a pause is over (Crazy Kick: the kick-off after a goal)
 
@@ -59,7 +67,8 @@ class SeatSnapshot:
     prompt: tuple[str, dict[str, Any]] | None
     pending: dict[str, Any] | None
     refusal: Message | None      # this seat's last refusal, while it is true (Table._moved_on)
-    colour: str | None = None    # the colour chosen at seating ("rrggbb"), if any
+    colour: str | None = None    # the seat's colour ("rrggbb"): its team's in a game with teams, else the
+    #                              one chosen at seating, if any (controller/games/team_colours.py)
     hints: tuple[Hint, ...] = ()  # the learning option: what this seat may do now (controller/learn)
 
 
@@ -133,6 +142,12 @@ class Table:
         self._refusals: dict[int, Message] = {}  # seat → its refusal, until that seat's next input or
         #                                          the table moves on (_moved_on)
         self._leds: dict[str, str] = {}
+        # the colour each seat is shown in (underline, idle LED): its team's in a game with
+        # teams, else its person's (controller/games/team_colours.py); teams do not change
+        view = rules.public_view(self.state)
+        self.shown_colours = seat_colours(view, (self.colours + [None] * len(self.stations))[:len(self.stations)])
+        self._idle_leds = [dimmed(c) if has_teams(view.get("team_of") or []) and c else LED_OFF
+                           for c in self.shown_colours]
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
         self.cannot_save: str | None = None      # set while the log refuses writes
@@ -543,7 +558,8 @@ class Table:
 
     # -- feedback -----------------------------------------------------------------------------------
     def _leds_now(self) -> list[Command]:
-        """Steady LEDs: green where the game waits for input, gold for winners at the end."""
+        """Steady LEDs: green where the game waits for input, gold for winners at the end; while
+        a seat waits, dark, or in a game with teams its team's colour (as its name's underline)."""
         outcome = self.rules.outcome(self.state)
         to_act = self.rules.to_act(self.state)
         team_of = self.rules.public_view(self.state).get("team_of") if outcome else None
@@ -553,8 +569,8 @@ class Table:
                 continue
             if outcome is not None:
                 colour = LED_WINNER if team_of and team_of[seat] in outcome.winners else LED_OFF
-            else:
-                colour = LED_YOUR_TURN if seat == to_act else LED_OFF
+            else:                                    # waiting: dark, or its team's colour in a team game
+                colour = LED_YOUR_TURN if seat == to_act else self._idle_leds[seat]
             if self._leds.get(station) != colour:
                 self._leds[station] = colour
                 commands.append(Command(station, "LED", (colour, 0)))
@@ -599,7 +615,7 @@ class Table:
                          (self._pause_refusal, {}) if self.paused_until_ns is not None else
                          self.adapter.prompt(state, seat),
                          self.adapter.pending(state, seat), self._refusals.get(seat),
-                         self.colours[seat] if seat < len(self.colours) else None, hints.get(seat, ()))
+                         self.shown_colours[seat], hints.get(seat, ()))
             for seat, station in enumerate(self.stations))
         self._snapshot = Snapshot(self.revision, self.rules.name, self.rules.title,
                                   self.rules.public_view(state), seats, self.message,

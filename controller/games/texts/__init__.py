@@ -156,9 +156,25 @@ def colour_name(lang: str, colour: str) -> str:
     return table(lang).get("_colours", {}).get(colour, colour)
 
 
+def labelled(lang: str, label: str, value: Any = "") -> str:
+    """"label: value" as ``lang`` writes it (French puts a space before the colon, as every
+    sentence of its catalogue does); without a value, the label and its colon alone."""
+    return render(lang, "label_value", {"label": label, "value": value}).rstrip()
+
+
+def number(value: int, *, signed: bool = False) -> str:
+    """A whole number as the screen shows it: below zero with a real minus sign ("−27", not
+    the hyphen "-27"); ``signed``: a plus before the others ("+3", "+0")."""
+    if value < 0:
+        return f"−{-value}"
+    return f"+{value}" if signed else str(value)
+
+
 def _show(lang: str, name: str, value: Any, seat_names: Sequence[str] | None) -> Any:
     if value is None:
         return "–"
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0 and name not in _SEAT_PARAMS:
+        return number(value)
     if name in _SEAT_PARAMS and isinstance(value, int):
         return seat_label(lang, value, seat_names)
     if name in _LISTS and isinstance(value, (list, tuple)):        # "Anna, Ben and Clara"

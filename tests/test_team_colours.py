@@ -1,0 +1,84 @@
+"""Issue 40: one colour per person. In a game with teams a person's underline and LED are
+their team's, the colour of the column they look for; without teams, their own."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from controller.games import find_game
+from controller.games.team_colours import TEAM_COLOURS, has_teams, seat_colours, team_colour
+from controller.table import Table
+from controller.table.table import LED_OFF, LED_YOUR_TURN, dimmed
+from hardware.events import StationHello
+
+CHOSEN = ["3278f0", "e03c32", "3cb43c", "f0d232", "a050dc", "f064b4", "f08c1e", "f0f0f0"]   # blue first
+
+
+def table(game: str, players: int) -> Table:
+    stations = [f"s{i}" for i in range(players)]
+    t = Table(find_game(game), config={"players": players, "mode": "virtual"}, seed=1, stations=stations,
+              names=[f"P{i}" for i in range(players)], colours=CHOSEN[:players])
+    for s in stations:
+        t.handle(StationHello(s, "/dev/x", 1, "t", {}, time.monotonic_ns()))
+    return t
+
+
+def test_which_games_are_played_in_teams():
+    assert has_teams([0, 1, 2, 0, 1, 2]) and has_teams([0, 1, 0, 1]) and has_teams([0, 1, 0])
+    assert not has_teams([0, 1, 2]) and not has_teams([0, 0, 0, 0]) and not has_teams([0])
+
+
+@pytest.mark.parametrize("game, players", [("partout", 6), ("partout", 4), ("teamplay", 6), ("teamplay", 4),
+                                           ("crazy-kick", 8), ("crazy-kick", 3)])
+def test_in_a_game_with_teams_a_seat_is_shown_and_lit_in_its_teams_colour(game, players):
+    t = table(game, players)
+    view = t.rules.public_view(t.state)
+    snap = t.snapshot()
+    to_act = t.rules.to_act(t.state)
+    leds = {c.station: c.args[0] for c in t.initial_feedback() if c.kind == "LED"}
+    for seat in range(players):
+        colour = team_colour(view, view["team_of"][seat])
+        assert snap.seats[seat].colour == colour                  # the underline: the team's, not the person's
+        assert leds[f"s{seat}"] == (LED_YOUR_TURN if seat == to_act else dimmed(colour))
+    # the person who chose blue plays for another team than blue's: their colour gave way
+    assert snap.seats[0].colour != CHOSEN[0] or view["team_of"][0] == 1
+
+
+@pytest.mark.parametrize("game, players", [("tadika", 5), ("team-up", 4), ("partout", 3), ("teamplay", 5)])
+def test_without_teams_each_keeps_the_colour_chosen_at_seating(game, players):
+    t = table(game, players)
+    snap = t.snapshot()
+    assert [s.colour for s in snap.seats] == CHOSEN[:players]
+    to_act = t.rules.to_act(t.state)
+    leds = {c.station: c.args[0] for c in t.initial_feedback() if c.kind == "LED"}
+    assert all(led == (LED_YOUR_TURN if f"s{seat}" == f"s{to_act}" else LED_OFF)
+               for seat, led in ((int(s[1:]), led) for s, led in leds.items()))
+
+
+def test_the_screen_draws_the_team_mark_and_the_underline_in_one_colour(monkeypatch):
+    """Partout with 6 at 1920×1080: under each name the line is its team's colour, the
+    colour of the shape beside it and of the team's column."""
+    from display.app import Screen
+    from display.draw import TEAM, hex_rgb
+    from display.partout_view import seat_rects
+    t = table("partout", 6)
+    view = t.rules.public_view(t.state)
+    drawn: list = []
+    from display import draw
+    real = draw.seat_colour
+    monkeypatch.setattr(draw, "seat_colour", lambda surface, colour, name: (drawn.append((colour, name)),
+                                                                          real(surface, colour, name))[1])
+    canvas = Screen(headless=True, lang="en").render(t.snapshot())
+    assert len(drawn) == 6
+    for seat, (rect, (colour, name)) in enumerate(zip(seat_rects(6), drawn, strict=True)):   # each seat painted on own
+        team = view["team_of"][seat]
+        assert hex_rgb(colour) == TEAM[team]
+        assert tuple(canvas.get_at((rect.left + name.left + 10, rect.top + name.bottom + 1)))[:3] == TEAM[team]
+
+
+def test_seat_colours_follow_the_decks_own_team_colours():
+    view = {"team_of": [0, 1, 0, 1], "team_colours": ["#c8102e", "#1a1a1a"]}
+    assert seat_colours(view, [None] * 4) == ["c8102e", "1a1a1a", "c8102e", "1a1a1a"]
+    assert seat_colours({"team_of": [0, 1, 0, 1]}, ["x"] * 4) == [TEAM_COLOURS[0], TEAM_COLOURS[1]] * 2
