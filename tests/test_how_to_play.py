@@ -44,9 +44,10 @@ def test_every_page_fits_its_screen_at_28_px_or_more(game, lang, monkeypatch):
     view = HowToView(lang)
     pages = texts.how_to_play(game, lang)
     drawn = record_texts(monkeypatch)
-    for n in range(len(pages)):
+    switches = tuple(o.name for o in GAMES[game].options if o.is_switch)    # pages say a variant that is on
+    for n, variants in [(n, v) for n in range(len(pages)) for v in ((), switches)]:
         drawn.clear()
-        view.draw(surface, HowToSnapshot("howto", game, n, len(pages), before_game=n % 2 == 0))
+        view.draw(surface, HowToSnapshot("howto", game, n, len(pages), before_game=n % 2 == 0, variants=variants))
         small = [(words, size) for words, size, _ in drawn if size < 28 and str(words).strip()]
         assert not small, (game, lang, n, small)
         laid = view.laid_out
@@ -262,3 +263,25 @@ def test_a_resumed_game_goes_on_without_the_pages(tmp_path, monkeypatch):
                 shown.clear()
     assert pages_before >= 1
     assert shown and not any(isinstance(s, HowToSnapshot) for s in shown)
+
+
+def test_the_pages_before_a_game_say_the_variant_it_plays():
+    """Crazy Kick's handicap is not the book's rule: the pages offered before a match say
+    whether it is on (the aim: the book's 5 goals, or each team's own aim)."""
+    import queue
+    from controller.app.play import offer_how_to_play
+    from controller.table.runner import TableRunner
+    from controller.table.table import Table
+
+    class Recording(KeyboardScreen):
+        def show(self, snapshot) -> None:
+            super().show(snapshot)
+            self.variants = snapshot.variants
+
+    for config, variants in (({"players": 3}, ()), ({"players": 3, "handicap": True}, ("handicap",))):
+        table = Table(GAMES["crazy-kick"], config=config, seed=1, stations=["a", "b", "c"])
+        screen = Recording([("button", SKIP)])
+        assert offer_how_to_play(TableRunner(table, queue.Queue(), {}, screen=screen), "crazy-kick", timeout=5)
+        assert screen.variants == variants
+        words = texts.how_to_play("crazy-kick", "en", screen.variants)[0].text
+        assert ("the lone player needs 3 goals" in words) is bool(variants)

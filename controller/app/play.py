@@ -293,8 +293,10 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
     the table as in a game. False: Esc was pressed."""
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
+    table = runner.table
+    variants = tuple(o.name for o in table.rules.options if o.is_switch and table.config.get(o.name))
     return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
-                      deadline=deadline, until=lambda: runner.stopped)
+                      deadline=deadline, until=lambda: runner.stopped, variants=variants)
 
 
 def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:
