@@ -391,3 +391,21 @@ def test_teamplay_asks_to_give_only_where_a_partner_can_take_cards():
             given = rules.apply(state, tp.Give(seat, state.hands[seat][:1]))
             assert adapter_for(rules).prompt(given, seat)[0] == "teamplay_prompt_missions_no_give"
         assert ("give" in texts.render("en", key).lower()) == (players % 2 == 0)
+
+
+def test_partouts_ranking_hint_puts_the_jester_king_and_queen_above_the_trumps():
+    """The book: King and Queen "gewinnen einen Stich gegen jede Zahlenkarte. Gegenseitig
+    können sie sich nicht übertrumpfen, es gewinnt die zuerst gespielte Karte"; the Jester
+    "hat keinen Wert, außer er liegt in einem Stich mit dem/r König/in, dann ist er die
+    höchste Karte". The hint "highest: green 3 …" left them out and was false once a royal
+    was in the trick: it names them first, in the rules' own order, in every language."""
+    def winner(*names: str) -> str:
+        plays = [(pt.ALL_CARDS[n], None) for n in names]
+        return names[pt.resolve_trick(plays, 3, "green").winner]
+    assert winner("green3", "king") == "king" and winner("queen", "king") == "queen"
+    assert winner("king", "jester") == "jester" and winner("jester", "green3") == "green3"
+    for lang in texts.LANGUAGES:
+        words = texts.render(lang, "learn_partout_ranking", {"number": 3, "colour": "green"})
+        jester, king, queen = (words.index(texts.card_name(lang, c)) for c in ("jester", "king", "queen"))
+        trump = words.index(texts.card_name(lang, "green3").split()[0])
+        assert jester < king < trump and queen < trump, (lang, words)
