@@ -891,7 +891,8 @@ def test_each_team_says_the_ball_is_out_with_a_top_button_and_then_it_is():
 
 def test_a_play_that_lost_the_race_into_a_stall_is_too_late_not_a_word():
     """A press on a card that fitted the card just covered was a play made before the stall
-    began: it is refused as too late and says nothing about the ball being out."""
+    began: it is refused as too late and says nothing about the ball being out. The seat's
+    next press is a word; a bot's word goes to a button that lost no race."""
     adapter = CrazyKickInput(RULES)
     deck = load_deck("schmidt")
     tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)
@@ -900,4 +901,8 @@ def test_a_play_that_lost_the_race_into_a_stall_is_too_late_not_a_word():
     mario = next(c for c in deck if c.player == second and not c.goal and not can_play(stefan, c))
     state = arrange(RULES.new_game({"players": 4}, seed=1), {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
     state = RULES.apply(state, Play(2, 0))
-    assert adapter.button(state, 0, 0) == Play(0, 0) and adapter.button(state, 0, 1) == BallOut(0)
+    assert adapter.button(state, 0, 0) == Play(0, 0)                 # lost the race: too late
+    assert adapter.button(state, 0, 0) == BallOut(0)                 # pressed again: a word
+    assert [s.arg for s in adapter.inputs_for(state, 0, BallOut(0))] == [1]     # a bot's word: no lost race
+    other = CrazyKickInput(RULES)
+    assert other.button(state, 0, 1) == BallOut(0)                    # an empty pile lost no race

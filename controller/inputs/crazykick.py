@@ -14,8 +14,8 @@ whatever lies elsewhere (the book: "auf einen beliebigen seiner offenen Stapel")
 
 With an empty hand a flip button takes the piles back and shuffles them. In a stall (no
 open card fits the centre) a play button cannot play; it says "out?" instead: the seat's
-team says the ball is out, and once a player of each team has, the ball-out follows (a
-press that lost the race which began the stall stays a play, refused as too late).
+team says the ball is out, and once a player of each team has, the ball-out follows (the
+first press that lost the race which began the stall stays a play, refused as too late).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class CrazyKickInput(InputAdapter):
         super().__init__(rules)
         self._flip_target: dict[int, int] = {}      # four-pile layout: the pile a flip goes to
         self._chosen: set[int] = set()              # … chosen with button 5 since the last flip
+        self._top_pressed: dict[int, int] = {}      # seat → plays counted at its last top-button press
 
     def reset(self) -> None:
         """Other players' actions do not move a seat's chosen pile: nothing to forget."""
@@ -80,10 +81,13 @@ class CrazyKickInput(InputAdapter):
         return self._flip(state, seat, column)
 
     def _top_button(self, state: CrazyKickState, seat: int, pile: int) -> Any:
-        """A play; in a stall, the seat's team saying the ball is out. Except a press that
-        lost a race: its card fitted the card just covered, so it was meant as a play made
-        before the stall began, and is refused as too late (not taken as a word)."""
-        if not stalled(state) or self._lost_race(state, seat, pile):
+        """A play; in a stall, the seat's team saying the ball is out. Except the seat's
+        first press since the play that began the stall, on a card that fitted the card that
+        play covered: it lost that race, so it is refused as too late (not taken as a word);
+        a press after it is a word."""
+        first = self._top_pressed.get(seat) != state.plays
+        self._top_pressed[seat] = state.plays
+        if not stalled(state) or (first and self._lost_race(state, seat, pile)):
             return Play(seat, pile)
         return BallOut(seat)
 
@@ -144,8 +148,9 @@ class CrazyKickInput(InputAdapter):
 
     def inputs_for(self, state: CrazyKickState, seat: int, action: Any) -> list[Step]:
         piles = state.pile_count[seat]
-        if isinstance(action, BallOut):
-            return [Step("press", 0)]           # a play button, in a stall
+        if isinstance(action, BallOut):             # a play button, in a stall: one that lost no race
+            fresh = (k for k in range(piles) if not self._lost_race(state, seat, k))
+            return [Step("press", next(fresh, 0))]
         if isinstance(action, Play):
             return [Step("press", action.pile)]
         pile = action.pile if isinstance(action, Flip) else self.flip_target(state, seat)
