@@ -409,7 +409,7 @@ class Tadika(GameRules):
         """The one whose swap just ended its turn, first: it may still show a winning hand
         (``just_moved``) until the next player moves, so it is the more pressing; then the
         seat on turn."""
-        seats = () if state.to_act is None else (state.to_act,)
+        seats: tuple[int, ...] = () if state.to_act is None else (state.to_act,)
         if state.phase == "turn" and state.just_moved is not None and state.just_moved not in seats:
             seats = (state.just_moved,) + seats
         return seats
