@@ -339,7 +339,7 @@ def test_team_ups_pages_say_the_puzzle_the_menu_offers_and_the_face_down_pile_of
     assert "puzzle" in [o.name for o in rules.options]
     said = {"en": ("Kopfnuss", "1 to 36", "loaded perfectly", "another team, the pile lies face down"),
             "de": ("Kopfnuss", "von 1 bis 36", "perfekt beladen", "anderes Team, liegt der Stapel verdeckt"),
-            "fr": ("casse-tête", "de 1 à 36", "palette parfaite", "autre équipe, la pioche est face cachée"),
+            "fr": ("casse-tête", "de 1 à 36", "palette parfaite", "autre équipe le joue, la pioche est face cachée"),
             "it": ("rompicapo", "da 1 a 36", "alla perfezione", "un’altra squadra, il mazzo è coperto")}
     for lang, phrases in said.items():
         words = " ".join(page.text for page in texts.how_to_play("team-up", lang))
