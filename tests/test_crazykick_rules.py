@@ -780,3 +780,29 @@ def test_the_handicap_is_a_variant_of_the_menu_and_the_command_line_and_the_page
     assert "der einzelne Spieler 3 Tore" in on["de"] and "le joueur seul doit marquer 3 buts" in on["fr"]
     assert "deve segnare 3 gol e la coppia 5" in on["it"]
     assert all(book[lang] != on[lang] for lang in texts.LANGUAGES)
+
+
+def test_a_bot_says_the_ball_is_out_once_its_teams_cards_lie_open_and_none_fits():
+    """The book: "Wenn beide Teams sich darüber einig sind". A bot agrees as a person who
+    has looked through the team's cards: every team-mate's hand flipped through (their cards
+    all lie open on their piles) and none fits. Until then it flips; with nothing of its own
+    that fits while a team-mate still flips, it waits."""
+    from controller.bots.crazykick import KickBot
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    follows = deck.follows[paul.id]
+    state = RULES.new_game({"players": 4}, seed=1)
+    misfits = [[c for c in state.hands[s] if c not in follows][:3] for s in range(4)]
+    state = arrange(state, {s: [[c] for c in misfits[s]] for s in range(4)}, centre=[paul.id])
+    bot = KickBot(0, seed=1)
+    assert isinstance(bot.plan(state, 0.0).action, Flip)                    # its hand still holds cards
+    empty = state._replace(hands=((),) + state.hands[1:])
+    assert KickBot(0, seed=1).plan(empty, 0.0) is None                      # seat 3, its team-mate, still flips
+    team_done = empty._replace(hands=((), state.hands[1], (), state.hands[3]))
+    plan = KickBot(0, seed=1).plan(team_done, 0.0)
+    assert plan.action == BallOut(0)
+    agreed = RULES.apply(team_done, BallOut(2))
+    assert KickBot(0, seed=1).plan(agreed, 0.0) is None                     # its team has spoken
+    fits = next(c for c in state.hands[0] if c in follows)
+    under = team_done._replace(piles=(((fits, misfits[0][0]),) + team_done.piles[0][1:],) + team_done.piles[1:])
+    assert isinstance(KickBot(0, seed=1).plan(under, 0.0).action, Reshuffle)  # a fitting card under a pile
