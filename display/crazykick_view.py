@@ -122,9 +122,6 @@ class CrazyKickView:
         paint(surface, "message", MESSAGE_REGION, names + (repr(snap.message), repr(snap.notices), snap.finished),
               lambda: self._message(surface, snap))
         overlaid = False
-        if view["stuck"] and not snap.finished:
-            self._banner(surface, self.t("ck_ball_out_banner"), RED, 44)
-            overlaid = True
         if self.animating() and not snap.finished:
             self._celebration(surface)
             overlaid = True

@@ -38,7 +38,7 @@ class HowToView:
 
     def draw(self, surface: pygame.Surface, snap: Any) -> None:
         rules = find_game(snap.which)
-        pages = texts.how_to_play(rules.name, self.lang)
+        pages = texts.how_to_play(rules.name, self.lang, getattr(snap, "variants", ()))
         page = pages[min(snap.page, len(pages) - 1)]
         self.laid_out = []
         heading = texts.render(self.lang, "howto_heading", {"game": rules.title})

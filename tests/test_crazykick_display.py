@@ -37,13 +37,18 @@ def test_centre_card_in_its_teams_colour_and_a_refusal_framed_red(screen):
     assert tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3] == RED
 
 
-def test_ball_out_is_called_on_screen(screen):
+def test_a_stall_is_no_banner_the_seats_say_who_has_spoken(screen):
+    """The ball is out only when both teams agree (the book), so a stall covers nothing: the
+    centre card stays in view, and once a team has spoken each seat's line says so."""
+    from controller.games.crazykick import BallOut
     state, _ = stuck_state()
     table = Table(RULES, config={"players": 2}, seed=1, stations=["a", "b"])
-    table.state = state
+    table.state = RULES.apply(state, BallOut(0))
     canvas = screen.render(table.snapshot())
     banner_border = tuple(canvas.get_at((TABLE_AREA.centerx, TABLE_AREA.centery + 10 - 70 + 1)))[:3]
-    assert banner_border == RED
+    assert banner_border != RED
+    snap = table.snapshot()
+    assert snap.seats[0].prompt is not None and snap.seats[1].prompt is not None
 
 
 def test_a_goal_is_celebrated_on_a_live_screen_only(screen):
@@ -88,7 +93,8 @@ def test_the_tables_news_is_one_line_a_sofa_can_read_and_covers_no_seat(screen):
     from display.crazykick_view import MESSAGE_REGION
     names = ["Jean-Philippe", "Marie-Christine", "Maximilian", "Anna"]
     for lang in ("de", "en", "fr", "it"):
-        for key, params in (("ck_stall_hint", {"seats": [0, 1, 2]}), ("whistle", {}), ("paused", {"seat": 1}),
+        for key, params in (("ck_stall_hint", {}), ("ck_stall_hint_agreed", {"team": "black"}),
+                            ("whistle", {}), ("paused", {"seat": 1}),
                             ("station_lost", {"seat": 1, "reason": "unplugged"}), ("station_back", {"seat": 1}),
                             ("slow_link", {"seat": 1, "ms": 16}), ("slow_link_simulated", {"seat": 1, "ms": 16}),
                             ("station_silent", {"seat": 1})):

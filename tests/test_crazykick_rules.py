@@ -29,9 +29,7 @@ def arrange(state, piles_by_seat, centre=()):
     piles = list(state.piles)
     for seat, seat_piles in piles_by_seat.items():
         piles[seat] = tuple(tuple(p) for p in seat_piles) + tuple(() for _ in range(state.pile_count[seat] - len(seat_piles)))
-    state = state._replace(hands=hands, piles=tuple(piles), centre=tuple(centre))
-    from controller.games.crazykick import _stuck
-    return state._replace(stuck=_stuck(load_deck(state.edition), state) if centre else False)
+    return state._replace(hands=hands, piles=tuple(piles), centre=tuple(centre), votes=frozenset())
 
 
 def every_card(state):
@@ -152,6 +150,35 @@ def test_teams_piles_and_deal(players, piles):
     assert sorted(every_card(state)) == list(range(150))
 
 
+@pytest.mark.parametrize("players, lone_or_smaller, larger", [(3, 4, 2), (5, 3, 2), (7, 3, 2)])
+def test_an_uneven_table_lays_the_piles_of_the_books_box(players, lone_or_smaller, larger):
+    """The book's box, "3, 5 oder 7 Kicker?": "3 Kicker: Der einzelne Spieler blättert 4
+    offene Karten nebeneinander auf und die Spieler des 2-er-Teams je 2. 5 Kicker: Die
+    Spieler des 3-er-Teams blättern je 2 offene Karten nebeneinander auf, die Spieler des
+    2-er-Teams je 3. 7 Kicker: Die Spieler des 4-er-Teams blättern je 2 offene Karten
+    nebeneinander auf, die Spieler des 3-er-Teams je 3." The deal gives each seat that many
+    piles, and the how-to page says the same numbers in every language (it said "two or
+    four" at 3, 5 and 7 alike)."""
+    from controller.games import texts
+    state = RULES.new_game({"players": players}, seed=5)
+    sizes = Counter(state.team_of)
+    larger_team = max((0, 1), key=lambda t: sizes[t])
+    assert sizes[larger_team] == sizes[1 - larger_team] + 1 == (players + 1) // 2
+    for seat, team in enumerate(state.team_of):
+        assert state.pile_count[seat] == (larger if team == larger_team else lone_or_smaller)
+        assert len(state.piles[seat]) == state.pile_count[seat]
+    said = {"en": ("the lone player four, the pair two each", "the larger team two each, the smaller three each"),
+            "de": ("der einzelne Spieler 4, die Spieler des 2er-Teams je 2",
+                   "die Spieler des größeren Teams je 2, die des kleineren je 3"),
+            "fr": ("le joueur seul 4, ceux de l’équipe de 2 chacun 2",
+                   "ceux de la plus grande équipe chacun 2, ceux de la plus petite chacun 3"),
+            "it": ("chi gioca da solo 4, la coppia 2 a testa", "la squadra più grande 2 a testa, la più piccola 3 a testa")}
+    for lang, (three, five_or_seven) in said.items():
+        page = next(p for p in texts.how_to_play("crazy-kick", lang) if p.picture["kind"] == "piles").text
+        assert three in page and five_or_seven in page, lang
+        assert not any(w in page for w in ("two or four", "zwei oder vier", "deux ou quatre", "due o quattro"))
+
+
 @pytest.mark.parametrize("config, key", [({"players": 1}, "ck_player_count"), ({"players": 9}, "ck_player_count"),
                                          ({"players": 4, "mode": "physical"}, "ck_virtual_only"),
                                          ({"players": 4, "goals": 0}, "ck_goals_out_of_range"),
@@ -178,14 +205,19 @@ def non_keeper_hand(state, seat):
     return state._replace(hands=tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands)))
 
 
-def test_flip_lays_the_piles_first_then_any_pile():
+def test_a_flip_may_go_onto_any_of_the_players_piles():
+    """The book: "Sobald die drei Karten offen ausliegen, kann jeder Spieler von seinen
+    Handkarten weitere Karten einzeln aufdecken und sie auf einen beliebigen seiner offenen
+    Stapel ablegen." Nothing makes an empty pile come first: a flip onto a pile that has
+    cards while another is empty is taken (it was refused, "lay a card on your empty pile
+    first"), at the start and after a pile was played empty."""
     state = non_keeper_hand(RULES.new_game({"players": 2}, seed=2), 0)
     state = RULES.apply(state, Flip(0, 0))
-    assert len(state.piles[0][0]) == 1
-    refused(state, Flip(0, 0), "ck_fill_empty_pile")
-    state = RULES.apply(RULES.apply(state, Flip(0, 1)), Flip(0, 2))
-    state = RULES.apply(state, Flip(0, 0))
-    assert [len(p) for p in state.piles[0]] == [2, 1, 1]
+    state = RULES.apply(state, Flip(0, 0))                # onto pile 1 again, piles 2 and 3 empty
+    assert [len(p) for p in state.piles[0]] == [2, 0, 0]
+    assert [a for a in RULES.legal_actions(state, 0) if isinstance(a, Flip)] == [Flip(0, 0), Flip(0, 1), Flip(0, 2)]
+    state = RULES.apply(RULES.apply(state, Flip(0, 2)), Flip(0, 2))
+    assert [len(p) for p in state.piles[0]] == [2, 0, 2]
     refused(state, Flip(0, 3), "ck_no_such_pile")
 
 
@@ -216,7 +248,7 @@ def test_plays_that_do_not_fit_are_refused_and_change_nothing():
     refused(state, Play(0, 2), "ck_pile_empty")
     refused(state, Play(0, 5), "ck_no_such_pile")
     refused(state, Play(7, 0), "no_such_seat")
-    refused(state, BallOut(0), "ck_ball_not_out")
+    refused(state, BallOut(0), "ck_ball_not_out")          # Stefan lies open and fits Tim
     assert state == before
 
 
@@ -250,7 +282,8 @@ def test_an_empty_hand_reshuffles_its_piles():
 # -- the ball out ---------------------------------------------------------------------------------
 
 def stuck_state():
-    """The cards that could follow the top are all in the centre already."""
+    """The cards that could follow the top are all in the centre already (the book: "weil
+    alle gesuchten Karten bereits im Spielstapel stecken"); every pile is empty."""
     deck = load_deck("schmidt")
     state = RULES.new_game({"players": 2}, seed=6)
     top = card(deck, "Tim", passes=["Stefan"])
@@ -258,23 +291,57 @@ def stuck_state():
     return arrange(state, {}, centre=[*follows[:-1], follows[-1], top.id]), top
 
 
-def test_ball_out_needs_everybody_and_returns_all_but_the_top():
+def test_ball_out_needs_both_teams_and_returns_all_but_the_top():
+    """The book: "Wenn beide Teams sich darüber einig sind, wird das Spiel kurz unterbrochen
+    und alle gespielten Karten - bis auf die oberste - werden an die Teams verteilt." One
+    team's word does not stop the game (flips go on); the other team's word completes it."""
     state, top = stuck_state()
-    assert state.stuck
-    refused(state, Play(0, 0), "ck_ball_is_out")
-    refused(state, Flip(0, 0), "ck_ball_is_out")          # the table waits for agreement, nothing else
-    refused(state, Reshuffle(0), "ck_ball_is_out")
-    assert RULES.legal_actions(state, 0) == [BallOut(0)]
+    assert BallOut(0) in RULES.legal_actions(state, 0)
     state = RULES.apply(state, BallOut(0))
     refused(state, BallOut(0), "ck_already_agreed")
-    assert state.stuck and state.votes == {0}
+    assert state.votes == {0} and BallOut(0) not in RULES.legal_actions(state, 0)
+    state = RULES.apply(state, Flip(0, 0))                # the game goes on until both agree
+    assert state.votes == {0}
     total = len(every_card(state))
     state = RULES.apply(state, BallOut(1))
-    assert state.centre == (top.id,) and not state.stuck and state.last.kind == "ball_out"
+    assert state.centre == (top.id,) and state.votes == frozenset() and state.last.kind == "ball_out"
     assert len(every_card(state)) == total
     deck = load_deck("schmidt")
     for seat in (0, 1):
         assert all(deck[c].team_index == state.team_of[seat] for c in state.hands[seat])
+
+
+def test_the_teams_agree_without_the_table_looking_into_a_hand():
+    """The book: "Wenn beide Teams sich darüber einig sind": the teams judge whether a card
+    can still be played, the referee does not reveal face-down cards. So the ball-out
+    follows a word from each team even while a card that fits lies face down in a hand,
+    and the table's stall hint names nobody."""
+    from controller.games.crazykick import STALL_HINT_S, stalled
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    state = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[paul.id])    # every pile empty
+    assert any(c in deck.follows[paul.id] for h in state.hands for c in h)          # one lies face down
+    assert stalled(state) and RULES.idle_hint(state) == (STALL_HINT_S, "ck_stall_hint", {})
+    state = RULES.apply(state, BallOut(2))                # seat 3, the red team
+    assert RULES.idle_hint(state) == (STALL_HINT_S, "ck_stall_hint_agreed", {"team": "red"})
+    refused(state, BallOut(0), "ck_already_agreed")       # the team has spoken: one word a team
+    state = RULES.apply(state, BallOut(3))                # the black team
+    assert state.last.kind == "ball_out" and state.centre == (paul.id,)
+
+
+def test_a_teams_word_lapses_when_an_open_card_fits_again():
+    """The ball-out is for when "keine Karte mehr gespielt werden kann": a flip that lays
+    a fitting card open ends the stall, and with it a team's word given during it."""
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    state = arrange(RULES.new_game({"players": 2}, seed=1), {}, centre=[paul.id])
+    fit = next(c for c in state.hands[1] if c in deck.follows[paul.id])
+    state = RULES.apply(state, BallOut(0))
+    hand = (fit,) + tuple(c for c in state.hands[1] if c != fit)
+    state = RULES.apply(state._replace(hands=(state.hands[0], hand)), Flip(1, 0))
+    assert state.votes == frozenset() and BallOut(0) not in RULES.legal_actions(state, 0)
+    refused(state, BallOut(1), "ck_ball_not_out")
+    refused(RULES.new_game({"players": 2}, seed=1), BallOut(0), "ck_ball_not_out")    # no attack yet
 
 
 # -- goals, the end, replay -------------------------------------------------------------------------
@@ -352,7 +419,7 @@ def test_a_match_to_eight_goals_can_end():
 def test_the_game_as_the_menu_offers_it():
     assert (RULES.name, RULES.title, RULES.realtime, RULES.bots_fill_seats) == ("crazy-kick", "Crazy Kick", True, True)
     assert RULES.player_counts == (2, 3, 4, 5, 6, 7, 8)
-    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp")), ("book_goals", ()), ("learn", ())]
+    assert [(o.name, tuple(o.choices)) for o in RULES.options] == [("edition", ("schmidt", "dlp")), ("handicap", ()), ("learn", ())]
     assert RULES.card_names() == []                      # no tags: every card lives in the table
 
 
@@ -360,7 +427,7 @@ def test_a_new_match_starts_level_with_four_players_by_default():
     state = RULES.new_game({}, seed=1)
     assert len(state.team_of) == 4 and state.edition == "schmidt" and state.goals_to_win == 5
     assert state.scores == (0, 0) and state.goals == ((), ()) and state.winner is None
-    assert state.stuck is False and state.votes == frozenset() and state.last is None
+    assert state.votes == frozenset() and state.last is None
     assert (state.attacks, state.plays) == (0, 0) and state.centre == ()
     assert RULES.new_game({"goals": 1}, seed=1).goals_to_win == 1      # the least and the most allowed
     assert RULES.new_game({"goals": 8}, seed=1).goals_to_win == 8
@@ -379,7 +446,7 @@ def test_attacks_and_plays_are_counted():
     state = RULES.apply(state, Play(0, 0))
     assert (state.attacks, state.plays, state.last.kind) == (1, 1, "kickoff")
     state = RULES.apply(state, Play(0, 1))
-    assert (state.attacks, state.plays, state.last.kind) == (1, 2, "pass") and state.stuck is False
+    assert (state.attacks, state.plays, state.last.kind) == (1, 2, "pass")
 
 
 def test_a_flipped_keeper_kick_off_counts_as_a_play():
@@ -396,8 +463,6 @@ def test_refusals_name_the_pile_as_the_player_counts_it():
     assert refused(state, Play(0, 5), "ck_no_such_pile").params == {"pile": 6, "piles": 3}
     assert refused(state, Play(0, "a"), "ck_no_such_pile").params == {"pile": "a", "piles": 3}
     assert refused(state, Play(0, 2), "ck_pile_empty").params == {"pile": 3}
-    state = RULES.apply(state, Flip(0, 0))
-    assert refused(state, Flip(0, 0), "ck_fill_empty_pile").params == {"pile": 2}
     refused(state, Play(2, 0), "no_such_seat")           # a seat one past the last
 
 
@@ -424,8 +489,8 @@ def test_what_a_seat_may_do():
     stefan = next(c for c in deck if c.player == "Stefan" and not c.goal and can_play(c, tim))
     other = next(c for c in deck if not c.keeper and not can_play(c, tim) and c.team == "black")
     state = arrange(RULES.new_game({"players": 2}, seed=3), {0: [[stefan.id], [other.id]]}, centre=[tim.id])
-    # a hand: flip onto the empty pile (only), and play what fits
-    assert RULES.legal_actions(state, 0) == [Flip(0, 2), Play(0, 0)]
+    # a hand: flip onto any pile, and play what fits
+    assert RULES.legal_actions(state, 0) == [Flip(0, 0), Flip(0, 1), Flip(0, 2), Play(0, 0)]
     state = state._replace(hands=((), state.hands[1]))
     assert RULES.legal_actions(state, 0) == [Reshuffle(0), Play(0, 0)]
     won = state._replace(winner=0)
@@ -451,7 +516,7 @@ def test_the_ball_out_shuffles_the_returned_cards_into_the_hands():
     centre = others + follows + [top.id]
     state = arrange(state, {}, centre=centre)
     before = state.hands
-    for seat in range(4):
+    for seat in range(2):                                 # a word from each team
         state = RULES.apply(state, BallOut(seat))
     assert state.last.card == top.id and state.centre == (top.id,)
     returned = [c for c in centre[:-1]]
@@ -510,6 +575,7 @@ def state_digest(state) -> str:
     assert state.kept == (False, False) and state.scored == state.goals
     for added in ("needed", "kept", "scored"):
         del data[added]
+    data["stuck"] = False            # the table's own call of the ball-out, gone (the teams agree)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -522,7 +588,7 @@ def test_a_saved_match_replays_to_the_same_cards():
     so in docs/crazy-kick.md ("Saved matches across versions")."""
     state = RULES.new_game({"players": 4}, seed=12)
     for step in range(3000):
-        legal = RULES.legal_actions(state, step % 4)
+        legal = pinned_walks_choices(state, step % 4)
         if state.winner is not None:
             break
         if legal:
@@ -532,6 +598,17 @@ def test_a_saved_match_replays_to_the_same_cards():
     state, _ = stuck_state()
     state = RULES.apply(RULES.apply(state, BallOut(0)), BallOut(1))
     assert state_digest(state) == "a3c818501439b6cf"
+
+
+def pinned_walks_choices(state, seat):
+    """The moves the pinned walk chose from when it was pinned: a flip onto an empty pile
+    while there was one, and no word on the ball-out (it never met one). The walk is the
+    same; the deal, reshuffles and goals it reaches are what the digest holds."""
+    legal = [a for a in RULES.legal_actions(state, seat) if not isinstance(a, BallOut)]
+    empty = [k for k, pile in enumerate(state.piles[seat]) if not pile]
+    if empty and state.hands[seat]:
+        legal = [a for a in legal if not isinstance(a, Flip) or a.pile in empty]
+    return legal
 
 
 def test_a_goal_pauses_play_and_the_winning_goal_ends_the_match():
@@ -547,32 +624,24 @@ def test_a_goal_pauses_play_and_the_winning_goal_ends_the_match():
     assert RULES.pause_after(last, RULES.apply(last, Play(0, 0))) is None             # the final whistle instead
 
 
-def test_a_stall_names_who_holds_a_fitting_card():
-    """No open card fits the centre but some in hands do: a stall, not a ball out. The
-    table's hint (after STALL_HINT_S) names the seats holding one (docs/crazy-kick.md)."""
-    from controller.games.crazykick import STALL_HINT_S, fitting_holders, stalled
+def test_a_stall_is_what_lies_open():
+    """No open card fits the centre: a stall, whatever the hands hold. Before the kick-off
+    and at the end: no stall; an open card that fits: none, and no hint."""
+    from controller.games.crazykick import stalled
     deck = load_deck("schmidt")
     paul = next(c for c in deck if c.player == "Paul" and not c.goal)
     state = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[paul.id])    # every pile empty
     follows = deck.follows[paul.id]
-    holders = [s for s in range(4) if any(c in follows for c in state.hands[s])]
-    assert stalled(state) and not state.stuck and fitting_holders(state) == holders and holders
-    assert RULES.idle_hint(state) == (STALL_HINT_S, "ck_stall_hint", {"seats": holders})
-    # an open card that fits: no stall, no hint
-    fit = next(c for c in state.hands[holders[0]] if c in follows)
-    open_fit = arrange(state, {holders[0]: [[fit]]}, centre=[paul.id])
+    assert stalled(state)
+    holder = next(s for s in range(4) if any(c in follows for c in state.hands[s]))
+    fit = next(c for c in state.hands[holder] if c in follows)
+    open_fit = arrange(state, {holder: [[fit]]}, centre=[paul.id])
     assert not stalled(open_fit) and RULES.idle_hint(open_fit) is None
-    # before the kick-off, while the ball is out, and at the end: no stall
+    under = arrange(state, {holder: [[fit, next(c for c in deck if c.id not in follows and c.id != paul.id)]]},
+                    centre=[paul.id])
+    assert stalled(under)                                 # a fitting card under a pile is not open
     assert stalled(RULES.new_game({"players": 4}, seed=1)) is False
-    assert stalled(stuck_state()[0]) is False
     assert stalled(state._replace(winner=0)) is False
-    # who holds one: in hand (seat 0), only under a pile (seat 1), nowhere (seats 2 and 3)
-    fits = [c for h in state.hands for c in h if c in follows]
-    others = [c for h in state.hands for c in h if c not in follows]
-    hands = ((fits[0],) + tuple(others[:10]), tuple(others[10:20]), tuple(others[20:30]), tuple(others[30:40]))
-    piles = (((), (), ()), ((fits[1], others[40]), (), ()), ((others[41],), (), ()), ((), (), ()))
-    mixed = state._replace(hands=hands, piles=piles)
-    assert stalled(mixed) and fitting_holders(mixed) == [0, 1]
 
 
 # -- uneven tables: the handicap ---------------------------------------------------------------------
@@ -588,21 +657,21 @@ def winning_goal(players, team, config=None):
 
 
 @pytest.mark.parametrize("players, needed", [(3, (5, 3)), (5, (5, 5)), (7, (4, 5)), (4, (5, 5)), (8, (5, 5))])
-def test_an_uneven_tables_teams_need_the_goals_that_even_out_their_chances(players, needed):
-    """docs/crazy-kick.md, "Uneven tables": at 3 players the pair needs 5 goals and the
-    lone player 3, at 7 the four need 4 and the three 5; each team wins with its own last
-    goal, not one before."""
-    state = RULES.new_game({"players": players}, seed=1)
+def test_the_handicap_variant_gives_each_team_the_goals_that_even_out_their_chances(players, needed):
+    """docs/crazy-kick.md, "Uneven tables", with ``handicap`` on: at 3 players the pair
+    needs 5 goals and the lone player 3, at 7 the four need 4 and the three 5; each team
+    wins with its own last goal, not one before."""
+    state = RULES.new_game({"players": players, "handicap": True}, seed=1)
     assert state.needed == needed and state.goals_to_win == 5
     for team in (0, 1):
-        start, seat = winning_goal(players, team)
+        start, seat = winning_goal(players, team, {"handicap": True})
         almost = start._replace(scores=_replace(start.scores, team, needed[team] - 1))
         assert RULES.apply(almost, Play(seat, 0)).winner == team
         early = start._replace(scores=_replace(start.scores, team, needed[team] - 2))
         assert RULES.apply(early, Play(seat, 0)).winner is None
 
 
-@pytest.mark.parametrize("config, pair_keeps", [({}, True), ({"book_goals": True}, False)])
+@pytest.mark.parametrize("config, pair_keeps", [({"handicap": True}, True), ({}, False)])
 def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, pair_keeps):
     """docs/crazy-kick.md, "Uneven tables": at 3 players the pair's scored goal cards go
     back into the pair's cards for the next deal (the lone player's are set aside, as the
@@ -640,18 +709,100 @@ def test_a_match_saved_before_the_goal_cards_were_kept_resumes_with_the_books_ru
     assert again.kept == (False, False) and again.scored == ((7,), ()) == again.goals
 
 
-def test_the_book_goals_switch_plays_an_uneven_table_as_printed():
-    assert RULES.new_game({"players": 3, "book_goals": True}, seed=1).needed == (5, 5)
-    assert RULES.new_game({"players": 7, "book_goals": True, "goals": 3}, seed=1).needed == (3, 3)
-    start, seat = winning_goal(3, 1, {"book_goals": True})
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_an_uneven_table_plays_as_the_book_prints_by_default(players):
+    """The book: "Hat eine Mannschaft 5 Tore geschossen, wird abgepfiffen und sie verläßt
+    als Sieger den Platz" — at every table, the uneven ones too: no handicap unless the
+    variant is chosen; every goal card scored is set aside."""
+    state = RULES.new_game({"players": players}, seed=1)
+    assert state.needed == (5, 5) and state.kept == (False, False)
+    assert RULES.new_game({"players": 7, "goals": 3}, seed=1).needed == (3, 3)
+    assert RULES.new_game({"players": players, "handicap": False}, seed=1).needed == (5, 5)
+    start, seat = winning_goal(players, 1)
     assert RULES.apply(start._replace(scores=(0, 3)), Play(seat, 0)).winner is None    # 4 of 5: play on
+    assert RULES.apply(start._replace(scores=(0, 4)), Play(seat, 0)).winner == 1
+
+
+def test_a_match_saved_with_the_handicap_as_the_default_keeps_it():
+    """Before the book's rule became the default, the handicap was on unless ``book_goals``
+    was set: a saved config that switched it off explicitly still says so, and one with
+    ``book_goals`` false had it on (docs/crazy-kick.md, "Uneven tables")."""
+    assert RULES.new_game({"players": 3, "book_goals": True}, seed=1).needed == (5, 5)
+    assert RULES.new_game({"players": 3, "book_goals": False}, seed=1).needed == (5, 3)
 
 
 def test_the_handicap_keeps_within_one_goal_and_the_goal_cards_there_are():
     """A match to 1 goal cannot need fewer; none can need more than the 8 goal cards a team
     has (they are set aside once scored)."""
-    assert RULES.new_game({"players": 7, "goals": 1}, seed=1).needed == (1, 1)
-    assert RULES.new_game({"players": 3, "goals": 8}, seed=1).needed == (8, 6)
-    assert RULES.new_game({"players": 3, "goals": 2}, seed=1).needed == (2, 1)
-    assert RULES.new_game({"players": 3, "goals": 1}, seed=1).needed == (1, 1)
-    assert RULES.public_view(RULES.new_game({"players": 3}, seed=1))["needed"] == [5, 3]
+    on = {"handicap": True}
+    assert RULES.new_game({"players": 7, "goals": 1, **on}, seed=1).needed == (1, 1)
+    assert RULES.new_game({"players": 3, "goals": 8, **on}, seed=1).needed == (8, 6)
+    assert RULES.new_game({"players": 3, "goals": 2, **on}, seed=1).needed == (2, 1)
+    assert RULES.new_game({"players": 3, "goals": 1, **on}, seed=1).needed == (1, 1)
+    assert RULES.public_view(RULES.new_game({"players": 3, **on}, seed=1))["needed"] == [5, 3]
+
+
+def test_the_handicap_is_a_variant_of_the_menu_and_the_command_line_and_the_page_says_which_is_on():
+    """The book has no handicap ("Hat eine Mannschaft 5 Tore geschossen, wird abgepfiffen"):
+    off unless chosen, in the box's menu (a game option) or with ``--handicap``, which other
+    games refuse with one line; the how-to page's aim says the book's 5 goals, or the
+    handicap's aims when it is on."""
+    import argparse
+    from controller.app.cli import _game_arguments, game_options
+    from controller.app.menu import OK, PLUS, Activity, Menu
+    from controller.games import GAMES, texts
+    from tests.test_box import choose
+    menu = Menu(stations=8)
+    choose(menu, "menu_play")
+    choose(menu, RULES.title)
+    while menu.lines()[1][menu.chosen].params.get("n") != 3:
+        menu.press(PLUS)
+    menu.press(OK)
+    line = next(line for line in menu.lines()[1] if line.key == "menu_option_handicap")
+    assert line.params["value"] == "off"
+    activity = choose(menu, "menu_option_handicap")
+    assert next(line for line in menu.lines()[1] if line.key == "menu_option_handicap").params["value"] == "on"
+    activity = choose(menu, "menu_start")
+    assert isinstance(activity, Activity) and activity.options == {"handicap": True}
+    parser = argparse.ArgumentParser()
+    _game_arguments(parser)
+    assert game_options(parser.parse_args(["crazy-kick", "--handicap"]), RULES) == {"handicap": True}
+    assert game_options(parser.parse_args(["crazy-kick"]), RULES) == {}
+    with pytest.raises(IllegalAction) as err:
+        game_options(parser.parse_args(["partout", "--handicap"]), GAMES["partout"])
+    assert err.value.key == "option_not_for_game" and "--handicap" in str(err.value)
+    assert "not" in RULES.options[1].help and "because" in RULES.options[1].help       # one sentence on why
+    book = {lang: texts.how_to_play("crazy-kick", lang)[0].text for lang in texts.LANGUAGES}
+    on = {lang: texts.how_to_play("crazy-kick", lang, ["handicap"])[0].text for lang in texts.LANGUAGES}
+    assert "both teams need 5 goals" in book["en"] and "Beide Mannschaften brauchen 5 Tore" in book["de"]
+    assert "les deux équipes doivent marquer 5 buts" in book["fr"] and "entrambe le squadre devono segnare 5 gol" in book["it"]
+    assert "the lone player needs 3 goals and the pair 5" in on["en"] and "the four need 4" in on["en"]
+    assert "der einzelne Spieler 3 Tore" in on["de"] and "le joueur seul doit marquer 3 buts" in on["fr"]
+    assert "deve segnare 3 gol e la coppia 5" in on["it"]
+    assert all(book[lang] != on[lang] for lang in texts.LANGUAGES)
+
+
+def test_a_bot_says_the_ball_is_out_once_its_teams_cards_lie_open_and_none_fits():
+    """The book: "Wenn beide Teams sich darüber einig sind". A bot agrees as a person who
+    has looked through the team's cards: every team-mate's hand flipped through (their cards
+    all lie open on their piles) and none fits. Until then it flips; with nothing of its own
+    that fits while a team-mate still flips, it waits."""
+    from controller.bots.crazykick import KickBot
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    follows = deck.follows[paul.id]
+    state = RULES.new_game({"players": 4}, seed=1)
+    misfits = [[c for c in state.hands[s] if c not in follows][:3] for s in range(4)]
+    state = arrange(state, {s: [[c] for c in misfits[s]] for s in range(4)}, centre=[paul.id])
+    bot = KickBot(0, seed=1)
+    assert isinstance(bot.plan(state, 0.0).action, Flip)                    # its hand still holds cards
+    empty = state._replace(hands=((),) + state.hands[1:])
+    assert KickBot(0, seed=1).plan(empty, 0.0) is None                      # seat 3, its team-mate, still flips
+    team_done = empty._replace(hands=((), state.hands[1], (), state.hands[3]))
+    plan = KickBot(0, seed=1).plan(team_done, 0.0)
+    assert plan.action == BallOut(0)
+    agreed = RULES.apply(team_done, BallOut(2))
+    assert KickBot(0, seed=1).plan(agreed, 0.0) is None                     # its team has spoken
+    fits = next(c for c in state.hands[0] if c in follows)
+    under = team_done._replace(piles=(((fits, misfits[0][0]),) + team_done.piles[0][1:],) + team_done.piles[1:])
+    assert isinstance(KickBot(0, seed=1).plan(under, 0.0).action, Reshuffle)  # a fitting card under a pile

@@ -12,7 +12,7 @@ import pytest
 
 from controller.table.arbiter import Arbiter
 from controller.games import IllegalAction
-from controller.games.crazykick import RULES, BallOut, Flip, Play, Reshuffle, load_deck
+from controller.games.crazykick import RULES, BallOut, Flip, Play, Reshuffle, can_play, load_deck
 from controller.inputs.crazykick import CrazyKickInput
 from controller.table.realtime import RealtimeRunner
 from controller.table import LED_REFUSED, Table
@@ -67,8 +67,9 @@ def test_empty_hand_and_ball_out_change_what_buttons_mean():
     assert adapter.button(empty, 0, 3) == Reshuffle(0)
     assert adapter.soft_keys(empty, 0)[3].key == "ck_key_reshuffle"
     stuck, _ = stuck_state()
-    assert adapter.button(stuck, 1, 2) == BallOut(1)
-    assert adapter.prompt(stuck, 1) == ("ck_prompt_ball_out", {})
+    assert adapter.button(stuck, 1, 2) == BallOut(1) and adapter.button(stuck, 1, 3) == Flip(1, 0)
+    assert [k.key for k in adapter.soft_keys(stuck, 1)] == ["ck_key_ball_out"] * 3 + ["ck_key_flip"] * 3
+    assert adapter.prompt(stuck, 1) is None
     with pytest.raises(IllegalAction):
         adapter.card(state, 0, "whatever")
 
@@ -627,7 +628,7 @@ def test_a_refusal_at_a_seat_goes_when_another_seat_plays():
 
 
 def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():
-    from controller.games.crazykick import STALL_HINT_S, fitting_holders, stalled
+    from controller.games.crazykick import STALL_HINT_S, stalled
     deck = load_deck("schmidt")
     tim = next(c for c in deck if c.player == "Tim" and not c.goal)
     start = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[tim.id])
@@ -648,8 +649,7 @@ def test_a_stall_is_explained_after_a_while_and_ends_with_a_play():
     assert table.message is None                          # not yet
     runner.clock = lambda: second + int(STALL_HINT_S * second)
     runner.release()
-    holders = fitting_holders(table.state)
-    assert table.message.key == "ck_stall_hint" and table.message.params == {"seats": holders}
+    assert table.message.key == "ck_stall_hint" and table.message.params == {}      # it names nobody
     assert not table.message.refusal and table.state.top == card     # a hint changes nothing
 
 
@@ -714,7 +714,8 @@ def test_a_simulated_station_too_slow_to_judge_blames_the_busy_computer_not_a_us
 def test_four_piles_are_laid_with_four_presses_and_an_emptied_pile_is_filled_first():
     """The lone player of a three-player game lays four piles with four presses of the flip
     button (was seven: flip, choose, flip, …), and after playing a pile empty the next flip
-    fills it without choosing (the rules refuse a flip elsewhere then)."""
+    fills it without choosing; a pile chosen with the last button takes the flip though
+    another is empty (the book: "auf einen beliebigen seiner offenen Stapel")."""
     adapter = CrazyKickInput(RULES)
     paul = next(c for c in load_deck("schmidt") if c.player == "Paul" and not c.goal)
     state = arrange(RULES.new_game({"players": 3}, seed=1), {}, centre=[paul.id])   # an attack runs
@@ -728,6 +729,10 @@ def test_four_piles_are_laid_with_four_presses_and_an_emptied_pile_is_filled_fir
                                                        state.piles[1][3]),) + state.piles[2:])
     assert adapter.button(emptied, 1, 4) == Flip(1, 1) and adapter.pending(emptied, 1) == {"flip_target": 1}
     assert [s.arg for s in adapter.inputs_for(emptied, 1, Flip(1, 1))] == [4]
+    assert adapter.button(emptied, 1, 5) is None and adapter.pending(emptied, 1) == {"flip_target": 2}
+    assert adapter.button(emptied, 1, 4) == Flip(1, 2)          # chosen: onto pile 3, pile 2 still empty
+    assert RULES.apply(emptied, Flip(1, 2)).piles[1][1] == ()
+    assert adapter.button(emptied, 1, 4) == Flip(1, 1)          # not chosen again: the empty pile
 
 
 # -- an arbiter's batch: one durable commit ------------------------------------------------------------
@@ -861,3 +866,43 @@ def test_the_headless_demo_gives_the_arbiter_usbs_delays_to_judge(tmp_path, monk
     arbiter = runners[0].arbiter
     # every race waited for the four stations' word, which came through the same wire
     assert arbiter.races > 100 and arbiter.without == 0 and arbiter.stations == set(delays)
+
+
+def test_each_team_says_the_ball_is_out_with_a_top_button_and_then_it_is():
+    """The book: "Wenn beide Teams sich darüber einig sind, wird das Spiel kurz unterbrochen
+    und alle gespielten Karten - bis auf die oberste - werden an die Teams verteilt." In a
+    stall the top buttons read "out?"; one press from each team, and the ball is out. The
+    seat lines say which team has spoken; a second press of the same team is refused."""
+    adapter = CrazyKickInput(RULES)
+    deck = load_deck("schmidt")
+    paul = next(c for c in deck if c.player == "Paul" and not c.goal)
+    state = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[paul.id])
+    assert adapter.button(state, 0, 1) == BallOut(0)
+    state = RULES.apply(state, BallOut(0))                            # red (seats 1 and 3) says so
+    assert adapter.prompt(state, 2) == ("ck_prompt_agreed", {"team": "black"})
+    assert adapter.prompt(state, 1) == ("ck_prompt_ball_out", {"team": "red"})
+    assert adapter.soft_keys(state, 2)[0].key == "ck_key_agreed" and adapter.soft_keys(state, 3)[0].key == "ck_key_ball_out"
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(state, adapter.button(state, 2, 0))
+    assert err.value.key == "ck_already_agreed"
+    state = RULES.apply(state, adapter.button(state, 3, 2))           # black agrees
+    assert state.last.kind == "ball_out" and state.centre == (paul.id,)
+
+
+def test_a_play_that_lost_the_race_into_a_stall_is_too_late_not_a_word():
+    """A press on a card that fitted the card just covered was a play made before the stall
+    began: it is refused as too late and says nothing about the ball being out. The seat's
+    next press is a word; a bot's word goes to a button that lost no race."""
+    adapter = CrazyKickInput(RULES)
+    deck = load_deck("schmidt")
+    tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)
+    first, second = tim.passes
+    stefan = next(c for c in deck if c.player == first and not c.goal)
+    mario = next(c for c in deck if c.player == second and not c.goal and not can_play(stefan, c))
+    state = arrange(RULES.new_game({"players": 4}, seed=1), {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
+    state = RULES.apply(state, Play(2, 0))
+    assert adapter.button(state, 0, 0) == Play(0, 0)                 # lost the race: too late
+    assert adapter.button(state, 0, 0) == BallOut(0)                 # pressed again: a word
+    assert [s.arg for s in adapter.inputs_for(state, 0, BallOut(0))] == [1]     # a bot's word: no lost race
+    other = CrazyKickInput(RULES)
+    assert other.button(state, 0, 1) == BallOut(0)                    # an empty pile lost no race

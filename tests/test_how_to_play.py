@@ -45,9 +45,10 @@ def test_every_page_fits_its_screen_at_28_px_or_more(game, lang, monkeypatch):
     view = HowToView(lang)
     pages = texts.how_to_play(game, lang)
     drawn = record_texts(monkeypatch)
-    for n in range(len(pages)):
+    switches = tuple(o.name for o in GAMES[game].options if o.is_switch)    # pages say a variant that is on
+    for n, variants in [(n, v) for n in range(len(pages)) for v in ((), switches)]:
         drawn.clear()
-        view.draw(surface, HowToSnapshot("howto", game, n, len(pages), before_game=n % 2 == 0))
+        view.draw(surface, HowToSnapshot("howto", game, n, len(pages), before_game=n % 2 == 0, variants=variants))
         small = [(words, size) for words, size, _ in drawn if size < 28 and str(words).strip()]
         assert not small, (game, lang, n, small)
         laid = view.laid_out
@@ -284,3 +285,84 @@ def test_keys_after_the_pages_and_a_cards_key_before_a_game_are_the_games_not_lo
         show_pages(KeyboardScreen([("card", 0)]), queue.Queue(), "tadika", before_game=False, keys=handed.append,
                    deadline=time.monotonic() + 0.3)
     assert handed == []
+
+
+def test_the_pages_before_a_game_say_the_variant_it_plays():
+    """Crazy Kick's handicap is not the book's rule: the pages offered before a match say
+    whether it is on (the aim: the book's 5 goals, or each team's own aim)."""
+    import queue
+    from controller.app.play import offer_how_to_play
+    from controller.table.runner import TableRunner
+    from controller.table.table import Table
+
+    class Recording(KeyboardScreen):
+        def show(self, snapshot) -> None:
+            super().show(snapshot)
+            self.variants = snapshot.variants
+
+    for config, variants in (({"players": 3}, ()), ({"players": 3, "handicap": True}, ("handicap",))):
+        table = Table(GAMES["crazy-kick"], config=config, seed=1, stations=["a", "b", "c"])
+        screen = Recording([("button", SKIP)])
+        assert offer_how_to_play(TableRunner(table, queue.Queue(), {}, screen=screen), "crazy-kick", timeout=5)
+        assert screen.variants == variants
+        words = texts.how_to_play("crazy-kick", "en", screen.variants)[0].text
+        assert ("the lone player needs 3 goals" in words) is bool(variants)
+
+
+def test_partout_pages_say_the_three_player_game_and_the_specials_without_value():
+    """The book: "jeder Spieler der Reihenfolge nach abwechselnd Karten ausspielt, bis von
+    jedem Spieler 2 Karten in der Mitte einen Stich bilden … Somit sind bei 10 ausgeteilten
+    Karten 5 Stiche möglich"; "Zusatzpunkte … nach der Tabelle für „3 Teams“"; the Dungeon,
+    the Mathematician and the Alchemist: "Selbst hat … keine Werthöhe"; the Mathematician's
+    trump "gilt bereits im ausgespielten Stich und für die restlichen Stiche der Spielrunde".
+    The rules deal that, and the pages say it in every language."""
+    from controller.games.partout import setup_for
+    three = setup_for(3)
+    assert (three.cards_per_trick, three.tricks, three.scoring_teams, three.hand_size) == (2, 5, 3, 10)
+    said = {"en": ("until each has laid 2 cards", "the highest of the 6", "5 tricks", "“3 teams” row",
+                   "no value themselves", "to the end of the round"),
+            "de": ("bis von jedem Spieler 2 Karten", "Die höchste der 6", "5 Stiche", "Tabelle für „3 Teams“",
+                   "keine Werthöhe", "für die restlichen Stiche der Spielrunde"),
+            "fr": ("chacun ait posé 2 cartes", "la plus forte des 6", "5 plis", "« 3 équipes »",
+                   "n’ont pas de valeur elles-mêmes", "jusqu’à la fin de la manche"),
+            "it": ("ciascuno ha posato 2 carte", "la più alta delle 6", "5 prese", "«3 squadre»",
+                   "non hanno valore in sé", "fino alla fine della mano")}
+    for lang, phrases in said.items():
+        words = " ".join(page.text for page in texts.how_to_play("partout", lang))
+        assert all(p in words for p in phrases), (lang, [p for p in phrases if p not in words])
+
+
+def test_teamplay_pages_say_the_mission_exchange_and_the_first_round_without_the_hand_limit():
+    """The book: "Bei gerader Spieleranzahl hat jeder Spieler einmalig die Möglichkeit seine
+    Auftragskarte abzuwerfen. Er bekommt dann eine neue Auftragskarte, die er behalten muss"
+    and "muss zunächst das Handkartenlimit überprüfen (entfällt in der ersten Runde)". The
+    rules do both; the pages say both in every language."""
+    from controller.games import teamplay as tp
+    rules = GAMES["teamplay"]
+    even = rules.new_game({"players": 4, "mode": "virtual"}, 1)
+    assert any(isinstance(a, tp.KeepMission) and a.exchange for a in rules.legal_actions(even, even.to_act))
+    said = {"en": ("once put theirs back and get a new one, which they must keep", "(not in the first round)"),
+            "de": ("einmalig die Möglichkeit, seine Auftragskarte abzuwerfen", "(entfällt in der ersten Runde)"),
+            "fr": ("une seule fois défausser la sienne et en recevoir une nouvelle, qu’il doit garder",
+                   "(pas au premier tour)"),
+            "it": ("una sola volta scartare la sua e riceverne una nuova, che deve tenere", "(non nel primo giro)")}
+    for lang, phrases in said.items():
+        words = " ".join(page.text for page in texts.how_to_play("teamplay", lang))
+        assert all(p in words for p in phrases), (lang, [p for p in phrases if p not in words])
+
+
+def test_team_ups_pages_say_the_puzzle_the_menu_offers_and_the_face_down_pile_of_a_challenge():
+    """The book's "Kopfnuss": "Wenn die Karten in der Reihenfolge nach den Nummern in der
+    linken oberen Ecke geordnet werden, hat man eine Kartenabfolge, mit welcher eine Palette
+    perfekt beladen werden kann. Doch das ist trotzdem nicht einfach." The menu offers it
+    (``puzzle``); the pages say what it is, and that another team's challenge pile lies face
+    down ("So kann auch ein anderes Team herausgefordert werden")."""
+    rules = GAMES["team-up"]
+    assert "puzzle" in [o.name for o in rules.options]
+    said = {"en": ("Kopfnuss", "1 to 36", "loaded perfectly", "another team, the pile lies face down"),
+            "de": ("Kopfnuss", "von 1 bis 36", "perfekt beladen", "anderes Team, liegt der Stapel verdeckt"),
+            "fr": ("casse-tête", "de 1 à 36", "palette parfaite", "autre équipe le joue, la pioche est face cachée"),
+            "it": ("rompicapo", "da 1 a 36", "alla perfezione", "un’altra squadra, il mazzo è coperto")}
+    for lang, phrases in said.items():
+        words = " ".join(page.text for page in texts.how_to_play("team-up", lang))
+        assert all(p in words for p in phrases), (lang, [p for p in phrases if p not in words])

@@ -391,3 +391,80 @@ def test_teamplay_asks_to_give_only_where_a_partner_can_take_cards():
             given = rules.apply(state, tp.Give(seat, state.hands[seat][:1]))
             assert adapter_for(rules).prompt(given, seat)[0] == "teamplay_prompt_missions_no_give"
         assert ("give" in texts.render("en", key).lower()) == (players % 2 == 0)
+
+
+def test_partouts_ranking_hint_puts_the_jester_king_and_queen_above_the_trumps():
+    """The book: King and Queen "gewinnen einen Stich gegen jede Zahlenkarte. Gegenseitig
+    können sie sich nicht übertrumpfen, es gewinnt die zuerst gespielte Karte"; the Jester
+    "hat keinen Wert, außer er liegt in einem Stich mit dem/r König/in, dann ist er die
+    höchste Karte". The hint "highest: green 3 …" left them out and was false once a royal
+    was in the trick: it names them first, in the rules' own order, in every language."""
+    def winner(*names: str) -> str:
+        plays = [(pt.ALL_CARDS[n], None) for n in names]
+        return names[pt.resolve_trick(plays, 3, "green").winner]
+    assert winner("green3", "king") == "king" and winner("queen", "king") == "queen"
+    assert winner("king", "jester") == "jester" and winner("jester", "green3") == "green3"
+    for lang in texts.LANGUAGES:
+        words = texts.render(lang, "learn_partout_ranking", {"number": 3, "colour": "green"})
+        jester, king, queen = (words.index(texts.card_name(lang, c)) for c in ("jester", "king", "queen"))
+        trump = words.index(texts.card_name(lang, "green3").split()[0])
+        assert jester < king < trump and queen < trump, (lang, words)
+
+
+def test_tadika_a_swap_that_ends_the_turn_with_a_winning_hand_is_hinted_to_its_player():
+    """The book: "Wenn die getauschten Karten in Farbe und Teiler passen, bleibt er am Zug,
+    andernfalls ist der nächste Spieler an der Reihe" — and the table lets the player whose
+    one-match swap ended the turn still show the winning hand it made, until the next player
+    moves (docs/tadika.md). That player got no hint (hints went to the seat on turn only);
+    now it is told its hand wins and for how many points, through the table's snapshot too."""
+    from controller.table.table import Table
+    rules = GAMES["tadika"]
+    found = 0
+    for seed in range(1, 60):
+        state = rules.new_game({"players": 3}, seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            seat = rules.to_act(state)
+            if seat is None:
+                break
+            legal = rules.legal_actions(state, seat)
+            winning = [a for a in legal if isinstance(a, td.Swap) and a.take not in td.WISH_CARDS
+                       and len(td.swap_match(a.give, a.take, td.barred_rows(state.middle))) == 1
+                       and td.hand_score(tuple(a.take if c == a.give else c for c in state.hands[seat]))]
+            if winning:
+                after = rules.apply(state, winning[0])
+                assert after.just_moved == seat and after.to_act != seat
+                assert rules.may_act(after) == (seat, after.to_act)          # its chance ends first
+                hints = hints_for(rules, after, seat, hand_known=True)
+                n = td.hand_score(after.hands[seat])
+                assert said(hints, "learn_tadika_claim_still") == [{"n": n}] and len(hints) == 1
+                assert not hints_for(rules, after, seat, hand_known=False)       # a hand nobody may tell
+                table = Table(rules, config={"players": 3, "mode": "virtual", "learn": True}, seed=seed,
+                              stations=["a", "b", "c"])
+                table.state, table.private_seat = after, seat          # the keyboard player's own hand
+                assert [h.key for h in table.snapshot().seats[seat].hints] == ["learn_tadika_claim_still"]
+                found += 1
+                break
+            state = rules.apply(state, rng.choice(legal))
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_tadika_with_real_cards_hints_taking_the_wish_card_for_any_card():
+    """The book: "Wenn eine Wunschkarte in der Mitte liegt, kann ein Spieler vor seinem Zug
+    entweder alle Karten in der Mitte durch neue Karten vom Stapel ersetzen oder eine
+    beliebige seiner Handkarte gegen die Wunschkarte tauschen." With real cards the table
+    lists no swaps (it does not know the hand), so taking the wish card was never hinted,
+    and the swap hint shown instead (colour or times table) is for the number cards only."""
+    rules = GAMES["tadika"]
+    state = rules.new_game({"players": 3, "mode": "physical"}, 4)
+    middle = ["blue5", "blue15", "yellow3", "red4", "pink8", "yellow20", "wish-1"]
+    state = rules.apply(state, td.LayMiddle(state.to_act, tuple(middle)))
+    keys = [h.key for h in hints_for(rules, state, state.to_act, hand_known=False)]
+    assert keys == ["learn_tadika_renew_wish", "learn_tadika_take_wish", "learn_tadika_how_to_swap",
+                    "learn_tadika_all_or_pass"]
+    assert "number card" in texts.render("en", "learn_tadika_how_to_swap", {})
+    assert "Zahlenkarte" in texts.render("de", "learn_tadika_how_to_swap", {})
+    used = state._replace(moved=True)                       # after a swap: "vor seinem Zug" has passed
+    assert "learn_tadika_take_wish" not in [h.key for h in hints_for(rules, used, used.to_act, hand_known=False)]

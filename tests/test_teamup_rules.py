@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from controller.games import find_game
-from controller.games.core import IllegalAction
+from controller.games.core import HIDDEN_NUMBER, IllegalAction
 from controller.games.teamup import (
     CARD_NUMBERS, DATA, PACKAGES, Draw, FaceDown, Package, Place, Stop, as_package, best_score, current_card,
     fitting, kind_of_card, pallet_of, placement_error, placement_problem, puzzle_neutral, score,
@@ -322,6 +322,39 @@ def test_the_challenge_pile_is_the_cards_the_last_game_drew_in_order(cards):
         fits = next(fitting(pallet_of(again.placed), kind_of_card(current_card(again))), None)
         again = RULES.apply(again, FaceDown(again.to_act) if fits is None else Place.of(again.to_act, fits))
     assert again.phase == "over" and again.ended == "no_cards" and RULES.public_view(again)["cards_left"] == 0
+
+
+def test_a_challenge_by_another_team_lies_face_down_and_nobody_plans_with_its_order():
+    """The book: "So kann auch ein anderes Team herausgefordert werden, um zu sehen, ob es mit
+    der gleichen Kartenabfolge eine bessere Endpunktzahl erreicht" and "Ein Team kann ein
+    anderes Team im Challenge-Modus herausfordern. Dafür müssen nur der Stapel und die
+    Palette vorbereitet und ihre Endpunktzahl verkündet werden." The other team gets the
+    pile face down: its order is not theirs to know. So their seats' view hides it, and the
+    hint and the bots' placement are the same whatever order the cards still in the pile lie
+    in; the team that drew the pile plays it again knowing it (it stacked it itself)."""
+    from controller.bots.teamup import TeamUpBot
+    from controller.games.teamup_hints import suggest_placement
+    first = play_and_stop({"players": 2}, 11, 12)
+    config = RULES.prepare_config({"players": 2, "challenge": True},
+                                  lambda: [{**result_of(first, {"players": 2}, 11), "id": 7}])
+    assert config["from_game"] == 7
+    own, others = RULES.new_game(config, 1), RULES.new_game({**config, "by_others": True}, 1)
+    assert own.order_known and not others.order_known and own.deck == others.deck
+    assert RULES.seat_view(own, 0).deck == own.deck                   # its own pile: the order is known
+    state = RULES.apply(others, Draw(0))
+    view = RULES.seat_view(state, 0)
+    assert view.deck[1:] == (HIDDEN_NUMBER,) * (len(state.deck) - 1)
+    rest = list(state.deck[1:])
+    random.Random(3).shuffle(rest)
+    shuffled = state._replace(deck=state.deck[:1] + tuple(rest))
+    assert shuffled.deck != state.deck
+    for seed in range(3):
+        rng = random.Random(seed)
+        hint = suggest_placement(RULES.seat_view(state, 0), random.Random(seed))
+        assert hint == suggest_placement(RULES.seat_view(shuffled, 0), random.Random(seed))
+        bot = TeamUpBot()
+        assert bot.decide(RULES, RULES.seat_view(state, 0), 0, rng) == \
+            TeamUpBot().decide(RULES, RULES.seat_view(shuffled, 0), 0, random.Random(seed))
 
 
 def test_a_card_turned_face_down_stays_in_its_place_in_the_pile():

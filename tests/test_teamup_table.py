@@ -248,3 +248,33 @@ def test_a_game_that_ends_by_its_last_card_keeps_every_card_it_drew_for_the_chal
     assert h.state.phase == "over" and h.state.ended == "no_cards"
     (stored,) = [r for r in h.store.results() if r["id"] == h.table.game_id]
     assert stored["drawn"] == list(drawn_cards(h.state)) == [5, 17, 30]
+
+
+@pytest.mark.parametrize("then, now, by_others", [(["Anna", "Ben"], ["Clara"], True),
+                                                  (["Anna", "Ben"], ["anna"], False),
+                                                  (["Anna", "Ben"], [""], False),
+                                                  ([], ["Clara"], False)])
+def test_the_table_knows_whether_a_challenge_is_played_by_another_team(tmp_path, monkeypatch, then, now, by_others):
+    """The book: "So kann auch ein anderes Team herausgefordert werden" — the other team gets
+    the pile prepared and face down. The table knows who sits: a challenge at which nobody
+    sat at the game that drew the pile is played by others (``by_others``), and their pile's
+    order is not known to them; the same people, or people not named, play their own pile."""
+    from controller.app.play import run_table
+    from controller.table.eventlog import EventLog
+    from hardware.sim import SimulatedStation
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        first = store.start_game("team-up", {"players": 2, "mode": "virtual"}, 3, ["a", "b"])
+        if then:
+            store.seat_people(first, {seat: store.person(name) for seat, name in enumerate(then)})
+        store.finish(first, {"game": "team-up", "config": {"players": 2, "mode": "virtual"}, "seed": 3,
+                             "scores": [-26], "drawn": [5], "finished": True})
+    with SimulatedStation("sim-challenger") as person:
+        with pytest.raises(TimeoutError):                     # nobody presses: the game waits
+            run_table("team-up", ports=[person.port], players=1, names=now, virtual=True, seed=5, new=True,
+                      lang="en", fullscreen=False, headless=True, timeout=3, options={"challenge": True})
+    with EventLog(tmp_path / "spieltisch.db") as store:
+        saved = store.load(store.unfinished_ids("team-up")[0])
+    assert saved.config["from_game"] == first and saved.config["deck"] == [5]
+    assert saved.config["by_others"] is by_others
+    assert RULES.new_game(saved.config, saved.seed).order_known is not by_others

@@ -140,10 +140,11 @@ def test_unknown_language_is_refused():
 def test_a_list_of_seats_reads_as_a_sentence_in_every_language():
     from controller.games import texts
     names = ["Anna", "Ben", "Clara", ""]
-    assert texts.render("en", "ck_stall_hint", {"seats": [1]}, names) == "Keep flipping: a card that fits is with Ben."
-    assert texts.render("de", "ck_stall_hint", {"seats": [0, 2]}, names).endswith("bei Anna und Clara.")
-    assert texts.render("fr", "ck_stall_hint", {"seats": [0, 1, 3]}, names).endswith("chez Anna, Ben et Place 4.")
-    assert texts.render("it", "ck_stall_hint", {"seats": [2, 0]}, names).endswith("da Clara e Anna.")
+    key = "resume_station_missing"
+    assert texts.render("en", key, {"seats": [1]}, names).startswith("The saved game's stations at seat Ben are")
+    assert "Plätze Anna und Clara des" in texts.render("de", key, {"seats": [0, 2]}, names)
+    assert "places Anna, Ben et Place 4 de" in texts.render("fr", key, {"seats": [0, 1, 3]}, names)
+    assert "posti Clara e Anna della" in texts.render("it", key, {"seats": [2, 0]}, names)
 
 
 def test_no_english_article_stands_before_a_number_it_cannot_know():

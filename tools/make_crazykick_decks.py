@@ -186,12 +186,12 @@ def main() -> None:
         "goals_to_win": 5,
         # after a goal play pauses to celebrate, and a whistle starts the next attack
         "goal_pause_s": 2.5,
-        # no open card has fitted the centre for this long: the table says who holds one
+        # no open card has fitted the centre for this long: the table asks whether the ball is out
         "stall_hint_s": 5.0,
         # piles each player lays, for team 0 and team 1 (seats alternate between the teams,
         # so with 3, 5 or 7 players team 0 is the larger): the rule book's box
         "starting_piles": {"3": [2, 4], "5": [2, 3], "7": [2, 3], "even": [3, 3]},
-        # the handicap of an uneven table (unless --book-goals): goals each team needs fewer
+        # the handicap variant of an uneven table (--handicap): goals each team needs fewer
         # than goals_to_win, team 0 then team 1, so equal bots win about half the matches
         # (spieltisch bench --only balance; docs/crazy-kick.md, "Uneven tables")
         "uneven_goals": UNEVEN_GOALS,

@@ -31,13 +31,15 @@ class HowToSnapshot:
     page: int
     pages: int
     before_game: bool          # offered before a game: the top-left button plays at once
+    variants: tuple[str, ...] = ()   # the game's switches that are on: pages that say them do
 
 
 class Pages:
     """The pages of one game, turned by presses (no hardware, no screen)."""
 
-    def __init__(self, game: str, *, before_game: bool) -> None:
+    def __init__(self, game: str, *, before_game: bool, variants: tuple[str, ...] = ()) -> None:
         self.game = game
+        self.variants = variants
         self.pages = len(texts.how_to_play(game, texts.DEFAULT_LANGUAGE))
         self.page = 0
         self.before_game = before_game
@@ -57,21 +59,23 @@ class Pages:
         return self.done
 
     def snapshot(self) -> HowToSnapshot:
-        return HowToSnapshot("howto", self.game, self.page, self.pages, self.before_game)
+        return HowToSnapshot("howto", self.game, self.page, self.pages, self.before_game, self.variants)
 
 
 def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
                other: Callable[[Any], None] | None = None, deadline: float | None = None,
-               until: Callable[[], bool] | None = None, keys: Callable[[tuple], None] | None = None) -> bool:
+               until: Callable[[], bool] | None = None, keys: Callable[[tuple], None] | None = None,
+               variants: tuple[str, ...] = ()) -> bool:
     """The pages on ``screen`` until a station (or the keyboard's station keys) leaves them;
     False when Esc was pressed. Presses and taps meanwhile are the pages' (a tap is no move);
     anything else a station says (unplugged, back) goes to ``other``, so the table still
     hears it (``until()`` true leaves the pages: the host panel's menu button held).
     ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own. ``keys``: the
     game's keyboard; before a game a card's key leaves the pages and is played, and keys
-    typed after the pages were left are the game's, not lost (issue 40)."""
+    typed after the pages were left are the game's, not lost (issue 40). ``variants``: the
+    game's switches that are on, which the pages say (Crazy Kick's handicap)."""
     from controller.table.runner import INTERRUPTED
-    pages = Pages(game, before_game=before_game)
+    pages = Pages(game, before_game=before_game, variants=variants)
     screen.show(pages.snapshot())
     while not pages.done and not (until is not None and until()):
         if INTERRUPTED.is_set():              # Ctrl-C whose KeyboardInterrupt was lost (cli.py)

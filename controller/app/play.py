@@ -13,7 +13,7 @@ from typing import Any
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
 from controller.games import find_game, texts
 from controller.games.core import IllegalAction
-from controller.app.recording import finished_games
+from controller.app.recording import finished_games, played_by_others
 from controller.table.stations import require_tables_firmware
 from controller.table.runner import TableRunner, event_queue
 from controller.table.table import Table
@@ -257,6 +257,8 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
             table = Table.resume(rules, saved, store, stations=stations, names=names, colours=colours)
         else:
             config = rules.prepare_config(config, lambda: finished_games(store, rules.name, demo=False))
+            if "from_game" in config:            # a game that replays an earlier one: by whom
+                config["by_others"] = played_by_others(store, config["from_game"], names[:people])
             table = Table(rules, config=config, seed=seed if seed is not None else random.randrange(1 << 31),
                           stations=stations, names=names, log_store=store, colours=colours)
             # the people at the table (not the bots): whose game it is, for the leaderboard and a resume
@@ -293,8 +295,11 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
     the table as in a game. False: Esc was pressed."""
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
+    table = runner.table
+    variants = tuple(o.name for o in table.rules.options if o.is_switch and table.config.get(o.name))
     return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
-                      deadline=deadline, until=lambda: runner.stopped, keys=runner.key)
+                      deadline=deadline, until=lambda: runner.stopped, keys=runner.key,
+                      variants=variants)
 
 
 def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:

@@ -10,7 +10,7 @@ offered to go on with, so that none waits until its game is chosen again."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Sequence
 
 from controller.games import GAMES, texts
 from controller.table.eventlog import BrokenLog, EventLog, SavedGame, StorageError
@@ -64,3 +64,16 @@ def finished_games(store: EventLog, game: str, *, demo: bool) -> list[dict[str, 
     """The finished games' results, newest first: demos or real games, never mixed."""
     return [r for r in store.results(game, limit=500)
             if isinstance(r.get("config"), dict) and bool(r["config"].get("demo")) == demo]
+
+
+def played_by_others(store: EventLog, game_id: Any, names: Sequence[str]) -> bool:
+    """Whether a game that replays an earlier one (Team UP!'s challenge: ``from_game`` in its
+    config) is played by other people: nobody named at this table sat at that game. Then the
+    pile is prepared for them and lies face down, its order unknown to them. Unknown people
+    (no names, a game nobody was recorded for) are taken to be the same team, who stacked
+    the pile themselves as the book's challenge has them do."""
+    if not isinstance(game_id, int):
+        return False
+    here = {name.strip().casefold() for name in names if name and name.strip()}
+    there = {name.strip().casefold() for name, _ in store.players_of([game_id]).get(game_id, {}).values() if name}
+    return bool(here) and bool(there) and not here & there

@@ -50,11 +50,11 @@ for _players in (2, 4):
 for _players in (3, 5, 7):
     TARGETS[f"ck_larger_side_wins_pct_{_players}p"] = (
         (45, 55), "range", "%", f"Crazy Kick, {_players} players (schmidt): matches the larger team wins, "
-                                "with the table's handicap (uneven_goals, uneven_goal_cards_kept; "
+                                "with the handicap variant (--handicap: uneven_goals, uneven_goal_cards_kept; "
                                 f"of {LAYOUT_MATCHES['default']:,})")
 for _players in (3, 7):
     TARGETS[f"ck_larger_side_wins_book_pct_{_players}p"] = (
-        float("nan"), "info", "%", f"the same, {_players} players, as the book prints (--book-goals)")
+        float("nan"), "info", "%", f"the same, {_players} players, as the book prints (the default)")
 
 
 def workers() -> int:
@@ -76,11 +76,11 @@ def _shared_out(work, count: int, *args) -> list:
     return list(_POOL.map(work, seeds, *([a] * parts for a in args)))
 
 
-def _match_counts(seeds: range, players: int, edition: str, book_goals: bool) -> tuple[int, int, int, int]:
+def _match_counts(seeds: range, players: int, edition: str, handicap: bool) -> tuple[int, int, int, int]:
     from controller.bots.crazykick import simulate_match
     wins = decided = kickoff_goals = goals = 0
     for seed in seeds:
-        stats = simulate_match({"players": players, "edition": edition, **({"book_goals": True} if book_goals else {})},
+        stats = simulate_match({"players": players, "edition": edition, **({"handicap": True} if handicap else {})},
                                seed)
         if stats.result["winner"] is not None:
             decided += 1
@@ -90,10 +90,10 @@ def _match_counts(seeds: range, players: int, edition: str, book_goals: bool) ->
     return wins, decided, kickoff_goals, goals
 
 
-def matches(players: int, edition: str, count: int, book_goals: bool = False) -> tuple[float, float]:
+def matches(players: int, edition: str, count: int, handicap: bool = False) -> tuple[float, float]:
     """(% of matches team 0 wins, % of goals scored by the team that kicked off)."""
     wins, decided, kickoff_goals, goals = (sum(part) for part in zip(*_shared_out(
-        _match_counts, count, players, edition, book_goals)))
+        _match_counts, count, players, edition, handicap)))
     return 100 * wins / decided, 100 * kickoff_goals / goals
 
 
@@ -154,8 +154,8 @@ def _figures(pace: str) -> dict[str, float]:
     for players in (3, 5, 7):
         # seats alternate between the teams, so team 0 is the larger with an odd count
         out[f"ck_larger_side_wins_pct_{players}p"] = matches(
-            players, "schmidt", LAYOUT_MATCHES[pace])[0]
+            players, "schmidt", LAYOUT_MATCHES[pace], handicap=True)[0]
     for players in (3, 7):
         out[f"ck_larger_side_wins_book_pct_{players}p"] = matches(
-            players, "schmidt", LAYOUT_MATCHES[pace], book_goals=True)[0]
+            players, "schmidt", LAYOUT_MATCHES[pace])[0]
     return out

@@ -21,7 +21,7 @@ from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.crazykick import (
-    RULES, BallOut, CrazyKickState, Flip, Play, Reshuffle, load_deck, stalled,
+    RULES, BallOut, CrazyKickState, Flip, Play, Reshuffle, agreed_teams, load_deck, stalled,
 )
 
 
@@ -80,10 +80,6 @@ class KickBot:
         if view.winner is not None:
             return None
         seat, r, rng = self.seat, self.reaction, self.rng
-        if view.stuck:
-            if seat in view.votes:
-                return None
-            return Plan(now_ms + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), view.top)
         deck = load_deck(view.edition)
         follows = deck.follows[view.top] if view.centre else deck.kickoff
         piles = view.piles[seat]
@@ -92,13 +88,27 @@ class KickBot:
             goals = [k for k in playable if deck[piles[k][-1]].goal]
             pile = goals[0] if goals else rng.choice(playable)
             return Plan(now_ms + rng.uniform(r.play_low, r.play_high), Play(seat, pile), view.top)
+        if stalled(view) and self._team_has_nothing(view, follows):
+            if view.team_of[seat] in agreed_teams(view):
+                return None                    # said: the other team's word is awaited
+            return Plan(now_ms + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), view.top)
         if view.hands[seat]:
             empty = [k for k, pile in enumerate(piles) if not pile]
             pile = empty[0] if empty else rng.randrange(len(piles))
             return Plan(now_ms + rng.uniform(r.flip_low, r.flip_high), Flip(seat, pile), view.top)
-        if any(piles):
+        if any(piles) and (not stalled(view) or any(c in follows for pile in piles for c in pile)):
             return Plan(now_ms + r.reshuffle * rng.uniform(0.8, 1.2), Reshuffle(seat), view.top)
-        return None
+        return None                            # in a stall with nothing of its own that fits: it waits
+
+    def _team_has_nothing(self, view: CrazyKickState, follows: frozenset[int]) -> bool:
+        """Whether, from what lies open, the bot's team has no card left that fits: every
+        team-mate's hand is flipped through (empty, so all their cards lie open on their
+        piles) and none of those cards fits. Then the team says the ball is out, as people
+        do once they have looked through all their cards; it never guesses at a hand."""
+        team = view.team_of[self.seat]
+        mates = [s for s, t in enumerate(view.team_of) if t == team]
+        return all(not view.hands[s] and not any(c in follows for pile in view.piles[s] for c in pile)
+                   for s in mates)
 
     def keeps(self, plan: Plan, state: CrazyKickState, now_ms: float) -> bool:
         """After a change: go on with ``plan`` (still moving, or the change does not
@@ -107,8 +117,8 @@ class KickBot:
         if isinstance(plan.action, Play):
             return plan.top == view.top or plan.at_ms - now_ms <= self.reaction.commit
         if isinstance(plan.action, BallOut):
-            return view.stuck
-        return not view.stuck and (view.centre != () or plan.top is None)
+            return stalled(view) and view.team_of[self.seat] not in agreed_teams(view)
+        return view.centre != () or plan.top is None
 
 
 @dataclass
@@ -183,7 +193,7 @@ def simulate_match(config: dict[str, Any], seed: int, reaction: Reaction = React
             stats.attack_teams.append((kicked_off, 0 if state.scores[0] != before.scores[0] else 1))
         if state.last is not None and state.last.kind == "ball_out" and state.last != before.last:
             stats.ball_outs += 1
-        if state.centre != before.centre or state.stuck != before.stuck or state.scores != before.scores:
+        if state.centre != before.centre or state.votes != before.votes or state.scores != before.scores:
             for other in range(len(bots)):
                 current = plans[other]
                 if other == seat or current is None or not bots[other].keeps(current, state, now):

@@ -167,6 +167,12 @@ class GameRules:
         """The seat whose input the game waits for, ``None`` when the game is over."""
         raise NotImplementedError
 
+    def may_act(self, state: Any) -> tuple[int, ...]:
+        """Every seat that may act now: the seat on turn, and in a game that lets a seat act
+        out of turn (Tadika: a claim after the swap that ended its turn) that seat too."""
+        seat = self.to_act(state)
+        return () if seat is None else (seat,)
+
     def legal_actions(self, state: Any, player: int) -> list[Any]:
         raise NotImplementedError
 

@@ -21,7 +21,6 @@ Decisions where the rule books are silent are in ``docs/crazy-kick.md``.
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +34,7 @@ DATA = load_data("crazykick")
 EDITIONS = tuple(DATA["editions"])
 GOALS_TO_WIN = int(DATA["goals_to_win"])
 GOAL_PAUSE_S = float(DATA["goal_pause_s"])     # the celebration after a goal, before the whistle
-STALL_HINT_S = float(DATA["stall_hint_s"])     # a stall this long: the table says who holds a fitting card
+STALL_HINT_S = float(DATA["stall_hint_s"])     # a stall this long: the table asks whether the ball is out
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
@@ -124,8 +123,9 @@ def starting_piles(players: int) -> tuple[int, int]:
 
 def uneven_goals(players: int) -> tuple[int, int]:
     """How many goals fewer than the match's target team 0 and team 1 need at an uneven
-    table: the handicap that lets equal players win about half the matches (docs/crazy-kick.md,
-    "Uneven tables"); none with an even number of players."""
+    table with the handicap variant (``--handicap``): the aims that let equal players win
+    about half the matches (docs/crazy-kick.md, "Uneven tables"); none with an even number
+    of players. The book has no handicap: both teams need 5."""
     return tuple(DATA["uneven_goals"].get(str(players), (0, 0)))  # type: ignore[return-value]
 
 
@@ -160,7 +160,8 @@ class Reshuffle:
 
 @dataclass(frozen=True, slots=True)
 class BallOut:
-    """Agree that the ball is out (only while no card anywhere can be played)."""
+    """Say for your team that the ball is out (only while no open card fits the centre);
+    once both teams have said so, the ball-out follows."""
     player: int
 
 
@@ -189,8 +190,7 @@ class CrazyKickState(NamedTuple):
     scores: tuple[int, int]
     goals: tuple[tuple[int, ...], tuple[int, ...]]   # goal cards set aside, per team
     shuffles: int                                # how many shuffles so far (seeds the next)
-    stuck: bool                                  # no card anywhere can be played: the ball is out
-    votes: frozenset                             # seats that agreed the ball is out
+    votes: frozenset                             # seats that said the ball is out, in this stall
     last: Event | None
     attacks: int                                 # attacks started so far
     plays: int                                   # cards played to the centre so far
@@ -213,8 +213,9 @@ class CrazyKick(GameRules):
     bots_fill_seats = True     # every card a seat plays lies open: a bot needs no hidden hand
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     options = (GameOption("edition", "which deck", EDITIONS),
-               GameOption("book_goals", "with 3 or 7 players, play as the rule book prints: both teams need "
-                                        "the same goals and every goal card is set aside (the table's handicap off)"))
+               GameOption("handicap", "with 3 or 7 players, a handicap the rule book does not have: each team "
+                                      "its own aim in goals (3: the lone player 3, the pair 5; 7: the four 4), "
+                                      "because as printed the larger side wins 4 in 5 matches at 3 and 1 in 3 at 7"))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))
@@ -230,7 +231,7 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_goals_out_of_range", goals=goals, high=most)
         team_of = tuple(seat % 2 for seat in range(players))
         piles_by_team = starting_piles(players)
-        book = bool(config.get("book_goals"))
+        book = not handicap_on(config)
         fewer = (0, 0) if book else uneven_goals(players)
         needed = (min(most, max(1, goals - fewer[0])), min(most, max(1, goals - fewer[1])))
         state = CrazyKickState(
@@ -238,7 +239,7 @@ class CrazyKick(GameRules):
             pile_count=tuple(piles_by_team[t] for t in team_of),
             hands=tuple(() for _ in team_of),
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
-            centre=(), scores=(0, 0), goals=((), ()), shuffles=0, stuck=False, votes=frozenset(),
+            centre=(), scores=(0, 0), goals=((), ()), shuffles=0, votes=frozenset(),
             last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players),
             scored=((), ()))
         return _deal(deck, state, deck.by_team)
@@ -251,17 +252,16 @@ class CrazyKick(GameRules):
         if state.winner is not None:
             return []
         deck = load_deck(state.edition)
-        if state.stuck:
-            return [] if player in state.votes else [BallOut(player)]
         actions: list[Any] = []
         hand, piles = state.hands[player], state.piles[player]
         if hand:
-            empty = [k for k, pile in enumerate(piles) if not pile]
-            actions += [Flip(player, k) for k in (empty or range(len(piles)))]
+            actions += [Flip(player, k) for k in range(len(piles))]
         elif any(piles):
             actions.append(Reshuffle(player))
         follows = deck.follows[state.top] if state.centre else deck.kickoff
         actions += [Play(player, k) for k, pile in enumerate(piles) if pile and pile[-1] in follows]
+        if stalled(state) and state.team_of[player] not in agreed_teams(state):
+            actions.append(BallOut(player))
         return actions
 
     def apply(self, state: CrazyKickState, action: Any) -> CrazyKickState:
@@ -271,17 +271,19 @@ class CrazyKick(GameRules):
         if not isinstance(player, int) or not 0 <= player < len(state.team_of):
             raise IllegalAction("no_such_seat", seat=player)
         deck = load_deck(state.edition)
-        if state.stuck and type(action) in (Flip, Reshuffle):
-            raise IllegalAction("ck_ball_is_out")      # while the ball is out, the table only waits for agreement
         if type(action) is Flip:
-            return self._flip(deck, state, player, action.pile)
-        if type(action) is Play:
-            return self._play(deck, state, player, action.pile)
-        if type(action) is Reshuffle:
-            return self._reshuffle(state, player)
-        if type(action) is BallOut:
+            after = self._flip(deck, state, player, action.pile)
+        elif type(action) is Play:
+            after = self._play(deck, state, player, action.pile)
+        elif type(action) is Reshuffle:
+            after = self._reshuffle(state, player)
+        elif type(action) is BallOut:
             return self._ball_out(deck, state, player)
-        raise IllegalAction("unknown_action", text=type(action).__name__)
+        else:
+            raise IllegalAction("unknown_action", text=type(action).__name__)
+        # a team's word that the ball is out holds while the stall lasts: an open card that
+        # fits (a flip found one) or a new attack ends it
+        return after if not after.votes or stalled(after) else after._replace(votes=frozenset())
 
     # -- the four things a player can do -------------------------------------------------------------
     def _pile(self, state: CrazyKickState, player: int, pile: int) -> tuple[int, ...]:
@@ -295,23 +297,17 @@ class CrazyKick(GameRules):
         hand = state.hands[player]
         if not hand:
             raise IllegalAction("ck_hand_empty" if any(state.piles[player]) else "ck_no_cards")
-        if target and not all(state.piles[player]):
-            empty = next(k for k, p in enumerate(state.piles[player]) if not p)
-            raise IllegalAction("ck_fill_empty_pile", pile=empty + 1)
         card = hand[0]
         hands = _replace(state.hands, player, hand[1:])
         if not state.centre and card in deck.kickoff:
             # the first goalkeeper shown goes straight to the centre and starts the attack
             return state._replace(hands=hands, centre=(card,), last=Event("kickoff", player, card),
-                                  attacks=state.attacks + 1, plays=state.plays + 1,
-                                  stuck=False)
+                                  attacks=state.attacks + 1, plays=state.plays + 1)
         piles = _replace(state.piles, player, _replace(state.piles[player], pile, target + (card,)))
         return state._replace(hands=hands, piles=piles)
 
     def _play(self, deck: Deck, state: CrazyKickState, player: int, pile: int) -> CrazyKickState:
         source = self._pile(state, player, pile)
-        if state.stuck:
-            raise IllegalAction("ck_ball_is_out")
         if not source:
             raise IllegalAction("ck_pile_empty", pile=pile + 1)
         card_id = source[-1]
@@ -327,9 +323,8 @@ class CrazyKick(GameRules):
         if card.goal:
             return self._goal(deck, state._replace(piles=piles, plays=plays), player, card)
         kind = "pass" if card.team == top.team else "tackle"
-        state = state._replace(piles=piles, centre=state.centre + (card_id,), plays=plays,
-                               last=Event(kind, player, card_id))
-        return state._replace(stuck=_stuck(deck, state))
+        return state._replace(piles=piles, centre=state.centre + (card_id,), plays=plays,
+                              last=Event(kind, player, card_id))
 
     def _goal(self, deck: Deck, state: CrazyKickState, player: int, card: Card) -> CrazyKickState:
         team = card.team_index
@@ -337,7 +332,6 @@ class CrazyKick(GameRules):
         won = scores[team] >= state.needed[team]
         kept = state.kept[team] and not won          # back into the team's cards for the next deal
         goals = state.goals if kept else _replace(state.goals, team, state.goals[team] + (card.id,))
-        # (a goal is never scored while the ball is out: no agreement to forget)
         scored = _replace(state.scored, team, state.scored[team] + (card.id,))
         state = state._replace(scores=scores, goals=goals, scored=scored, last=Event("goal", player, card.id))
         if won:
@@ -367,14 +361,18 @@ class CrazyKick(GameRules):
                               shuffles=state.shuffles + 1)
 
     def _ball_out(self, deck: Deck, state: CrazyKickState, player: int) -> CrazyKickState:
-        if not state.stuck:
+        """The book: "Wenn beide Teams sich darüber einig sind" — a press from each team.
+        The table never looks into a hand to decide: nothing open fitting is what everybody
+        sees, and whether a fitting card is still face down is for the teams to judge."""
+        if not stalled(state):
             raise IllegalAction("ck_ball_not_out")
-        if player in state.votes:
+        team = state.team_of[player]
+        if team in agreed_teams(state):
             raise IllegalAction("ck_already_agreed")
         votes = state.votes | {player}
-        if len(votes) < len(state.team_of):
+        if len({state.team_of[s] for s in votes}) < 2:
             return state._replace(votes=votes)
-        # everybody agrees: all centre cards but the top go back to their teams' hands
+        # both teams agree: all centre cards but the top go back to their teams' hands
         rng = _rng(state)
         hands = [list(h) for h in state.hands]
         for team in (0, 1):
@@ -385,10 +383,9 @@ class CrazyKick(GameRules):
                 hands[mates[i % len(mates)]].append(c)
             for seat in mates:
                 rng.shuffle(hands[seat])
-        state = state._replace(hands=tuple(tuple(h) for h in hands), centre=state.centre[-1:],
-                               shuffles=state.shuffles + 1, votes=frozenset(),
-                               last=Event("ball_out", player, state.centre[-1]))
-        return state._replace(stuck=_stuck(deck, state))
+        return state._replace(hands=tuple(tuple(h) for h in hands), centre=state.centre[-1:],
+                              shuffles=state.shuffles + 1, votes=frozenset(),
+                              last=Event("ball_out", player, state.centre[-1]))
 
     def pause_after(self, before: CrazyKickState, after: CrazyKickState) -> tuple[float, str] | None:
         """A goal is celebrated: nobody plays or flips for GOAL_PAUSE_S, then a whistle
@@ -399,12 +396,16 @@ class CrazyKick(GameRules):
         return None
 
     def idle_hint(self, state: CrazyKickState) -> tuple[float, str, dict[str, Any]] | None:
-        """A stall (no open card fits, the fitting ones are in hands): after STALL_HINT_S
-        the table says who holds one, so nobody waits for a ball-out that is not coming
+        """A stall (no open card fits): after STALL_HINT_S the table says that each team may
+        say the ball is out, and which team has. It never says who holds what face down
         (docs/crazy-kick.md: a stall)."""
         if not stalled(state):
             return None
-        return STALL_HINT_S, "ck_stall_hint", {"seats": fitting_holders(state)}
+        agreed = agreed_teams(state)
+        if not agreed:
+            return STALL_HINT_S, "ck_stall_hint", {}
+        team = load_deck(state.edition).team_names[min(agreed)]
+        return STALL_HINT_S, "ck_stall_hint_agreed", {"team": team}
 
     def seat_view(self, state: CrazyKickState, seat: int) -> CrazyKickState:
         """Every hand lies face down, the seat's own too: its cards and their order hidden
@@ -442,8 +443,9 @@ class CrazyKick(GameRules):
             "hands": [len(h) for h in state.hands],
             "piles": [[{"count": len(p), "top": show[p[-1]] if p else None} for p in seat]
                       for seat in state.piles],
-            "stuck": state.stuck,
+            "stalled": stalled(state),
             "votes": sorted(state.votes),
+            "agreed": sorted(agreed_teams(state)),
             "last": {"kind": state.last.kind, "seat": state.last.player, "card": show[state.last.card]}
                     if state.last else None,
             "attacks": state.attacks,
@@ -479,7 +481,7 @@ class CrazyKick(GameRules):
             piles=tuple(tuple(tuple(p) for p in seat) for seat in data["piles"]),
             centre=tuple(data["centre"]), scores=tuple(data["scores"]),  # type: ignore[arg-type]
             goals=tuple(tuple(g) for g in data["goals"]),  # type: ignore[arg-type]
-            shuffles=data["shuffles"], stuck=data["stuck"], votes=frozenset(data["votes"]),
+            shuffles=data["shuffles"], votes=frozenset(data["votes"]),
             last=Event(*data["last"]) if data["last"] else None, attacks=data["attacks"],
             plays=data["plays"], winner=data["winner"],
             # a match saved before the goal cards kept: the book's rule, every goal scored set aside
@@ -512,32 +514,31 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
             hands[mates[i % len(mates)]].append(c)
     return state._replace(hands=tuple(tuple(h) for h in hands),
                           piles=tuple(tuple(() for _ in seat) for seat in state.piles),
-                          centre=(), shuffles=state.shuffles + 1, stuck=False, votes=frozenset())
+                          centre=(), shuffles=state.shuffles + 1, votes=frozenset())
+
+
+def handicap_on(config: Mapping[str, Any]) -> bool:
+    """Whether a match plays the handicap variant. The book's rule is the default; a match
+    saved while the handicap was the default and switched off with ``book_goals`` keeps
+    its setting."""
+    if "handicap" in config:
+        return bool(config["handicap"])
+    return "book_goals" in config and not config["book_goals"]
 
 
 def stalled(state: CrazyKickState) -> bool:
-    """An attack runs, the ball is not out, and no open card (a pile's top) fits the centre:
-    the fitting cards are in hands or under piles, and everybody flips to find one."""
-    if not state.centre or state.stuck or state.winner is not None:
+    """An attack runs and no open card (a pile's top) fits the centre: what everybody at
+    the table sees. Whether a fitting card is still face down, nobody knows; each team may
+    then say the ball is out (:class:`BallOut`)."""
+    if not state.centre or state.winner is not None:
         return False
     follows = load_deck(state.edition).follows[state.top]
     return not any(pile and pile[-1] in follows for seat in state.piles for pile in seat)
 
 
-def fitting_holders(state: CrazyKickState) -> list[int]:
-    """The seats with a card that fits the centre in their hand or under a pile."""
-    follows = load_deck(state.edition).follows[state.top]
-    return [seat for seat in range(len(state.team_of))
-            if any(c in follows for c in state.hands[seat])
-            or any(c in follows for pile in state.piles[seat] for c in pile)]
-
-
-def _stuck(deck: Deck, state: CrazyKickState) -> bool:
-    """No card any player holds, in hand or in a pile, can go on the centre's top card. (A
-    card under a pile comes back through a reshuffle, so it still counts.)"""
-    follows = deck.follows[state.centre[-1]]
-    held = itertools.chain(state.hands, (pile for seat in state.piles for pile in seat))
-    return all(follows.isdisjoint(cards) for cards in held)
+def agreed_teams(state: CrazyKickState) -> frozenset[int]:
+    """The teams that have said the ball is out in this stall."""
+    return frozenset(state.team_of[seat] for seat in state.votes)
 
 
 def _refusal(deck: Deck, state: CrazyKickState, player: int, card: Card, top: Card | None) -> IllegalAction:

@@ -405,6 +405,15 @@ class Tadika(GameRules):
     def to_act(self, state: TadikaState) -> int | None:
         return state.to_act
 
+    def may_act(self, state: TadikaState) -> tuple[int, ...]:
+        """The one whose swap just ended its turn, first: it may still show a winning hand
+        (``just_moved``) until the next player moves, so it is the more pressing; then the
+        seat on turn."""
+        seats: tuple[int, ...] = () if state.to_act is None else (state.to_act,)
+        if state.phase == "turn" and state.just_moved is not None and state.just_moved not in seats:
+            seats = (state.just_moved,) + seats
+        return seats
+
     def legal_actions(self, state: TadikaState, player: int) -> list[Action]:
         """Every action ``player`` may take now (virtual cards; with physical cards the
         table does not know the hands, so only the moves without cards are listed)."""

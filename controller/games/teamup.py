@@ -96,7 +96,7 @@ class TeamupState(NamedTuple):
     to_act: int | None
     ended: str | None                  # "all_placed", "no_cards", "stopped"
     to_beat: int | None                # a challenge: the best score these cards had
-    order_known: bool = False          # puzzle and challenge: the team knows the order of the cards
+    order_known: bool = False          # puzzle, and a challenge the team plays again: it knows the cards' order
     pile: int = len(CARD_NUMBERS)      # the cards in the pile at the start: the deck, or a challenge's cards
 
 
@@ -171,7 +171,10 @@ class TeamUp(GameRules):
         to_beat = config.get("to_beat")
         if to_beat is not None and (not isinstance(to_beat, int) or isinstance(to_beat, bool)):
             raise IllegalAction("teamup_bad_deck")
-        order_known = puzzle or "deck" in config
+        # the puzzle's order is the cards' numbers; a challenge's pile the team re-stacked
+        # itself knows; one prepared for the team by another lies face down, its order
+        # unknown to them (the book: "So kann auch ein anderes Team herausgefordert werden")
+        order_known = puzzle or ("deck" in config and not config.get("by_others"))
         return TeamupState(players, mode, int(seed), puzzle, deck, (neutral,), (), "draw", 0, None, to_beat,
                            order_known, pile)
 
@@ -202,7 +205,9 @@ class TeamUp(GameRules):
             if played is not None and played[1] == neutral and pile[:len(played[0])] == played[0] and \
                     isinstance(scores, list) and scores and type(scores[0]) is int:
                 best = scores[0] if best is None else max(best, scores[0])
-        config.update(deck=list(pile), neutral=list(neutral), to_beat=best)
+        # ``from_game``: whose pile it is, so the table can tell whether the same people play
+        # it again (``by_others``, set by the app that knows who sits)
+        config.update(deck=list(pile), neutral=list(neutral), to_beat=best, from_game=games[0].get("id"))
         return config
 
     def _played(self, game: Mapping[str, Any]) -> tuple[tuple[int, ...], Package] | None:
@@ -269,7 +274,8 @@ class TeamUp(GameRules):
 
     def seat_view(self, state: TeamupState, seat: int) -> TeamupState:
         """The pallet and the cards drawn; the order of the cards still in the pile hidden
-        unless the team knows it (puzzle, challenge); the seed, which shuffled it, 0."""
+        unless the team knows it (puzzle, a challenge of its own game); the seed, which
+        shuffled it, 0."""
         drawn = len(state.moves) + (1 if state.phase == "place" else 0)
         deck = state.deck if state.order_known else \
             state.deck[:drawn] + (HIDDEN_NUMBER,) * (len(state.deck) - drawn)

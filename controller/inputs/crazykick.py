@@ -7,11 +7,15 @@ Soft keys with three piles (buttons 0-2 top row, 3-5 bottom row)::
 
 Two piles use the first two buttons of each row. Four piles (the lone player of a
 three-player game) play with buttons 0-3 and flip with button 4 onto the pile chosen
-with button 5 (shown on the screen), so every play stays one press; while a pile is
-empty, button 4 fills it (the rules want it filled first), so no press is lost choosing.
+with button 5 (shown on the screen), so every play stays one press. Until button 5 is
+pressed, button 4 flips onto an empty pile while there is one, so the four piles are laid
+with four presses as three are with three; a pile chosen with button 5 takes the next flip
+whatever lies elsewhere (the book: "auf einen beliebigen seiner offenen Stapel").
 
-With an empty hand a flip button takes the piles back and shuffles them. While the
-ball is out (no card anywhere fits), every button says "agreed".
+With an empty hand a flip button takes the piles back and shuffles them. In a stall (no
+open card fits the centre) a play button cannot play; it says "out?" instead: the seat's
+team says the ball is out, and once a player of each team has, the ball-out follows (the
+first press that lost the race which began the stall stays a play, refused as too late).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.core import IllegalAction
-from controller.games.crazykick import BallOut, CrazyKick, CrazyKickState, Flip, Play, Reshuffle
+from controller.games.crazykick import (
+    BallOut, CrazyKick, CrazyKickState, Flip, Play, Reshuffle, agreed_teams, load_deck, stalled,
+)
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
 FLIP, NEXT_PILE = 4, 5          # the four-pile layout's flip and choose buttons
@@ -31,17 +37,20 @@ class CrazyKickInput(InputAdapter):
     def __init__(self, rules: CrazyKick) -> None:
         super().__init__(rules)
         self._flip_target: dict[int, int] = {}      # four-pile layout: the pile a flip goes to
+        self._chosen: set[int] = set()              # … chosen with button 5 since the last flip
+        self._top_pressed: dict[int, int] = {}      # seat → plays counted at its last top-button press
 
     def reset(self) -> None:
         """Other players' actions do not move a seat's chosen pile: nothing to forget."""
 
     def flip_target(self, state: CrazyKickState, seat: int) -> int:
-        """The pile button 5 flips onto: the chosen one; while a pile is empty, an empty one
-        (the chosen if it is, else the next), since a flip must fill an empty pile first: so
-        laying four piles takes four presses, as three take three at the other stations."""
+        """The pile button 4 flips onto: the one chosen with button 5 since the last flip;
+        else, while a pile is empty, an empty one (the chosen if it is, else the next), so
+        laying four piles takes four presses, as three take three at the other stations. A
+        convenience of the buttons, not a rule: any pile may take any flip."""
         piles = state.pile_count[seat]
         chosen = self._flip_target.get(seat, 0) % piles
-        if not state.hands[seat]:
+        if not state.hands[seat] or seat in self._chosen:
             return chosen
         for k in range(piles):
             pile = (chosen + k) % piles
@@ -53,20 +62,41 @@ class CrazyKickInput(InputAdapter):
     def button(self, state: CrazyKickState, seat: int, button: int) -> Any:
         if state.winner is not None:
             raise IllegalAction("game_over")
-        if state.stuck:
-            return BallOut(seat)
         piles = state.pile_count[seat]
         if piles == 4:
             if button <= 3:
-                return Play(seat, button)
+                return self._top_button(state, seat, button)
             if button == NEXT_PILE:
                 self._flip_target[seat] = (self.flip_target(state, seat) + 1) % piles
+                self._chosen.add(seat)
                 return None
-            return self._flip(state, seat, self.flip_target(state, seat))
+            target = self.flip_target(state, seat)
+            self._chosen.discard(seat)
+            return self._flip(state, seat, target)
         row, column = divmod(button, 3)
         if column >= piles:
             raise IllegalAction("ck_button_unused", button=button + 1)
-        return Play(seat, column) if row == 0 else self._flip(state, seat, column)
+        if row == 0:
+            return self._top_button(state, seat, column)
+        return self._flip(state, seat, column)
+
+    def _top_button(self, state: CrazyKickState, seat: int, pile: int) -> Any:
+        """A play; in a stall, the seat's team saying the ball is out. Except the seat's
+        first press since the play that began the stall, on a card that fitted the card that
+        play covered: it lost that race, so it is refused as too late (not taken as a word);
+        a press after it is a word."""
+        first = self._top_pressed.get(seat) != state.plays
+        self._top_pressed[seat] = state.plays
+        if not stalled(state) or (first and self._lost_race(state, seat, pile)):
+            return Play(seat, pile)
+        return BallOut(seat)
+
+    @staticmethod
+    def _lost_race(state: CrazyKickState, seat: int, pile: int) -> bool:
+        cards = state.piles[seat][pile]
+        if not cards or len(state.centre) < 2:
+            return False
+        return cards[-1] in load_deck(state.edition).follows[state.centre[-2]]
 
     def _flip(self, state: CrazyKickState, seat: int, pile: int) -> Any:
         if not state.hands[seat] and any(state.piles[seat]):
@@ -80,26 +110,31 @@ class CrazyKickInput(InputAdapter):
     def soft_keys(self, state: CrazyKickState, seat: int) -> tuple[SoftKey | None, ...]:
         if state.winner is not None:
             return (None,) * 6
-        if state.stuck:
-            key = SoftKey("ck_key_agreed") if seat in state.votes else SoftKey("ck_key_ball_out")
-            return (key,) * 6
         piles = state.pile_count[seat]
         flip = (lambda k: SoftKey("ck_key_flip", {"pile": k + 1})) if state.hands[seat] else \
             (lambda k: SoftKey("ck_key_reshuffle"))
+        if not stalled(state):
+            play = (lambda k: SoftKey("ck_key_play", {"pile": k + 1}))
+        elif state.team_of[seat] in agreed_teams(state):
+            play = (lambda k: SoftKey("ck_key_agreed"))
+        else:
+            play = (lambda k: SoftKey("ck_key_ball_out"))
         if piles == 4:
             target = self.flip_target(state, seat)
-            return (*(SoftKey("ck_key_play", {"pile": k + 1}) for k in range(4)), flip(target),
-                    SoftKey("ck_key_next_pile"))
-        top = tuple(SoftKey("ck_key_play", {"pile": k + 1}) if k < piles else None for k in range(3))
+            return (*(play(k) for k in range(4)), flip(target), SoftKey("ck_key_next_pile"))
+        top = tuple(play(k) if k < piles else None for k in range(3))
         bottom = tuple(flip(k) if k < piles else None for k in range(3))
         return top + bottom
 
     def prompt(self, state: CrazyKickState, seat: int) -> tuple[str, dict[str, Any]] | None:
         if state.winner is not None:
             return None
-        if state.stuck:
-            waiting = len(state.team_of) - len(state.votes)
-            return ("ck_prompt_agreed", {"missing": waiting}) if seat in state.votes else ("ck_prompt_ball_out", {})
+        agreed = agreed_teams(state) if stalled(state) else frozenset()
+        if agreed:
+            team = state.team_of[seat]
+            other = load_deck(state.edition).team_names[1 - team]
+            # own team said it: waiting for the other's word; the other said it: agree or flip on
+            return ("ck_prompt_agreed" if team in agreed else "ck_prompt_ball_out", {"team": other})
         if not state.hands[seat] and any(state.piles[seat]):
             return ("ck_prompt_reshuffle", {})
         if not state.centre:
@@ -113,8 +148,9 @@ class CrazyKickInput(InputAdapter):
 
     def inputs_for(self, state: CrazyKickState, seat: int, action: Any) -> list[Step]:
         piles = state.pile_count[seat]
-        if isinstance(action, BallOut):
-            return [Step("press", 0)]
+        if isinstance(action, BallOut):             # a play button, in a stall: one that lost no race
+            fresh = (k for k in range(piles) if not self._lost_race(state, seat, k))
+            return [Step("press", next(fresh, 0))]
         if isinstance(action, Play):
             return [Step("press", action.pile)]
         pile = action.pile if isinstance(action, Flip) else self.flip_target(state, seat)

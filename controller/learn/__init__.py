@@ -37,12 +37,12 @@ def hints_for(rules: GameRules, state: Any, seat: int, hand_known: bool) -> tupl
 
 
 def seats_to_hint(rules: GameRules, state: Any, seats: int) -> tuple[int, ...]:
-    """Who gets hints: the seat the game waits for; in a game everybody plays at once, every
+    """Who gets hints: the seats that may act (the seat the game waits for, and one that
+    may act out of turn: ``GameRules.may_act``); in a game everybody plays at once, every
     seat (each sees what it may do)."""
     if rules.realtime:
         return tuple(range(seats)) if rules.outcome(state) is None else ()
-    seat = rules.to_act(state)
-    return () if seat is None else (seat,)
+    return rules.may_act(state)
 
 
 __all__ = ["Hint", "hints_for", "seats_to_hint"]

@@ -10,15 +10,20 @@ swap matches, which times table a forbidden card bars, and the moves without car
 from __future__ import annotations
 
 from controller.games.tadika import (
-    WISH_CARDS, Claim, PlayWish, Renew, Swap, Tadika, TadikaState, barred_rows, hand_score, swap_match,
+    WISH_CARDS, Claim, PlayWish, Renew, Swap, Tadika, TadikaState, barred_rows, hand_score, swap_match, wish_open,
 )
 from controller.learn import Hint
 
 
 def hints(rules: Tadika, state: TadikaState, seat: int, hand_known: bool) -> list[Hint]:
-    if state.phase != "turn" or state.to_act != seat:
+    if state.phase != "turn" or seat not in rules.may_act(state):
         return []
     legal = rules.legal_actions(state, seat)
+    if state.to_act != seat:
+        # the swap that ended the turn completed a winning hand: it may still be shown, until
+        # the next player moves (the seat's line says so whatever the hand; this says it wins)
+        return [Hint("learn_tadika_claim_still", {"n": hand_score(state.hands[seat])})
+                for a in legal if isinstance(a, Claim) and hand_known]
     out: list[Hint] = []
     if hand_known and any(isinstance(a, Claim) for a in legal):    # else it would tell the table a hand
         out.append(Hint("learn_tadika_claim", {"n": hand_score(state.hands[seat])}))
@@ -26,7 +31,10 @@ def hints(rules: Tadika, state: TadikaState, seat: int, hand_known: bool) -> lis
         # the rules allow it for a wish card in the middle, or when everybody passed
         wish = any(c in WISH_CARDS for c in state.middle)
         out.append(Hint("learn_tadika_renew_wish" if wish else "learn_tadika_renew_passed"))
-    if any(isinstance(a, Swap) and a.take in WISH_CARDS for a in legal):
+    # "eine beliebige seiner Handkarte gegen die Wunschkarte tauschen": with real cards the
+    # rules list no swaps (the hand is unknown), but this one takes any card
+    wish_to_take = wish_open(state) and any(c in WISH_CARDS for c in state.middle)
+    if any(isinstance(a, Swap) and a.take in WISH_CARDS for a in legal) or (wish_to_take and state.mode != "virtual"):
         out.append(Hint("learn_tadika_take_wish"))
     if hand_known:
         out += _swaps(state, [a for a in legal if isinstance(a, Swap) and a.take not in WISH_CARDS])

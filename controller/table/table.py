@@ -631,9 +631,15 @@ class Table:
         if not self.config.get("learn"):
             return {}
         dealt = self.config.get("mode") == "virtual"
-        return {seat: hints_for(self.rules, state, seat,
-                                hand_known=dealt and (seat == self.private_seat or self.rules.bots_fill_seats))
-                for seat in seats_to_hint(self.rules, state, len(self.stations))}
+        hints = {seat: hints_for(self.rules, state, seat,
+                                 hand_known=dealt and (seat == self.private_seat or self.rules.bots_fill_seats))
+                 for seat in seats_to_hint(self.rules, state, len(self.stations))}
+        if self.rules.realtime:
+            return hints                         # every seat's line says its own
+        # one message box shows one seat's hints: the first of ``may_act``'s order with any
+        # (Tadika: a claim after the swap that ended the turn, before the next player's move)
+        first = next((seat for seat, said in hints.items() if said), None)
+        return {} if first is None else {first: hints[first]}
 
     def _private_hand(self, state: Any) -> tuple[int, tuple[str, ...]] | None:
         """The hand of the seat played from the keyboard, when the game keeps hands of named cards."""

@@ -35,7 +35,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from controller.games.texts.po import plural_rule, read_po
 
@@ -265,11 +265,19 @@ def _pages() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def how_to_play(game: str, lang: str) -> list[Page]:
-    """The pages that explain ``game`` (its name, "team-up") in ``lang``, in their order."""
+def how_to_play(game: str, lang: str, variants: Iterable[str] = ()) -> list[Page]:
+    """The pages that explain ``game`` (its name, "team-up") in ``lang``, in their order.
+    ``variants``: the game's switches that are on (``GameRules.options``); a page that
+    lists one of them under "variants" says it in its own words (``howto_<game>_<page>_<variant>``)."""
     pages = _pages().get(game)
     if pages is None:
         raise KeyError(f"no pages for {game!r}; there are pages for {', '.join(sorted(k for k in _pages() if k[0] != '_'))}")
     prefix = "howto_" + game.replace("-", "")
-    return [Page(render(lang, f"{prefix}_{page['page']}_title"), render(lang, f"{prefix}_{page['page']}"),
-                 dict(page["picture"])) for page in pages]
+    on = set(variants)
+
+    def words(page: dict[str, Any]) -> str:
+        chosen = [v for v in page.get("variants", ()) if v in on]
+        return render(lang, f"{prefix}_{page['page']}" + "".join(f"_{v}" for v in chosen))
+
+    return [Page(render(lang, f"{prefix}_{page['page']}_title"), words(page), dict(page["picture"]))
+            for page in pages]
