@@ -122,7 +122,8 @@ def test_unplug_is_one_lost_event(station):
 
 
 def test_silent_port_is_refused():
-    import os, tty
+    import os
+    import tty
     master, slave = os.openpty()
     tty.setraw(slave)
     try:

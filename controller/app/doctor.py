@@ -528,5 +528,5 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
         open_present(ports, events, stack)
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT or (isinstance(event, ButtonEvent) and event.pressed):
                 return findings

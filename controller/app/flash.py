@@ -167,5 +167,5 @@ def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscre
         open_present(found, events, stack)
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT or (isinstance(event, ButtonEvent) and event.pressed):
                 return outcomes

@@ -360,8 +360,8 @@ class _Search:
         one is found (it is then the best line), False when there is none from here (or the
         time ran out)."""
         self.nodes += 1
-        if self.nodes > self.node_limit or self.nodes & 255 == 0 and self.clock is not None and \
-                self.clock() > self.deadline:
+        if self.nodes > self.node_limit or (self.nodes & 255 == 0 and self.clock is not None and \
+                self.clock() > self.deadline):
             self.timed_out = True
         if self.timed_out:
             return False

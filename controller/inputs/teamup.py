@@ -121,7 +121,7 @@ class TeamUpInput(InputAdapter):
         ghost = self.ghost(state, seat)
         if seat in self._more:
             return self._second_row(state, seat, button, ghost)
-        if ghost is None or button == PLACE and not any(fitting(pallet_of(state.placed), kind_of_card(current_card(state)))):
+        if ghost is None or (button == PLACE and not any(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))):
             if button == PLACE:
                 return FaceDown(seat)
             if button == MORE:

@@ -7,10 +7,10 @@ import sys
 sys.path.insert(0, "/fakes")
 sys.path.insert(0, "/firmware")
 
-import json  # noqa: E402
-import time  # noqa: E402
+import json
+import time
 
-import binascii  # noqa: E402
+import binascii
 
 failures = []
 checks = []
@@ -1414,7 +1414,6 @@ def a_card_taken_away_mid_fast_read_is_reported_by_its_uid_and_gone():
     hears the UID alone (a text that could not be read) and then GONE, once each, and the
     card laid down again is read whole."""
     import pn532chip
-    import wire
     text = "teamplay:" + "x" * 90
     firmware, chip, stdin, stdout = with_chip()
     card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(text))
