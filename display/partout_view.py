@@ -227,7 +227,7 @@ class PartoutView:
             y += h + 16
         row = view["history"][-1]
         rows_h = (box.bottom - 12 - y) // max(len(view["teams"]), 1)
-        for t, team in enumerate(view["teams"]):
+        for t in range(len(view["teams"])):
             top = y + t * rows_h
             draw.team_mark(surface, t, (box.left + 30, top + 18), 12)
             draw.text(surface, self._team_name(view, t), (box.left + 52, top), 32, INK, True,

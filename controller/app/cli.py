@@ -227,7 +227,7 @@ def run_command(args: argparse.Namespace) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except Exception as exc:                          # a bug: one line here, the details in a file
+    except Exception as exc:  # noqa: BLE001 - a bug: one line here, the details in a file
         return _fail(f"unexpected error ({type(exc).__name__}: {exc}); the details are in {_error_log(exc)}. "
                      "Every accepted move is saved.", 1)
 

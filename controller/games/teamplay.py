@@ -470,7 +470,7 @@ class Teamplay(GameRules):
         per_player = 1 if players % 2 == 0 else 2
         general, pile = pile[0], pile[1:]
         missions = []
-        for p in range(players):
+        for _ in range(players):
             missions.append(tuple(pile[:per_player]))
             pile = pile[per_player:]
         state = TeamplayState(

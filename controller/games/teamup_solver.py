@@ -290,7 +290,7 @@ class _Search:
 
     def _side_clone(self, f: Footprint, h: int) -> bool:
         owner, boxes = self.owner, self.boxes
-        for column, axis, at in f.sides:
+        for column, axis, _at in f.sides:
             index = owner[column + COLUMNS * h]
             if index < 0:
                 continue

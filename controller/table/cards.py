@@ -126,7 +126,7 @@ class CardKeys:
             theirs = [bytes.fromhex(k) for k in json.loads(Path(path).read_text())["keys"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise IllegalAction("card_keys_unreadable", path=str(path), reason=str(exc)) from exc
-        self.own                                    # this table's own key stays the first
+        self.own  # noqa: B018 - made now if new: this table's own key stays the first
         new = [k for k in theirs if k not in self.keys and len(k) == 16]
         self.keys += new
         self._save()

@@ -335,7 +335,7 @@ class Table:
             return
         try:
             self.store.begin()
-        except Exception as exc:                   # then each action commits on its own, as always
+        except Exception as exc:  # noqa: BLE001 - then each action commits on its own, as always
             log.warning("event log: cannot begin a batch: %s", exc)
             return
         self._batch = _Batch({k: _copied(v) for k, v in vars(self).items() if k not in _NOT_CHECKPOINTED})
@@ -352,10 +352,10 @@ class Table:
                 raise batch.failed
             self.store.commit()
             return []
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever refused the batch: it is undone below
             try:
                 self.store.rollback()
-            except Exception:                      # the log is in trouble already: said below
+            except Exception:  # noqa: BLE001 - the log is in trouble already: said below
                 pass
             for key, value in batch.before.items():
                 setattr(self, key, value)
@@ -498,7 +498,7 @@ class Table:
         if self.store is not None and self.game_id is not None:
             try:                                     # taking back the move that ended it takes back the result
                 self.store.append_undo(self.game_id, reopens=self.finished)
-            except Exception as exc:                 # nothing taken back that the log would not know
+            except Exception as exc:  # noqa: BLE001 - nothing taken back that the log would not know
                 self._note(Message("cannot_save", {"reason": self._saving_failed(exc)}, None, True, self.revision + 1))
                 return []
         self.actions.pop()
