@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import select
 import threading
 import time
@@ -43,7 +42,7 @@ import serial
 
 from hardware.clocksync import ClockSync
 from hardware.events import (
-    ButtonEvent, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
+    ButtonEvent, EventQueue, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
 )
 from hardware.protocol import (
     FENCE_CAPABILITY, FENCE_MODULO, PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text,
@@ -128,7 +127,7 @@ class StationLink(SupervisedPort):
     FLOOD_NOTICE_NS = 1_000_000_000     # while a station floods, the table hears of it once a second
     READ_TIMEOUT_S = 0.02               # the reader looks at the silence and the handshake this often
 
-    def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
+    def __init__(self, port: str, events: EventQueue, *, baudrate: int = 115200,
                  clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
                  reconnect: bool = True, flood_limit: bool = True) -> None:
         super().__init__(port, reconnect=reconnect)

@@ -191,10 +191,10 @@ def test_tadika_hints_name_every_swap_and_move_the_rules_allow(forbidden):
             assert not said(hints_for(rules, state, seat, hand_known=False), "learn_tadika_claim")
             assert said(hints, "learn_tadika_all_or_pass") == [{}]
             assert said(hints, "learn_tadika_barred") == ([{"rows": sorted(barred)}] if barred else [])
-            moves_seen |= {type(a).__name__ for a in legal}
+            moves_seen |= {type(a) for a in legal}
             action = rng.choice(legal)
             state = rules.apply(state, action)
-    assert {"Swap", "Claim", "Renew", "PlayWish"} <= moves_seen
+    assert {td.Swap, td.Claim, td.Renew, td.PlayWish} <= moves_seen
 
 
 def test_tadika_with_real_cards_says_how_to_swap_and_the_moves_without_cards():

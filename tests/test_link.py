@@ -174,7 +174,7 @@ def test_a_write_while_the_reader_closes_the_port_reports_a_loss_and_does_not_ra
     link._hello.set()                                 # it had said HELLO
     link._serial = ClosedUnderUs()
     assert link.send("LED", "ff0000", 300) is False
-    assert type(events.get_nowait()).__name__ == "StationLost"
+    assert isinstance(events.get_nowait(), StationLost)
 
 
 def test_another_station_on_a_reused_path_is_not_taken_for_ours(station):

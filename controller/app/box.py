@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
 from controller.table.runner import event_queue
+from hardware.events import EventQueue
 
 log = logging.getLogger(__name__)
 
@@ -182,11 +183,12 @@ def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
                  tuple(saved.seats))
 
 
-def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None,
+def wait_showing(screen: Any, status: Any, seconds: float, events: EventQueue | None = None,
                  stop: Callable[[], bool] | None = None) -> str:
     """Show what the box waits for, for ``seconds``: "" when the time is up (or, for tests,
     ``stop()``), "quit" when Esc was pressed, "switch_off" when the host panel's menu button
     was held (the way to switch a box off that has no station to choose it with)."""
+    from hardware.events import PanelEvent
     screen.show(status)
     end = time.monotonic() + seconds
     while time.monotonic() < end and not (stop is not None and stop()):
@@ -199,12 +201,12 @@ def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue |
             event = events.get(timeout=0.1)
         except queue.Empty:
             continue
-        if type(event).__name__ == "PanelEvent" and event.button == "menu_held":
+        if isinstance(event, PanelEvent) and event.button == "menu_held":
             return "switch_off"
     return ""
 
 
-def open_box_panel(pins: tuple[int, int, int, int] | None, events: queue.Queue, stack: contextlib.ExitStack,
+def open_box_panel(pins: tuple[int, int, int, int] | None, events: EventQueue, stack: contextlib.ExitStack,
                    factory: Any = None) -> Any:
     """The Pi's own menu/undo buttons and status LED for the menu; None without (no pins, or
     no GPIO here: said in the log, and the box goes on with its stations)."""
@@ -292,7 +294,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                                            waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input, open_present
     from controller.table.stations import candidate_ports
-    from hardware.events import ButtonEvent
+    from hardware.events import ButtonEvent, PanelEvent
     fixed = ports
     lang = lang or remembered_language()
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -364,7 +366,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 pressed = None
                 if isinstance(event, ButtonEvent) and event.pressed:
                     pressed = (event.button, port_of.get(event.station))
-                elif type(event).__name__ == "PanelEvent" and event.button in PANEL_IN_MENU:
+                elif isinstance(event, PanelEvent) and event.button in PANEL_IN_MENU:
                     pressed = (PANEL_IN_MENU[event.button], None)
                     panel.beep()
                 if pressed is not None:

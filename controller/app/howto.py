@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from controller.games import texts
+from hardware.events import EventQueue
 
 SKIP, PREVIOUS, OK, NEXT = 0, 3, 4, 5      # a station's buttons (menu.py: BACK, MINUS, OK, PLUS)
 
@@ -60,7 +61,7 @@ class Pages:
         return HowToSnapshot("howto", self.game, self.page, self.pages, self.before_game)
 
 
-def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
+def show_pages(screen: Any, events: EventQueue, game: str, *, before_game: bool,
                other: Callable[[Any], None] | None = None, deadline: float | None = None,
                until: Callable[[], bool] | None = None) -> bool:
     """The pages on ``screen`` until a station (or the keyboard's station keys) leaves them;
@@ -69,6 +70,7 @@ def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bo
     hears it (``until()`` true leaves the pages: the host panel's menu button held).
     ``deadline`` (``time.monotonic``) passed: TimeoutError, as a game's own."""
     from controller.table.runner import INTERRUPTED
+    from hardware.events import ButtonEvent, TagEvent
     pages = Pages(game, before_game=before_game)
     screen.show(pages.snapshot())
     while not pages.done and not (until is not None and until()):
@@ -86,11 +88,10 @@ def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bo
             event = events.get(timeout=1 / 30)
         except queue.Empty:
             event = None
-        kind = type(event).__name__
-        if kind == "ButtonEvent":
+        if isinstance(event, ButtonEvent):
             if event.pressed and not pages.done:
                 pages.press(event.button)
-        elif event is not None and kind != "TagEvent" and other is not None:
+        elif event is not None and not isinstance(event, TagEvent) and other is not None:
             other(event)
         if not pages.done and (pages.page != shown or screen.wants_redraw()):
             screen.show(pages.snapshot())      # a frame the frame-rate limit held back comes now

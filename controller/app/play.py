@@ -17,11 +17,12 @@ from controller.app.recording import finished_games
 from controller.table.stations import require_tables_firmware
 from controller.table.runner import TableRunner, event_queue
 from controller.table.table import Table
+from hardware.events import EventQueue
 
 log = logging.getLogger(__name__)
 
 
-def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
+def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack,
                clock: Any = None, bots: bool = False) -> dict[str, Any]:
     """Open every station (HELLO handshake); station id → link, in port order. A port is
     opened by its /dev/serial/by-id/ name when it has one, so a replug finds it again.
@@ -44,7 +45,7 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
     return links
 
 
-def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
+def open_present(ports: list[str], events: EventQueue, stack: contextlib.ExitStack,
                  failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
     """The stations that answer, each on its own: one unplugged or silent is left out (and
     logged, and put in ``failed`` with the reason), not the end of the box."""
@@ -60,7 +61,7 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
     return links
 
 
-def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: contextlib.ExitStack,
+def open_panel(pins: tuple[int, int, int, int], events: EventQueue, stack: contextlib.ExitStack,
                pin_factory: Any = None) -> Any:
     """The Pi's own menu/undo buttons, status LED and buzzer (gpiozero)."""
     from gpiozero.exc import GPIOZeroError
@@ -183,7 +184,7 @@ def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool, kind: 
 QUIT = object()              # next_input: Esc, or the time given is up
 
 
-def next_input(screen: Any, events: "queue.Queue", deadline: float | None, wait: float = 0.1) -> Any:
+def next_input(screen: Any, events: EventQueue, deadline: float | None, wait: float = 0.1) -> Any:
     """What the screens that are no game wait for: the next station event, None when none
     came within ``wait`` seconds, or QUIT (Esc at the screen, or ``deadline`` passed)."""
     if deadline is not None and time.monotonic() > deadline:
@@ -310,7 +311,7 @@ def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str],
 def learn_cards(game: str, port: str) -> int:
     """Ask for every card of the deck in turn and store the tag that is tapped for it."""
     from controller.games.texts import card_name
-    from hardware.events import TagEvent
+    from hardware.events import StationLost, TagEvent
     rules = find_game(game)
     deck = rules.card_names()
     if not deck:
@@ -336,7 +337,7 @@ def learn_cards(game: str, port: str) -> int:
                     link.led("00c000", 200)
                     print(event.uid)
                     break
-                if type(event).__name__ == "StationLost":
+                if isinstance(event, StationLost):
                     print("\nspieltisch: the station was unplugged", file=sys.stderr)
                     return 1
     print(f"{len(deck)} cards of {game} learned.")
