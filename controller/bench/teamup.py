@@ -45,14 +45,14 @@ TARGETS: dict[str, Target] = {
 
 def pallets(count: int, seed: int = 3) -> list[tuple]:
     """Mid-game pallets (about 14 packages) from bot-free random play."""
-    from controller.games.teamup import Draw, Place, current_card, fitting, kind_of_card, pallet_of
+    from controller.games.teamup import Draw, Place, card_to_place, fitting, kind_of_card, pallet_of
     rules, rng = find_game("team-up"), random.Random(seed)
     out = []
     while len(out) < count:
         state = rules.new_game({"players": 1}, rng.randrange(1 << 30))
         while len(state.placed) < 15 and state.phase != "over":
             state = rules.apply(state, Draw(0))
-            options = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+            options = list(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))
             if not options:
                 break
             state = rules.apply(state, Place.of(0, rng.choice(options)))
