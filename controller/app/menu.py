@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import GAMES
+from controller.games.core import GameRules
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
@@ -103,6 +104,18 @@ class Menu:
     def _games(self) -> list[str]:
         return sorted(GAMES, key=lambda name: GAMES[name].title)
 
+    def _rules(self) -> GameRules:
+        """The game chosen: every page after the choice of a game has one."""
+        if self.game is None:
+            raise ValueError(f"the menu's {self.page} page without a game chosen")
+        return GAMES[self.game]
+
+    def _resumed(self) -> Saved:
+        """The unfinished game the resume page offers (``offer`` sets it)."""
+        if self.saved is None:
+            raise ValueError("the menu's resume page without a game to go on with")
+        return self.saved
+
     def _decks(self) -> list[str]:
         return [name for name in self._games() if GAMES[name].card_names()]
 
@@ -115,7 +128,7 @@ class Menu:
 
     def _bot_choices(self) -> tuple[int, ...]:
         """How many of the seats bots may take: at least one seat stays a person's."""
-        if not GAMES[self.game].bots_fill_seats:
+        if not self._rules().bots_fill_seats:
             return ()
         return tuple(range(max(0, self.players - self.stations), self.players))
 
@@ -131,10 +144,10 @@ class Menu:
             return MenuLine("menu_choose_game"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._games())
         if self.page == "players":
-            return (MenuLine("menu_choose_players", {"game": GAMES[self.game].title}),
+            return (MenuLine("menu_choose_players", {"game": self._rules().title}),
                     tuple(MenuLine("menu_players", {"n": n}) for n in self._player_counts()))
         if self.page == "options":
-            rules = GAMES[self.game]
+            rules = self._rules()
             lines = []
             for option in rules.options:
                 value = self.options.get(option.name, False if option.is_switch else option.choices[0])
@@ -144,7 +157,7 @@ class Menu:
             lines.append(MenuLine("menu_start", {"game": rules.title, "n": self.players}))
             return MenuLine("menu_choose_options", {"game": rules.title}), tuple(lines)
         if self.page == "resume":
-            saved = self.saved
+            saved = self._resumed()
             return (MenuLine("menu_resume_title", {"game": GAMES[saved.game].title}),
                     (MenuLine("menu_resume_go_on", {"n": saved.players, "when": saved.when, "moves": saved.moves}),
                      MenuLine("menu_resume_new")))
@@ -233,10 +246,10 @@ class Menu:
             self.players = self._player_counts()[self.chosen]
             self.bots = (self._bot_choices() or (0,))[0]             # the fewest bots the stations allow
             extra = 1 if self._bot_choices() else 0
-            self._go("options", len(GAMES[self.game].options) + extra)   # "start" is chosen first
+            self._go("options", len(self._rules().options) + extra)   # "start" is chosen first
             return None
         if self.page == "options":
-            rules = GAMES[self.game]
+            rules = self._rules()
             if self._bot_choices() and self.chosen == len(rules.options):     # the bots' line
                 choices = self._bot_choices()
                 self.bots = choices[(choices.index(self.bots) + 1) % len(choices)] if self.bots in choices else choices[0]
@@ -256,7 +269,7 @@ class Menu:
                 self.options[option.name] = option.choices[(option.choices.index(now) + 1) % len(option.choices)]
             return None
         if self.page == "resume":
-            saved = self.saved
+            saved = self._resumed()
             if self.chosen == 0:                     # go on: its own players and variants
                 return Activity("play", game=saved.game, players=saved.players, options=dict(saved.options))
             self.set_aside = saved.game              # a new game: the saved one is set aside at its start
