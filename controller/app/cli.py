@@ -419,7 +419,7 @@ def _panel_pins(args: argparse.Namespace) -> tuple[int, int, int, int] | None:
         pins = ()
     if len(pins) != 4:
         raise ValueError(f"--panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got {args.panel_pins!r}")
-    return pins  # type: ignore[return-value]
+    return pins
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
