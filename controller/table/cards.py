@@ -20,7 +20,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from controller.table.eventlog import EventLog
 from controller.games.core import IllegalAction
@@ -136,9 +136,9 @@ class CardKeys:
 TOKEN_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz234567")     # base32, as card_token writes it
 
 
-def is_record(text: str | None) -> bool:
+def is_record(text: str | None) -> TypeGuard[str]:
     """Whether a tag's text is a record of this table's kind (signed), not plain text."""
-    return bool(text) and text.strip().startswith(TOKEN_PREFIX + ":")
+    return text is not None and text.strip().startswith(TOKEN_PREFIX + ":")
 
 
 def parse_text(text: str | None, uid: str, keys: CardKeys | None) -> tuple[str, str] | None:
