@@ -415,8 +415,9 @@ def message_box(surface: pygame.Surface, lang: str, snap: Any, names: Sequence[s
     """``message_shown`` (a refusal framed red, naming whose input it was), else the
     learning option's hints (``hints_box``), else the game's help line."""
     m = message_shown(snap)
-    if m is None and hints_shown(snap) is not None:
-        hints_box(surface, lang, *hints_shown(snap), names, box)      # type: ignore[misc]
+    hinted = hints_shown(snap)
+    if m is None and hinted is not None:
+        hints_box(surface, lang, *hinted, names, box)
         return
     panel(surface, box, RED if m is not None and m.refusal else None)
     if m is None:

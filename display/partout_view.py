@@ -371,7 +371,7 @@ def _paint_face(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect
         draw.text(surface, texts.card_mark(lang, name), rect.center, int(rect.height * 0.45), GOLD, True, "center")
         if not small:
             _special_name(surface, texts.card_name(lang, name), rect)
-    else:
+    elif c is not None and c.colour is not None:             # (not special: both)
         ink = SUIT[c.colour]
         r = max(8, rect.width // 9)
         draw.text(surface, str(c.value), (rect.centerx, rect.centery + (0 if small else -6)),

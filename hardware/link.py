@@ -86,14 +86,14 @@ class TokenBucket:
         return True
 
 
-def _posix_fd(ser: serial.SerialBase) -> int | None:
+def _posix_fd(ser: serial.Serial) -> int | None:
     """The file descriptor of a port pyserial opened on a POSIX device (non-blocking, as
     pyserial opens it), or None for its other kinds (``loop://``, sockets)."""
     fd = getattr(ser, "fd", None)
     return fd if isinstance(fd, int) and os.name == "posix" else None
 
 
-def _write_at_once(ser: serial.SerialBase, data: bytes) -> int:
+def _write_at_once(ser: serial.Serial, data: bytes) -> int:
     """Write what the port takes now, without pyserial's wait for it to drain (a select
     per command, one more wait for the interpreter lock); how much was written."""
     fd = _posix_fd(ser)
@@ -189,7 +189,7 @@ class StationLink(SupervisedPort):
                 time.sleep(0.005)
         return self
 
-    def _open_port(self) -> serial.SerialBase:
+    def _open_port(self) -> serial.Serial:
         return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.READ_TIMEOUT_S,
                                      write_timeout=0.2, exclusive=True)
 
@@ -342,7 +342,7 @@ class StationLink(SupervisedPort):
             log.exception("station %s reader crashed", self.port)
             self._report_lost(f"reader crashed: {exc!r}")
 
-    def _read(self, ser: serial.SerialBase, fd: int | None) -> tuple[bytes, int]:
+    def _read(self, ser: serial.Serial, fd: int | None) -> tuple[bytes, int]:
         """Wait for bytes until the read timeout or the next ping; the bytes and when they
         came (on the link's clock), taken before anything else: on a POSIX port right as
         ``select`` returns. Every call that lets go of the interpreter lock can wait behind

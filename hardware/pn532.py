@@ -179,7 +179,7 @@ class PN532:
 
     TIMEOUT_S = 0.1
 
-    def __init__(self, port: serial.SerialBase, *, timeout: float | None = None, retries: int = 1) -> None:
+    def __init__(self, port: serial.Serial, *, timeout: float | None = None, retries: int = 1) -> None:
         self.port = port
         self.timeout = self.TIMEOUT_S if timeout is None else timeout
         self.retries = retries
@@ -296,6 +296,8 @@ class PN532Reader(SupervisedPort):
                 self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
 
     def _poll(self) -> None:
+        if self._serial is None:                  # closed under us: nothing to poll
+            return
         chip = PN532(self._serial)
         present, misses, silent = None, 0, 0
         while not self._stop.wait(self.poll_interval):
