@@ -110,6 +110,10 @@ class Menu:
             raise ValueError(f"the menu's {self.page} page without a game chosen")
         return GAMES[self.game]
 
+    def _too_few_stations(self) -> MenuLine:
+        rules = self._rules()
+        return MenuLine("menu_too_few_stations", {"game": rules.title, "n": min(rules.player_counts)})
+
     def _resumed(self) -> Saved:
         """The unfinished game the resume page offers (``offer`` sets it)."""
         if self.saved is None:
@@ -236,8 +240,7 @@ class Menu:
         if self.page == "game":
             self.game = self._games()[self.chosen]
             if not self._player_counts():
-                low = min(GAMES[self.game].player_counts)
-                self.note = MenuLine("menu_too_few_stations", {"game": GAMES[self.game].title, "n": low})
+                self.note = self._too_few_stations()
                 return None
             self.options = {}
             self._go("players")
@@ -277,6 +280,10 @@ class Menu:
                 return Activity("play", game=self.game, players=self.players, options=self._chosen_options(),
                                 new=True)
             self.game, self.options = saved.game, {}
+            if not self._player_counts():            # fewer stations than it needs: said, the games to choose from
+                self.note = self._too_few_stations()
+                self._go("game", self._games().index(saved.game))
+                return None
             self._go("players")                      # offered at switch-on: now choose the new game's players
             return None
         if self.page == "howto":
