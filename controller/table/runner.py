@@ -132,7 +132,9 @@ class TableRunner:
             except queue.Empty:
                 return batch
 
-    def handle(self, event: InputEvent) -> None:
+    def handle(self, event: InputEvent | Wake) -> None:
+        if isinstance(event, Wake):
+            return                           # it only made the loop look again: nothing for the table
         before = len(self.table.actions)
         commands = self.table.handle(event)
         if isinstance(event, PanelEvent):
