@@ -357,7 +357,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 ports = [link.port for link in links.values()]
                 note = menu.note if menu is not None else None
                 first = menu is None
-                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang if menu else lang),
+                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang if menu is not None else lang),
                             volume=screen.sounds.volume if screen.sounds is not None else box_volume())
                 menu.note = note
                 if first:                             # switched on after a power cut: the game first
