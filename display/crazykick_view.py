@@ -394,7 +394,7 @@ class _Key(NamedTuple):
     """A button's label, as ``draw.soft_keys`` reads one."""
 
     key: str
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {}    # noqa: RUF012 - shared, so never changed: its readers copy it
 
 
 def _card_of(deck: Any, player: str, goal: bool = False) -> dict[str, Any]:

@@ -46,7 +46,7 @@ class EnrollView:
             draw.text(surface, self.t("enroll_done", n=snap.total, game=snap.title), (960, 420), 56, GOLD, True,
                       "center", 1700)
         else:
-            face = getattr(import_module(f"display.{find_game(snap.deck).module}_view"), "card_face")
+            face = import_module(f"display.{find_game(snap.deck).module}_view").card_face
             face(surface, self.lang, snap.card, CARD_RECT)
             draw.text(surface, card_caption(self.lang, snap.card), (960, CARD_RECT.bottom + 20), 48, INK, True,
                       "midtop", 1400)

@@ -28,7 +28,7 @@ class Key(NamedTuple):
     """A button's label, as ``draw.soft_keys`` reads one."""
 
     key: str
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {}    # noqa: RUF012 - shared, so never changed: its readers copy it
 
 
 class HowToView:

@@ -226,7 +226,7 @@ class PartoutView:
             y += h + 16
         row = view["history"][-1]
         rows_h = (box.bottom - 12 - y) // max(len(view["teams"]), 1)
-        for t, team in enumerate(view["teams"]):
+        for t in range(len(view["teams"])):
             top = y + t * rows_h
             draw.team_mark(surface, t, (box.left + 30, top + 18), 12)
             draw.text(surface, self._team_name(view, t), (box.left + 52, top), 32, INK, True,
@@ -375,7 +375,7 @@ def _paint_face(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect
         while size > 28 and draw.font(size, True).size(mark)[1] > room.height:
             size -= 2
         draw.text(surface, mark, room.center, size, GOLD, True, "center")
-    else:
+    elif c is not None and c.colour is not None:             # (not special: both)
         ink = SUIT[c.colour]
         r = max(8, rect.width // 9)
         draw.text(surface, str(c.value), (rect.centerx, rect.centery + (0 if small else -6)),

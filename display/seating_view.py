@@ -55,8 +55,9 @@ class SeatingView:
                 draw.text(surface, self.t("seating_press"), rect.center, 36, INK, False, "center", rect.width - 40)
                 continue
             stage = snap.picking[i] if snap.picking else ("done" if taken else "name")
-            if stage == "spell" and spelling[i] is not None:
-                self._spell(surface, rect, name, spelling[i])
+            spelled = spelling[i]
+            if stage == "spell" and spelled is not None:
+                self._spell(surface, rect, name, spelled)
                 continue
             if name:
                 draw.text(surface, name, (rect.centerx, rect.centery - 10), 56, GOLD if taken else INK, True,

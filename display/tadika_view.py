@@ -274,13 +274,13 @@ def draw_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, 
 def _paint_card(surface: pygame.Surface, lang: str, name: str, rect: pygame.Rect, small: bool) -> None:
     card = ALL_CARDS[name]
     radius = 8 if small else 14
-    if card.kind == "number":
+    if card.kind == "number" and card.colour is not None:      # (every number card has a colour)
         face, ink = FACE[card.colour], INK_OF[card.colour]
     else:
         face, ink = (WISH_FACE, GOLD) if card.kind == "wish" else (FORBID_FACE, RED)
     draw.rounded(surface, face, rect, 0, radius)
     draw.rounded(surface, ink if card.kind == "number" else (20, 20, 20), rect, 2 if small else 4, radius)
-    if card.kind == "number":
+    if card.kind == "number" and card.colour is not None:
         big = int(rect.height * (0.5 if small else 0.42))
         draw.text(surface, str(card.value), (rect.centerx, rect.centery - 12), max(28, big), ink, True, "center")
         if small:

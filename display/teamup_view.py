@@ -189,6 +189,7 @@ class TeamUpView:
         paint(surface, "main", PALLET_REGION, main_key, main, None)   # the pallet's image lays the felt
         # under the pallet: the ghost's verdict while building, the result at the end
         problem = pending.get("problem")
+        verdict_key: tuple[Any, ...]
         if snap.finished:
             verdict_key = ("end", view["ended"], view["score"], repr(hindsight), pending.get("solution_step"))
         else:
@@ -464,7 +465,7 @@ class TeamUpView:
                  ("teamup_face_down", view["face_down"], RED if view["face_down"] else INK, 30),
                  ("teamup_packages_left", view["packages_left"], INK, 30),
                  ("teamup_floors", view["floors"], INK, 30)]
-        parts = []
+        parts: list[tuple[str, pygame.Rect, tuple[Any, ...], Any]] = []
         y = CARD_BOX.top
         for key, n, colour, size in lines:
             rect = pygame.Rect(left, y, width, size + 16)

@@ -228,7 +228,8 @@ class ClockSync:
         if self._line is None:
             return None
         raw, unwrapped = self._ref                 # type: ignore[misc]  # set with the line
-        return self.to_host_ns(raw) - unwrapped * 1000
+        host = self.to_host_ns(raw)
+        return None if host is None else host - unwrapped * 1000
 
     @property
     def round_trip_ns(self) -> int | None:

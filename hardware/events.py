@@ -9,7 +9,9 @@ time before the first sync exchange.
 
 from __future__ import annotations
 
+import queue
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,5 +110,9 @@ class StationLost:
     arrived_ns: int
 
 
-InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | StationLost | StationFlooding
-              | PanelEvent)
+InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | TagWritten | StationLost
+              | StationFlooding | PanelEvent)
+
+# The queue the events are put on: the table's loop takes them from a queue.SimpleQueue
+# (controller/table/runner.event_queue); a tool or a test may hand a queue.Queue.
+EventQueue: TypeAlias = "queue.Queue[Any] | queue.SimpleQueue[Any]"

@@ -85,7 +85,7 @@ def install_once(target: Path, sources: Path | None = None) -> Path:
             installed.write_text("npm ci\n")
             return module
         for name in ("package.json", "package-lock.json") if sources is not None else ():
-            shutil.copyfile(sources / name, target / name)
+            shutil.copyfile(sources / name, target / name)  # type: ignore[operator]  # (none without sources)
         try:
             done = subprocess.run([shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
                                   cwd=target, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)

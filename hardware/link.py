@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import select
 import threading
 import time
@@ -43,7 +42,7 @@ import serial
 
 from hardware.clocksync import ClockSync
 from hardware.events import (
-    ButtonEvent, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
+    ButtonEvent, EventQueue, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
 )
 from hardware.protocol import (
     FENCE_CAPABILITY, FENCE_MODULO, PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text,
@@ -87,14 +86,14 @@ class TokenBucket:
         return True
 
 
-def _posix_fd(ser: serial.SerialBase) -> int | None:
+def _posix_fd(ser: serial.Serial) -> int | None:
     """The file descriptor of a port pyserial opened on a POSIX device (non-blocking, as
     pyserial opens it), or None for its other kinds (``loop://``, sockets)."""
     fd = getattr(ser, "fd", None)
     return fd if isinstance(fd, int) and os.name == "posix" else None
 
 
-def _write_at_once(ser: serial.SerialBase, data: bytes) -> int:
+def _write_at_once(ser: serial.Serial, data: bytes) -> int:
     """Write what the port takes now, without pyserial's wait for it to drain (a select
     per command, one more wait for the interpreter lock); how much was written."""
     fd = _posix_fd(ser)
@@ -128,7 +127,7 @@ class StationLink(SupervisedPort):
     FLOOD_NOTICE_NS = 1_000_000_000     # while a station floods, the table hears of it once a second
     READ_TIMEOUT_S = 0.02               # the reader looks at the silence and the handshake this often
 
-    def __init__(self, port: str, events: "queue.Queue", *, baudrate: int = 115200,
+    def __init__(self, port: str, events: EventQueue, *, baudrate: int = 115200,
                  clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
                  reconnect: bool = True, flood_limit: bool = True) -> None:
         super().__init__(port, reconnect=reconnect)
@@ -190,7 +189,7 @@ class StationLink(SupervisedPort):
                 time.sleep(0.005)
         return self
 
-    def _open_port(self) -> serial.SerialBase:
+    def _open_port(self) -> serial.Serial:
         return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.READ_TIMEOUT_S,
                                      write_timeout=0.2, exclusive=True)
 
@@ -343,7 +342,7 @@ class StationLink(SupervisedPort):
             log.exception("station %s reader crashed", self.port)
             self._report_lost(f"reader crashed: {exc!r}")
 
-    def _read(self, ser: serial.SerialBase, fd: int | None) -> tuple[bytes, int]:
+    def _read(self, ser: serial.Serial, fd: int | None) -> tuple[bytes, int]:
         """Wait for bytes until the read timeout or the next ping; the bytes and when they
         came (on the link's clock), taken before anything else: on a POSIX port right as
         ``select`` returns. Every call that lets go of the interpreter lock can wait behind

@@ -11,20 +11,19 @@ GPIO 12. Other pins: ``spieltisch play --panel-pins MENU,UNDO,LED,BUZZER``.
 
 from __future__ import annotations
 
-import queue
 import time
 from typing import Any, Callable
 
 from gpiozero import LED, Button, Buzzer
 
-from hardware.events import PanelEvent
+from hardware.events import EventQueue, PanelEvent
 
 DEFAULT_PINS = (5, 6, 13, 12)        # menu, undo, status LED, buzzer
 HOLD_S = 2.0                         # hold menu this long to leave the table
 
 
 class HostPanel:
-    def __init__(self, events: "queue.Queue", pins: tuple[int, int, int, int] = DEFAULT_PINS, *,
+    def __init__(self, events: EventQueue, pins: tuple[int, int, int, int] = DEFAULT_PINS, *,
                  pin_factory: Any = None, hold_s: float = HOLD_S,
                  clock: Callable[[], int] = time.monotonic_ns) -> None:
         menu, undo, led, buzzer = pins

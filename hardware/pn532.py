@@ -20,14 +20,13 @@ see docs/stations.md for setting it to 1 ms.
 from __future__ import annotations
 
 import logging
-import queue
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import serial
 
-from hardware.events import StationHello, StationLost, TagEvent, TagGone
+from hardware.events import EventQueue, StationHello, StationLost, TagEvent, TagGone
 from hardware.supervised import SupervisedPort
 
 log = logging.getLogger(__name__)
@@ -180,7 +179,7 @@ class PN532:
 
     TIMEOUT_S = 0.1
 
-    def __init__(self, port: serial.SerialBase, *, timeout: float | None = None, retries: int = 1) -> None:
+    def __init__(self, port: serial.Serial, *, timeout: float | None = None, retries: int = 1) -> None:
         self.port = port
         self.timeout = self.TIMEOUT_S if timeout is None else timeout
         self.retries = retries
@@ -246,7 +245,7 @@ class PN532Reader(SupervisedPort):
     GONE_POLLS = 3               # a card missing this many polls in a row was taken away
     SILENT_POLLS = 10            # this many unanswered polls in a row: the reader is lost
 
-    def __init__(self, port: str, events: "queue.Queue", *, poll_interval: float = 0.05,
+    def __init__(self, port: str, events: EventQueue, *, poll_interval: float = 0.05,
                  clock: Callable[[], int] = time.monotonic_ns) -> None:
         super().__init__(port)
         self.events = events
@@ -297,6 +296,8 @@ class PN532Reader(SupervisedPort):
                 self.events.put(StationLost(self.station_id, self.port, f"reader lost: {exc}", self.clock()))
 
     def _poll(self) -> None:
+        if self._serial is None:                  # closed under us: nothing to poll
+            return
         chip = PN532(self._serial)
         present, misses, silent = None, 0, 0
         while not self._stop.wait(self.poll_interval):

@@ -47,7 +47,7 @@
 import time
 
 try:
-    import ntag
+    import ntag  # type: ignore[import-not-found]  # MicroPython's: ntag.py beside it on the simulated Pico
 except ImportError:                           # CPython: the package's own
     from hardware import ntag
 

@@ -65,7 +65,7 @@ class _Stamp:
 def is_simulated(firmware: str | None) -> bool:
     """A station that says this firmware in its HELLO is one of ours, simulated on the host:
     its frames are only as late as the host makes them."""
-    return bool(firmware) and firmware.startswith("sim-")
+    return firmware is not None and firmware.startswith("sim-")
 
 
 class StationClock:
@@ -141,7 +141,8 @@ class PtyDevice:
     def close(self) -> None:
         self._stop.set()
         if self._wire is not None:
-            self._wire.timeline.forget(self._master)
+            if self._master is not None:
+                self._wire.timeline.forget(self._master)
             self._wire.close()
             self._wire = None
         if self._thread is not None and self._thread is not threading.current_thread():

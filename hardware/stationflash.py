@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from hardware.events import EventQueue
+
 SOURCE_ONLY = ("main.py", "config.py")     # stay source on the station (see above)
 MANIFEST = "spieltisch.json"               # on the station: what the table wrote
 STAGED = ".new"                            # a file being written, before it is renamed into place
@@ -378,6 +380,6 @@ def _serial_transport(port: str) -> Any:
     return SerialTransport(port, baudrate=115200)
 
 
-def _station_link(port: str, events: "queue.Queue", hello_timeout: float = 1.5) -> Any:
+def _station_link(port: str, events: EventQueue, hello_timeout: float = 1.5) -> Any:
     from hardware.link import StationLink
     return StationLink(port, events, reconnect=False).open(hello_timeout=hello_timeout)

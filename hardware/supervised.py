@@ -10,7 +10,7 @@ import threading
 import serial
 
 
-def close_quietly(port: "serial.SerialBase | None") -> None:
+def close_quietly(port: "serial.Serial | None") -> None:
     """Close a port that may already be gone (unplugged): nothing to report."""
     if port is not None:
         try:
@@ -27,7 +27,7 @@ class SupervisedPort:
         self.reconnect = reconnect
         self.reconnects = 0
         self.reopen_attempts = 0      # tries to open the device again after a loss, all told
-        self._serial: serial.SerialBase | None = None
+        self._serial: serial.Serial | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 

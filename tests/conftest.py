@@ -4,7 +4,7 @@ import os
 import queue
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -18,17 +18,20 @@ from controller.table.cards import tag_text, virtual_uid  # noqa: E402
 from controller.table.eventlog import EventLog  # noqa: E402
 from controller.games import find_game  # noqa: E402
 from controller.table import Table  # noqa: E402
+from hardware.events import EventQueue  # noqa: E402
 from hardware.link import StationLink  # noqa: E402
 from hardware.sim import SimulatedStation  # noqa: E402
 
+_Event = TypeVar("_Event")
 
-def next_event(events: "queue.Queue", kind: str, timeout: float = 5.0):
+
+def next_event(events: EventQueue, kind: type[_Event], timeout: float = 5.0) -> _Event:
     """The next event of one kind from a link's queue, skipping the others."""
     import time
     deadline = time.monotonic() + timeout
     while True:
         event = events.get(timeout=max(0.01, deadline - time.monotonic()))
-        if type(event).__name__ == kind:
+        if isinstance(event, kind):
             return event
 
 

@@ -60,7 +60,7 @@ def test_enrollment_self_test_and_language_from_the_menu():
     assert choose(menu, "menu_selftest", "/dev/ttyACM2") == Activity("selftest", station="/dev/ttyACM2")
     choose(menu, "menu_service")
     choose(menu, "menu_enroll")
-    assert menu.page == "deck" and GAMES["crazy-kick"].title not in [l.params["game"] for l in menu.lines()[1]]
+    assert menu.page == "deck" and GAMES["crazy-kick"].title not in [line.params["game"] for line in menu.lines()[1]]
     menu.press(BACK)                                                    # back to the service page, on its line
     assert menu.page == "service" and menu.lines()[1][menu.chosen].key == "menu_enroll"
     choose(menu, "menu_enroll")
@@ -609,13 +609,13 @@ def test_the_menu_offers_a_saved_game_with_the_languages_date(tmp_path, monkeypa
 
 def test_the_volume_is_chosen_in_steps_or_muted():
     menu = Menu(stations=2, volume=60)
-    assert [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 60}
+    assert [line for line in menu.lines()[1] if line.key == "menu_volume"][0].params == {"n": 60}
     choose(menu, "menu_volume")
     assert menu.page == "volume" and menu.lines()[1][menu.chosen].key == "menu_volume_level_now"
     choose(menu, "menu_volume_mute")
     assert menu.volume == 0 and menu.page == "volume" and menu.lines()[1][0].key == "menu_volume_mute_now"
     menu.press(BACK)
-    assert menu.page == "main" and [l for l in menu.lines()[1] if l.key == "menu_volume"][0].params == {"n": 0}
+    assert menu.page == "main" and [line for line in menu.lines()[1] if line.key == "menu_volume"][0].params == {"n": 0}
 
 
 def test_the_box_remembers_its_language_and_volume(tmp_path, monkeypatch):
@@ -662,12 +662,12 @@ def test_crazy_kick_offers_bots_for_the_seats_no_station_takes():
     while menu.lines()[1][menu.chosen].params["n"] != 4:
         menu.press(PLUS)
     menu.press(OK)
-    bots_line = [l for l in menu.lines()[1] if l.key == "menu_bots"][0]
+    bots_line = [line for line in menu.lines()[1] if line.key == "menu_bots"][0]
     assert bots_line.params == {"n": 2}                   # two stations: at least two bots
     choose(menu, "menu_bots")
-    assert [l for l in menu.lines()[1] if l.key == "menu_bots"][0].params == {"n": 3}
+    assert [line for line in menu.lines()[1] if line.key == "menu_bots"][0].params == {"n": 3}
     choose(menu, "menu_bots")                             # round again: back to the fewest
-    assert [l for l in menu.lines()[1] if l.key == "menu_bots"][0].params == {"n": 2}
+    assert [line for line in menu.lines()[1] if line.key == "menu_bots"][0].params == {"n": 2}
     assert choose(menu, "menu_start") == Activity("play", game="crazy-kick", players=4,
                                                   options={"bots": 2})
 
@@ -678,7 +678,7 @@ def test_a_game_with_hidden_hands_offers_no_bots():
     choose(menu, GAMES["partout"].title)
     assert [line.params["n"] for line in menu.lines()[1]] == [3, 4]
     choose(menu, "menu_players")
-    assert "menu_bots" not in [l.key for l in menu.lines()[1]]
+    assert "menu_bots" not in [line.key for line in menu.lines()[1]]
 
 
 def test_play_refuses_bots_where_cards_are_hidden_and_keeps_one_seat_for_a_person():

@@ -148,11 +148,11 @@ def test_a_busy_host_that_reads_the_answers_late_does_not_move_the_line():
     import random
     rng = random.Random(5)
     worst = 0
-    for station in range(8):
+    for _station in range(8):
         sync = ClockSync()
         offset = rng.randrange(1 << 40)
         t = 10 * S
-        for k in range(10 * 50):                         # 10 s of pings, 50 a second
+        for _ in range(10 * 50):                         # 10 s of pings, 50 a second
             down, up = rng.randrange(0, 4 * MS), rng.randrange(0, 4 * MS)
             late = rng.randrange(0, 20 * MS) if 6 * S <= t - 10 * S < 8 * S else 0
             sync.add(sent_ns=t, station_ticks=((t + down - offset) // 1000) % STATION_TICKS_MODULO,

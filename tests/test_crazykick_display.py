@@ -124,7 +124,7 @@ def seat_refusals() -> dict[str, dict]:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args \
                     and isinstance(node.args[0], ast.Constant) and node.args[0].value not in _BEFORE_A_MATCH:
                 found[node.args[0].value] = {keyword.arg: 9 for keyword in node.keywords}
-    for key, params in found.items():                 # the longest names the decks and the seats have
+    for params in found.values():                     # the longest names the decks and the seats have
         for name in params:
             if name in ("name", "top"):
                 params[name] = "Schweinsteiger"

@@ -388,7 +388,7 @@ def test_json_round_trip_and_replay():
 def test_no_card_appears_twice_and_goals_add_up(seed, players, choices):
     state = RULES.new_game({"players": players, "edition": "dlp" if seed % 2 else "schmidt"}, seed)
     size = len(load_deck(state.edition))
-    for i, choice in enumerate(choices):
+    for choice in choices:
         seat = choice % players
         legal = RULES.legal_actions(state, seat)
         if not legal:

@@ -219,7 +219,7 @@ class RacingLink(FakeLink):
     """A station whose presses race: it has buttons and answers FENCE (the answers are the
     test's to give, with ``answer``)."""
 
-    capabilities = {"buttons": "6", "fence": "1"}
+    capabilities = {"buttons": "6", "fence": "1"}  # noqa: RUF012 - read only, as a link's
     fences = True
     connected = True
 

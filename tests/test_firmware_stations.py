@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import next_event
+from hardware.events import ButtonEvent, TagEvent, TagGone, TagWritten
 from hardware.firmware_station import FirmwareUnavailable, firmware_stations
 from hardware.link import StationLink
 from hardware.stationflash import table_firmware_version
@@ -43,14 +44,14 @@ def test_a_firmware_station_speaks_the_protocol_on_its_pseudo_terminal(station):
         assert link.firmware == table_firmware_version()
         assert link.capabilities.get("fence") == "1" and link.capabilities.get("reader") == "pn532"
         last = station.press(4)
-        down, up = next_event(events, "ButtonEvent", 20), next_event(events, "ButtonEvent", 20)
+        down, up = next_event(events, ButtonEvent, 20), next_event(events, ButtonEvent, 20)
         assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
         assert up.seq == last
         assert ((up.station_us - down.station_us) % (1 << 30)) > 0
         last = station.tap("04A1B2C3D4E5F6", ST1)
-        tag = next_event(events, "TagEvent", 20)
+        tag = next_event(events, TagEvent, 20)
         assert (tag.uid, tag.text) == ("04A1B2C3D4E5F6", ST1)
-        gone = next_event(events, "TagGone", 20)
+        gone = next_event(events, TagGone, 20)
         assert gone.uid == "04A1B2C3D4E5F6" and gone.seq == last
     finally:
         link.close()
@@ -63,14 +64,14 @@ def test_a_card_the_table_wrote_is_read_back_as_written(station):
     link = StationLink(station.port, events).open(hello_timeout=30.0)
     try:
         station.place("04A1B2C3D4E5F7", "partout:red5")
-        assert next_event(events, "TagEvent", 20).text == "partout:red5"
+        assert next_event(events, TagEvent, 20).text == "partout:red5"
         link.write_tag("04A1B2C3D4E5F7", ST1, bytes.fromhex("a1b2c3d4e5f6"))
-        wrote = next_event(events, "TagWritten", 30)
+        wrote = next_event(events, TagWritten, 30)
         assert wrote.ok, wrote
         station.take_away()
-        next_event(events, "TagGone", 20)
+        next_event(events, TagGone, 20)
         station.tap("04A1B2C3D4E5F7")                         # the same card, as the WRITE left it
-        assert next_event(events, "TagEvent", 20).text == ST1
+        assert next_event(events, TagEvent, 20).text == ST1
     finally:
         link.close()
 
@@ -89,8 +90,8 @@ def test_a_station_reads_the_record_as_its_config_allows(config, fast_reads, rea
         link = StationLink(one.port, events).open(hello_timeout=30.0)
         try:
             one.tap("04A1B2C3D4E5F6", ST1)
-            assert next_event(events, "TagEvent", 20).text == ST1
-            next_event(events, "TagGone", 20)
+            assert next_event(events, TagEvent, 20).text == ST1
+            next_event(events, TagGone, 20)
             report = one.stats()
             assert (report["fast_reads"], report["reads"]) == (fast_reads, reads), report
         finally:

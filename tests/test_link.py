@@ -122,7 +122,8 @@ def test_unplug_is_one_lost_event(station):
 
 
 def test_silent_port_is_refused():
-    import os, tty
+    import os
+    import tty
     master, slave = os.openpty()
     tty.setraw(slave)
     try:
@@ -173,7 +174,7 @@ def test_a_write_while_the_reader_closes_the_port_reports_a_loss_and_does_not_ra
     link._hello.set()                                 # it had said HELLO
     link._serial = ClosedUnderUs()
     assert link.send("LED", "ff0000", 300) is False
-    assert type(events.get_nowait()).__name__ == "StationLost"
+    assert isinstance(events.get_nowait(), StationLost)
 
 
 def test_another_station_on_a_reused_path_is_not_taken_for_ours(station):

@@ -140,7 +140,7 @@ class TestRefusals:
         KeyError out of the table's input handling (a token of other letters: TypeError)
         and the game stopped."""
         h = make_table()
-        CardKeys.load(Path(h.store.path).parent).own           # this table has a card key
+        CardKeys.load(Path(h.store.path).parent).own  # noqa: B018 - this table has a card key
         name_trumps_and_bid(h)
         seat, before = h.state.to_act, snap(h)
         h.sims[seat].tap("04CAFE00000002", text)

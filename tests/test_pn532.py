@@ -11,7 +11,7 @@ import serial
 from hypothesis import given, settings, strategies as st
 
 from conftest import next_event, wait_until
-from hardware.events import StationLost
+from hardware.events import StationHello, StationLost, TagEvent, TagGone
 from hardware.link import StationError
 from hardware.pn532 import IN_LIST_PASSIVE_TARGET as INLIST, PN532, ReplyParser, build_frame
 from hardware.sim_pn532 import SimulatedPN532, response_frame
@@ -38,25 +38,25 @@ def test_a_reader_seat_reports_cards_on_and_off(tmp_path):
         from hardware.pn532 import PN532Reader
         reader = PN532Reader(chip.port, events).open()
         try:
-            hello = next_event(events, "StationHello")
+            hello = next_event(events, StationHello)
             assert hello.station == "pn532:usb-FTDI_FT232R_USB_UART_A1-if00-port0"
             assert hello.firmware == "pn532-1.6" and hello.capabilities["buttons"] == "0"
             chip.place("04A1B2C3D4E5F6", "partout:queen")
-            tag = next_event(events, "TagEvent")
+            tag = next_event(events, TagEvent)
             assert (tag.uid, tag.text, tag.seq) == ("04A1B2C3D4E5F6", "partout:queen", 0)
             polls = chip.commands.count(INLIST)           # left on the reader: reported once
             wait_until(lambda: chip.commands.count(INLIST) >= polls + 3, what="three more polls")
             assert events.empty()
             chip.remove()
-            gone = next_event(events, "TagGone")
+            gone = next_event(events, TagGone)
             assert gone.uid == "04A1B2C3D4E5F6" and gone.seq == 1
             chip.place("DEADBEEF")                        # a tag without NDEF
-            assert next_event(events, "TagEvent").text is None
+            assert next_event(events, TagEvent).text is None
 
             chip.unplug()
-            assert isinstance(next_event(events, "StationLost"), StationLost)
+            assert isinstance(next_event(events, StationLost), StationLost)
             chip.replug()
-            assert next_event(events, "StationHello").station == hello.station
+            assert next_event(events, StationHello).station == hello.station
         finally:
             reader.close()
 

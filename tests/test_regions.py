@@ -64,6 +64,7 @@ def test_team_up_ghost_moving_over_the_pallet_leaves_no_trace():
     """Between placements the ghost moves and turns with the buttons; only where it was and
     is is repainted, and the frame is the one drawn whole."""
     import random
+    from controller.games.teamup import Stop
     from controller.table.table import Table
     from hardware.events import ButtonEvent
     rules = GAMES["team-up"]
@@ -76,7 +77,7 @@ def test_team_up_ghost_moving_over_the_pallet_leaves_no_trace():
             break
         seq += 1
         if step % 9 == 8:                               # now and then a move, so the pallet grows
-            legal = [a for a in rules.legal_actions(table.state, seat) if type(a).__name__ != "Stop"]
+            legal = [a for a in rules.legal_actions(table.state, seat) if not isinstance(a, Stop)]
             table.apply(rng.choice(legal))
         else:                                           # next spot, turn the view, back
             table.handle(ButtonEvent("ab"[seat], seq, rng.choice([1, 1, 1, 2, 3]), True, 0, 0, 0))

@@ -129,7 +129,7 @@ def test_the_history_fits_five_games_and_names_every_score_in_the_languages_date
         pages = view.game_pages(rows)
         assert len(pages) == 1 and {row["title"] for row, _ in pages[0]} == \
             {"Partout", "Crazy Kick", "Tadika", "Teamplay", "Team UP!"}
-        for row, lines in pages[0]:
+        for _row, lines in pages[0]:
             for line in lines:
                 width = sum(draw.font(SCORE_SIZE, won).size(words)[0] for words, won in line)
                 assert width <= GAMES_PANEL.width - 44, (lang, line)

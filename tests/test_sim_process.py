@@ -40,18 +40,18 @@ def test_presses_and_taps_reach_the_table_with_the_sequence_numbers_counted_here
     assert [link.station_id for link in (first, second)] == ["far-1", "far-2"]
     at = time.monotonic_ns() - 3_000_000                      # the moment the finger went down
     assert first.press(4, at_ns=at) == 1                     # D is frame 0, U frame 1
-    down = next_event(events, "ButtonEvent")
-    up = next_event(events, "ButtonEvent")
+    down = next_event(events, ButtonEvent)
+    up = next_event(events, ButtonEvent)
     assert (down.station, down.seq, down.button, down.pressed) == ("far-1", 0, 4, True)
     assert down.station_us == (at // 1000) % STATION_TICKS_MODULO     # stamped when it was made
     assert (up.seq, up.pressed) == (1, False)
     assert second.tap("04a1b2c3d4e5f6", "partout:red5") == 0 and second.last_seq == 0
-    tag = next_event(events, "TagEvent")
+    tag = next_event(events, TagEvent)
     assert (tag.station, tag.seq, tag.uid, tag.text) == ("far-2", 0, "04A1B2C3D4E5F6", "partout:red5")
     assert second.take_away("04a1b2c3d4e5f6") == 1
-    assert isinstance(next_event(events, "TagGone"), TagGone)
+    assert isinstance(next_event(events, TagGone), TagGone)
     assert first.press(0, release=False) == 2                 # a press held down: one frame
-    held = next_event(events, "ButtonEvent")
+    held = next_event(events, ButtonEvent)
     assert (held.seq, held.pressed) == (2, True) and isinstance(held, ButtonEvent)
     assert isinstance(tag, TagEvent)
 
@@ -62,7 +62,7 @@ def test_a_button_the_station_does_not_have_is_refused_and_costs_no_sequence_num
     with pytest.raises(ValueError, match="buttons 0..5"):
         station.press(6)
     assert station.press(2) == 1 and station.last_seq == 1
-    assert next_event(events, "ButtonEvent").seq == 0
+    assert next_event(events, ButtonEvent).seq == 0
 
 
 def test_a_line_the_stations_cannot_do_is_one_line_and_they_go_on(capfd):
@@ -73,7 +73,7 @@ def test_a_line_the_stations_cannot_do_is_one_line_and_they_go_on(capfd):
             process._process.stdin.write(b'["press", 7, 0, true, 0]\n["jump", 0]\nnot json\n')
             process._process.stdin.flush()
             assert process.stations[0].press(3) == 1
-            assert next_event(events, "ButtonEvent").station == "far-1"
+            assert next_event(events, ButtonEvent).station == "far-1"
         finally:
             link.close()
     err = capfd.readouterr().err

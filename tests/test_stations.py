@@ -16,7 +16,7 @@ from conftest import next_event, wait_until
 from controller.table.eventlog import EventLog
 from controller.games import find_game
 from controller.table import Table
-from hardware.events import ButtonEvent, StationHello
+from hardware.events import ButtonEvent, StationHello, StationLost
 from hardware.link import StationLink, stable_path
 from hardware.sim import SimulatedStation, StationClock
 
@@ -39,16 +39,16 @@ def test_an_unplugged_station_is_reopened_by_its_by_id_path(by_id):
     try:
         assert isinstance(events.get(timeout=2), StationHello)
         sim.unplug()
-        lost = next_event(events, "StationLost")
+        lost = next_event(events, StationLost)
         assert lost.station == "s1" and not link.connected
         tried = link.reopen_attempts        # unplugged for a while: the link keeps trying
         wait_until(lambda: link.reopen_attempts >= tried + 3, what="three tries to reopen")
         assert not link.connected
         sim.replug()
-        back = next_event(events, "StationHello")
+        back = next_event(events, StationHello)
         assert back.station == "s1" and link.connected and link.reconnects >= 1
         sim.press(4)                        # the rebooted station counts from 0 again: no gap
-        press = next_event(events, "ButtonEvent")
+        press = next_event(events, ButtonEvent)
         assert press.button == 4 and press.seq == 0 and link.gaps == 0
         assert link.led("00ff00") and sim.wait_for(lambda s: s.led == "00ff00")
     finally:
@@ -63,11 +63,11 @@ def test_a_station_that_stops_answering_is_lost_and_found_again(by_id):
     link.SILENCE_NS = 300_000_000
     link.open()
     try:
-        next_event(events, "StationHello")
+        next_event(events, StationHello)
         sim.freeze()                        # the firmware hangs, the cable stays in
-        assert "stopped answering" in next_event(events, "StationLost").reason
+        assert "stopped answering" in next_event(events, StationLost).reason
         sim.thaw()
-        assert next_event(events, "StationHello").station == "s1"
+        assert next_event(events, StationHello).station == "s1"
     finally:
         link.close()
         sim.close()
@@ -243,7 +243,7 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
         for i in range(10):
             pressed_at = time.monotonic_ns()
             sim.press(i % 6, release=False)
-            event = next_event(events, "ButtonEvent")
+            event = next_event(events, ButtonEvent)
             assert event.arrived_ns >= pressed_at
             errors.append(abs(event.pressed_ns - pressed_at))
             time.sleep(0.02)

@@ -374,8 +374,8 @@ def test_no_card_or_mission_in_two_places_and_sizes_and_points_add_up(seed, play
         places = [c for h in state.hands for c in h] + list(state.bank) + list(state.deck) + list(state.discard)
         assert Counter(places) == Counter(NUMBER_CARDS)
         assert list(state.hand_sizes) == [len(h) for h in state.hands]
-        for hand, seen, given in zip(state.hands, state.from_bank, state.from_partner):   # what others saw go there
-            assert set(seen) | set(given) <= set(hand) and not set(seen) & set(given)
+        for hand, seen, passed in zip(state.hands, state.from_bank, state.from_partner):   # what others saw go there
+            assert set(seen) | set(passed) <= set(hand) and not set(seen) & set(passed)
         missions = [m for own in state.missions for m in own] + list(state.mission_pile) + list(state.missions_out) \
             + [m for done in state.fulfilled for m in done] + ([state.general] if state.general else [])
         assert Counter(missions) == Counter(MISSION_CARDS)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "firmware" / "wiring.png"

@@ -20,12 +20,12 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.bots import bot_class  # noqa: E402
-from controller.games import GAMES  # noqa: E402
-from controller.table.table import Table  # noqa: E402
-from display import draw  # noqa: E402
-from display.app import Screen  # noqa: E402
-from display.views import view_for  # noqa: E402
+from controller.bots import bot_class
+from controller.games import GAMES
+from controller.table.table import Table
+from display import draw
+from display.app import Screen
+from display.views import view_for
 
 LEAST = 28
 NAMES = ["Anna", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hugo"]

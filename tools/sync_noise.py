@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.bench.fairness import LINK_DELAY_NS, PING_NS  # noqa: E402  (the sync model's own link)
-from controller.bench.measure import percentile  # noqa: E402
-from hardware import clocksync  # noqa: E402
-from hardware.sim import StationClock  # noqa: E402
+from controller.bench.fairness import LINK_DELAY_NS, PING_NS
+from controller.bench.measure import percentile
+from hardware import clocksync
+from hardware.sim import StationClock
 
 STALLS = {                      # name: (chance a ping starts a stall, its length ns, its extra delay ms)
     "quiet (0-4 ms each way)": (0.0, 0, 0),

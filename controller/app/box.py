@@ -13,13 +13,23 @@ import os
 import queue
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu, MenuLine, Saved
 from controller.games.core import IllegalAction
 from controller.table.runner import event_queue
+from hardware.events import EventQueue
 
 log = logging.getLogger(__name__)
+_Chosen = TypeVar("_Chosen")
+
+
+def _chosen(value: _Chosen | None, activity: Activity) -> _Chosen:
+    """What the menu chose along with ``activity`` (its game, players, station): the menu
+    sets every one an activity of that kind needs."""
+    if value is None:
+        raise ValueError(f"the menu chose {activity} without all it needs")
+    return value
 
 
 def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, fullscreen: bool,
@@ -30,28 +40,30 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
     holding menu goes back to the menu)."""
     if activity.kind == "play":
         from controller.app.play import run_table
-        saved = None if activity.new else unfinished_game(activity.game)
+        game, players = _chosen(activity.game, activity), _chosen(activity.players, activity)
+        saved = None if activity.new else unfinished_game(game)
         if saved is not None:                     # going on: every seat at its own station again
             port_of = stations or {}
             people = saved.seats[:saved.players - int(saved.options.get("bots", 0))]   # the bots come again
             missing = [i + 1 for i, s in enumerate(people) if s not in port_of]
             if missing:
                 raise IllegalAction("resume_station_missing", seats=", ".join(map(str, missing)))
-            seated, names, colours = [port_of[s] for s in people], [], None
+            seated, colours = [port_of[s] for s in people if s is not None], None     # (none missing)
+            names: list[str] = []
         else:
-            seating = run_seating(ports, activity.players - int(activity.options.get("bots", 0)), activity.game,
+            seating = run_seating(ports, players - int(activity.options.get("bots", 0)), game,
                                   lang=lang, headless=headless, fullscreen=fullscreen)
             if seating is None:
                 return None                       # Esc while seating: back to the menu
             seated, names, colours = seating
-        return run_table(activity.game, ports=seated, players=activity.players, names=names,
+        return run_table(game, ports=seated, players=players, names=names,
                          virtual=False, seed=None, new=activity.new, lang=lang, fullscreen=fullscreen,
                          headless=headless, options=activity.options, colours=colours, how_to_play=True,
                          panel_pins=panel_pins, panel_factory=panel_factory)
     if activity.kind == "history":
         return show_history(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "howto":
-        return show_how_to_play(ports, activity.game, lang=lang, headless=headless, fullscreen=fullscreen)
+        return show_how_to_play(ports, _chosen(activity.game, activity), lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "doctor":
         from controller.app.doctor import run_doctor_on_screen
         return run_doctor_on_screen(ports, lang=lang, headless=headless, fullscreen=fullscreen)
@@ -60,9 +72,9 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         return run_flash_on_screen(ports, lang=lang, headless=headless, fullscreen=fullscreen)
     if activity.kind == "enroll":
         from controller.app.enroll import enroll
-        return enroll(activity.game, activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+        return enroll(_chosen(activity.game, activity), _chosen(activity.station, activity), lang=lang, headless=headless, fullscreen=fullscreen)
     from controller.app.selftest import run_selftest
-    return run_selftest(activity.station, lang=lang, headless=headless, fullscreen=fullscreen)
+    return run_selftest(_chosen(activity.station, activity), lang=lang, headless=headless, fullscreen=fullscreen)
 
 
 def run_seating(ports: list[str], players: int, game: str, *, lang: str, headless: bool, fullscreen: bool,
@@ -182,11 +194,12 @@ def unfinished_game(game: str | None, lang: str = "en") -> Saved | None:
                  tuple(saved.seats))
 
 
-def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue | None = None,
+def wait_showing(screen: Any, status: Any, seconds: float, events: EventQueue | None = None,
                  stop: Callable[[], bool] | None = None) -> str:
     """Show what the box waits for, for ``seconds``: "" when the time is up (or, for tests,
     ``stop()``), "quit" when Esc was pressed, "switch_off" when the host panel's menu button
     was held (the way to switch a box off that has no station to choose it with)."""
+    from hardware.events import PanelEvent
     screen.show(status)
     end = time.monotonic() + seconds
     while time.monotonic() < end and not (stop is not None and stop()):
@@ -199,12 +212,12 @@ def wait_showing(screen: Any, status: Any, seconds: float, events: queue.Queue |
             event = events.get(timeout=0.1)
         except queue.Empty:
             continue
-        if type(event).__name__ == "PanelEvent" and event.button == "menu_held":
+        if isinstance(event, PanelEvent) and event.button == "menu_held":
             return "switch_off"
     return ""
 
 
-def open_box_panel(pins: tuple[int, int, int, int] | None, events: queue.Queue, stack: contextlib.ExitStack,
+def open_box_panel(pins: tuple[int, int, int, int] | None, events: EventQueue, stack: contextlib.ExitStack,
                    factory: Any = None) -> Any:
     """The Pi's own menu/undo buttons and status LED for the menu; None without (no pins, or
     no GPIO here: said in the log, and the box goes on with its stations)."""
@@ -301,7 +314,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                                            waiting_for_stations)
     from controller.app.play import QUIT, box_volume, make_screen, next_input, open_present
     from controller.table.stations import candidate_ports
-    from hardware.events import ButtonEvent
+    from hardware.events import ButtonEvent, PanelEvent
     fixed = ports
     lang = lang or remembered_language()
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -353,7 +366,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 ports = [link.port for link in links.values()]
                 note = menu.note if menu is not None else None
                 first = menu is None
-                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang),
+                menu = Menu(len(links), lang, unfinished=lambda game: unfinished_game(game, menu.lang if menu is not None else lang),
                             volume=screen.sounds.volume if screen.sounds is not None else box_volume())
                 menu.note = note
                 if first:                             # switched on after a power cut: the game first
@@ -363,6 +376,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 if panel is not None:
                     panel.show_status("ready")
             while activity is None:
+                assert menu is not None                   # made above whenever no activity is
                 if stopped():
                     return 0
                 screen.set_lang(menu.lang)
@@ -373,7 +387,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 pressed = None
                 if isinstance(event, ButtonEvent) and event.pressed:
                     pressed = (event.button, port_of.get(event.station))
-                elif type(event).__name__ == "PanelEvent" and event.button in PANEL_IN_MENU:
+                elif isinstance(event, PanelEvent) and event.button in PANEL_IN_MENU and panel is not None:
                     pressed = (PANEL_IN_MENU[event.button], None)
                     panel.beep()
                 if pressed is not None:
@@ -393,7 +407,7 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
             if activity.kind == "switch_off":
                 return switch_off(lang=lang, headless=headless, fullscreen=fullscreen, command=poweroff,
                                   stop=stopped)
-            launcher(activity, list(ports), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
+            launcher(activity, list(ports or ()), lang=lang, headless=headless, fullscreen=fullscreen, stations=port_of,
                      **({"panel_pins": panel_pins, "panel_factory": panel_factory} if with_panel else {}))
             if menu is not None:
                 menu.note = None

@@ -66,7 +66,7 @@ def port_problem(port: str, exc: BaseException) -> StatusLine:
 
 def storage_trouble(problem: str | StatusLine, *, panel: bool = False) -> BoxStatus:
     """The database cannot be used: no game can be saved, so none starts."""
-    lines = (StatusLine("box_storage_how", {"s": int(STORE_AGAIN_S)}),)
+    lines: tuple[StatusLine, ...] = (StatusLine("box_storage_how", {"s": int(STORE_AGAIN_S)}),)
     lines += (StatusLine("box_panel_switch_off"),) if panel else ()
     return BoxStatus("boxstatus", StatusLine("box_storage_title"), lines, trouble=True, detail=problem)
 

@@ -228,7 +228,7 @@ def run_command(args: argparse.Namespace) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except Exception as exc:                          # a bug: one line here, the details in a file
+    except Exception as exc:  # noqa: BLE001 - a bug: one line here, the details in a file
         return _fail(f"unexpected error ({type(exc).__name__}: {exc}); the details are in {_error_log(exc)}. "
                      "Every accepted move is saved.", 1)
 
@@ -422,7 +422,7 @@ def _panel_pins(args: argparse.Namespace) -> tuple[int, int, int, int] | None:
         pins = ()
     if len(pins) != 4:
         raise ValueError(f"--panel-pins wants four BCM pin numbers, MENU,UNDO,LED,BUZZER; got {args.panel_pins!r}")
-    return pins  # type: ignore[return-value]
+    return pins
 
 
 def cmd_cards(args: argparse.Namespace) -> int:

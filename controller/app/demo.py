@@ -85,7 +85,8 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         if rules.realtime:
             realtime_bots = RealtimeBotDriver(rules, table.adapter, bot_seats, seed=seed, reaction=reaction)
             stack.callback(realtime_bots.close)
-            wire = SimulatedWire(tuple(int(ms * 1e6) for ms in DEMO_LINK_DELAY_MS), seed) if simulated else None
+            low, high = (int(ms * 1e6) for ms in DEMO_LINK_DELAY_MS)
+            wire = SimulatedWire((low, high), seed) if simulated else None
             runner = RealtimeRunner(table, events, links, screen=screen, bots=realtime_bots, keyboard=keyboard,
                                     simulated=simulated, give_up_unsaved_s=None if watching else UNATTENDED_SAVE_S,
                                     wire=wire)

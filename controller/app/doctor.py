@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.games import texts
+from hardware.events import EventQueue
 
 OK, FAIL, SKIP = "ok", "fail", "skip"
 SYMBOL = {OK: "✓", FAIL: "✗", SKIP: "–"}
@@ -177,7 +178,7 @@ def _ports() -> list[str]:
     return candidate_ports()
 
 
-def _probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
+def _probe(port: str, events: EventQueue, stack: contextlib.ExitStack) -> Any:
     from controller.table.stations import probe
     return probe(port, events, stack)
 
@@ -212,7 +213,7 @@ class Environment:
     data_dir: Callable[[], Path] = _data_dir
     free_mb: Callable[[Path], int] = lambda folder: __import__("shutil").disk_usage(folder).free // (1 << 20)
     ports: Callable[[], list[str]] = _ports
-    probe: Callable[[str, "queue.Queue", contextlib.ExitStack], Any] = _probe
+    probe: Callable[[str, EventQueue, contextlib.ExitStack], Any] = _probe
     table_version: Callable[[], str] = _table_version
     window_s: float = WINDOW_S
 
@@ -528,5 +529,5 @@ def run_doctor_on_screen(ports: list[str], *, lang: str, headless: bool, fullscr
         open_present(ports, events, stack)
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT or (isinstance(event, ButtonEvent) and event.pressed):
                 return findings

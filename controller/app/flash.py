@@ -41,7 +41,8 @@ class Outcome:
 def picos(ports: list[str], comports: Callable[[], list[Any]] | None = None) -> list[str]:
     """The ports whose USB device is a Raspberry Pi Pico (vendor 2e8a)."""
     if comports is None:
-        from serial.tools.list_ports import comports
+        from serial.tools.list_ports import comports as listed
+        comports = listed
     vendor = {os.path.realpath(p.device): p.vid for p in comports()}
     return [port for port in ports if vendor.get(os.path.realpath(port)) == RASPBERRY_PI_USB_VENDOR]
 
@@ -54,8 +55,12 @@ def update_stations(ports: list[str], *, progress: Callable[[str, str, dict[str,
     outcomes = []
     for port in ports:
         outcome = Outcome(port)
+
+        def told(step: str, facts: dict[str, Any], port: str = port) -> None:
+            if progress is not None:
+                progress(port, step, facts)
         try:
-            report = make(port, progress=lambda step, facts, port=port: progress and progress(port, step, facts)).flash()
+            report = make(port, progress=told).flash()
             outcome.station, outcome.before, outcome.after = report.station, report.before, report.after
             outcome.files, outcome.compiled, outcome.kept_config = len(report.files), report.compiled, report.kept_config
         except FlashError as exc:
@@ -68,7 +73,7 @@ def update_stations(ports: list[str], *, progress: Callable[[str, str, dict[str,
 
 def outcome_line(outcome: Outcome, lang: str) -> str:
     """One line for a person: ✓ or ✗, the station, and what happened or what to do."""
-    if not outcome.ok:
+    if outcome.error is not None:
         key, params = outcome.error
         return "✗ " + texts.render(lang, "flash_failed", {"port": outcome.port,
                                                            "reason": texts.render(lang, key, params)})
@@ -167,5 +172,5 @@ def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscre
         open_present(found, events, stack)
         while True:
             event = next_input(screen, events, deadline)
-            if event is QUIT or isinstance(event, ButtonEvent) and event.pressed:
+            if event is QUIT or (isinstance(event, ButtonEvent) and event.pressed):
                 return outcomes

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from controller.games import texts
+from hardware.events import EventQueue
 
 SKIP, PREVIOUS, OK, NEXT = 0, 3, 4, 5      # a station's buttons (menu.py: BACK, MINUS, OK, PLUS)
 
@@ -62,7 +63,7 @@ class Pages:
         return HowToSnapshot("howto", self.game, self.page, self.pages, self.before_game, self.variants)
 
 
-def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bool,
+def show_pages(screen: Any, events: EventQueue, game: str, *, before_game: bool,
                other: Callable[[Any], None] | None = None, deadline: float | None = None,
                until: Callable[[], bool] | None = None, keys: Callable[[tuple], None] | None = None,
                variants: tuple[str, ...] = ()) -> bool:
@@ -75,6 +76,7 @@ def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bo
     typed after the pages were left are the game's, not lost (issue 40). ``variants``: the
     game's switches that are on, which the pages say (Crazy Kick's handicap)."""
     from controller.table.runner import INTERRUPTED
+    from hardware.events import ButtonEvent, TagEvent
     pages = Pages(game, before_game=before_game, variants=variants)
     screen.show(pages.snapshot())
     while not pages.done and not (until is not None and until()):
@@ -98,11 +100,10 @@ def show_pages(screen: Any, events: "queue.Queue", game: str, *, before_game: bo
             event = events.get(timeout=1 / 30)
         except queue.Empty:
             event = None
-        kind = type(event).__name__
-        if kind == "ButtonEvent":
+        if isinstance(event, ButtonEvent):
             if event.pressed and not pages.done:
                 pages.press(event.button)
-        elif event is not None and kind != "TagEvent" and other is not None:
+        elif event is not None and not isinstance(event, TagEvent) and other is not None:
             other(event)
         if not pages.done and (pages.page != shown or screen.wants_redraw()):
             screen.show(pages.snapshot())      # a frame the frame-rate limit held back comes now

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import GAMES
+from controller.games.core import GameRules
 from controller.games.texts import LANGUAGES
 
 BACK, MINUS, OK, PLUS = 0, 3, 4, 5
@@ -107,6 +108,22 @@ class Menu:
     def _games(self) -> list[str]:
         return sorted(GAMES, key=lambda name: GAMES[name].title)
 
+    def _rules(self) -> GameRules:
+        """The game chosen: every page after the choice of a game has one."""
+        if self.game is None:
+            raise ValueError(f"the menu's {self.page} page without a game chosen")
+        return GAMES[self.game]
+
+    def _too_few_stations(self) -> MenuLine:
+        rules = self._rules()
+        return MenuLine("menu_too_few_stations", {"game": rules.title, "n": min(rules.player_counts)})
+
+    def _resumed(self) -> Saved:
+        """The unfinished game the resume page offers (``offer`` sets it)."""
+        if self.saved is None:
+            raise ValueError("the menu's resume page without a game to go on with")
+        return self.saved
+
     def _decks(self) -> list[str]:
         return [name for name in self._games() if GAMES[name].card_names()]
 
@@ -119,7 +136,7 @@ class Menu:
 
     def _bot_choices(self) -> tuple[int, ...]:
         """How many of the seats bots may take: at least one seat stays a person's."""
-        if not GAMES[self.game].bots_fill_seats:
+        if not self._rules().bots_fill_seats:
             return ()
         return tuple(range(max(0, self.players - self.stations), self.players))
 
@@ -137,10 +154,10 @@ class Menu:
             return MenuLine("menu_choose_game"), tuple(MenuLine("menu_game", {"game": GAMES[g].title})
                                                        for g in self._games())
         if self.page == "players":
-            return (MenuLine("menu_choose_players", {"game": GAMES[self.game].title}),
+            return (MenuLine("menu_choose_players", {"game": self._rules().title}),
                     tuple(MenuLine("menu_players", {"n": n}) for n in self._player_counts()))
         if self.page == "options":
-            rules = GAMES[self.game]
+            rules = self._rules()
             lines = []
             for option in rules.options:
                 value = self.options.get(option.name, False if option.is_switch else option.choices[0])
@@ -150,7 +167,7 @@ class Menu:
             lines.append(MenuLine("menu_start", {"game": rules.title, "n": self.players}))
             return MenuLine("menu_choose_options", {"game": rules.title}), tuple(lines)
         if self.page == "resume":
-            saved = self.saved
+            saved = self._resumed()
             return (MenuLine("menu_resume_title", {"game": GAMES[saved.game].title}),
                     (MenuLine("menu_resume_go_on", {"n": saved.players, "when": saved.when, "moves": saved.moves}),
                      MenuLine("menu_resume_new")))
@@ -236,8 +253,7 @@ class Menu:
         if self.page == "game":
             self.game = self._games()[self.chosen]
             if not self._player_counts():
-                low = min(GAMES[self.game].player_counts)
-                self.note = MenuLine("menu_too_few_stations", {"game": GAMES[self.game].title, "n": low})
+                self.note = self._too_few_stations()
                 return None
             self.options = {}
             self._go("players")
@@ -246,10 +262,10 @@ class Menu:
             self.players = self._player_counts()[self.chosen]
             self.bots = (self._bot_choices() or (0,))[0]             # the fewest bots the stations allow
             extra = 1 if self._bot_choices() else 0
-            self._go("options", len(GAMES[self.game].options) + extra)   # "start" is chosen first
+            self._go("options", len(self._rules().options) + extra)   # "start" is chosen first
             return None
         if self.page == "options":
-            rules = GAMES[self.game]
+            rules = self._rules()
             if self._bot_choices() and self.chosen == len(rules.options):     # the bots' line
                 choices = self._bot_choices()
                 self.bots = choices[(choices.index(self.bots) + 1) % len(choices)] if self.bots in choices else choices[0]
@@ -269,7 +285,7 @@ class Menu:
                 self.options[option.name] = option.choices[(option.choices.index(now) + 1) % len(option.choices)]
             return None
         if self.page == "resume":
-            saved = self.saved
+            saved = self._resumed()
             if self.chosen == 0:                     # go on: its own players and variants
                 return Activity("play", game=saved.game, players=saved.players, options=dict(saved.options))
             self.set_aside = saved.game              # a new game: the saved one is set aside at its start
@@ -277,6 +293,10 @@ class Menu:
                 return Activity("play", game=self.game, players=self.players, options=self._chosen_options(),
                                 new=True)
             self.game, self.options = saved.game, {}
+            if not self._player_counts():            # fewer stations than it needs: said, the games to choose from
+                self.note = self._too_few_stations()
+                self._go("game", self._games().index(saved.game))
+                return None
             self._go("players")                      # offered at switch-on: now choose the new game's players
             return None
         if self.page == "howto":

@@ -8,7 +8,7 @@ import logging
 import queue
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from controller.table.eventlog import EventLog, TableLock, default_data_dir
 from controller.games import find_game, texts
@@ -17,11 +17,12 @@ from controller.app.recording import finished_games, played_by_others
 from controller.table.stations import require_tables_firmware
 from controller.table.runner import TableRunner, event_queue
 from controller.table.table import Table
+from hardware.events import EventQueue
 
 log = logging.getLogger(__name__)
 
 
-def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
+def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack,
                clock: Any = None, bots: bool = False) -> dict[str, Any]:
     """Open every station (HELLO handshake); station id → link, in port order. A port is
     opened by its /dev/serial/by-id/ name when it has one, so a replug finds it again.
@@ -29,6 +30,7 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
     links are not held to a person's event rate."""
     from hardware.link import StationLink, stable_path
     links: dict[str, Any] = {}
+    link: Any
     for port in ports:
         # on simulated time the runner pings, so the pings keep to that clock
         if port.startswith("pn532:"):             # a bare reader on a USB-serial adapter
@@ -44,7 +46,7 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
     return links
 
 
-def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitStack,
+def open_present(ports: list[str], events: EventQueue, stack: contextlib.ExitStack,
                  failed: dict[str, BaseException] | None = None) -> dict[str, Any]:
     """The stations that answer, each on its own: one unplugged or silent is left out (and
     logged, and put in ``failed`` with the reason), not the end of the box."""
@@ -60,7 +62,7 @@ def open_present(ports: list[str], events: queue.Queue, stack: contextlib.ExitSt
     return links
 
 
-def open_panel(pins: tuple[int, int, int, int], events: "queue.Queue", stack: contextlib.ExitStack,
+def open_panel(pins: tuple[int, int, int, int], events: EventQueue, stack: contextlib.ExitStack,
                pin_factory: Any = None) -> Any:
     """The Pi's own menu/undo buttons, status LED and buzzer (gpiozero)."""
     from gpiozero.exc import GPIOZeroError
@@ -100,12 +102,12 @@ def make_screen(stack: contextlib.ExitStack, *, lang: str, headless: bool, fulls
     show_window = not headless and has_screen()
     # the table owns the display (the console, no desktop): the whole screen, always
     fullscreen = fullscreen or os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
-    options = dict(lang=lang, headless=not show_window, fullscreen=fullscreen, max_fps=60 if show_window else 10,
-                   volume=box_volume() if show_window else 0)
+    options: dict[str, Any] = dict(lang=lang, headless=not show_window, fullscreen=fullscreen,
+                                   max_fps=60 if show_window else 10, volume=box_volume() if show_window else 0)
     try:
         if own_process and show_window:
             from display.screen_process import ScreenProcess
-            screen = ScreenProcess(preload=SNAPSHOT_MODULES, **options)
+            screen: Any = ScreenProcess(preload=SNAPSHOT_MODULES, **options)
         else:
             screen = Screen(**options)
     except RuntimeError as exc:                # pygame.error is one; so is ScreenUnavailable
@@ -120,7 +122,8 @@ def box_setting(key: str, default: str) -> str:
     or the data directory cannot be read."""
     try:
         with EventLog() as store:
-            return store.setting(key, default)
+            value = store.setting(key)
+        return default if value is None else value
     except Exception:                           # noqa: BLE001 - a setting never stops a game or the box
         return default
 
@@ -151,8 +154,8 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     if kind == "firmware":
         from hardware.firmware_station import firmware_stations
         stations = firmware_stations(ids)
-        for station in stations:
-            stack.callback(station.close)
+        for running in stations:
+            stack.callback(running.close)
         return stations
     if own_process:
         from controller.table.realtime import REALTIME_SWITCH_S
@@ -183,7 +186,7 @@ def seat_bots(count: int, stack: contextlib.ExitStack, *, realtime: bool, kind: 
 QUIT = object()              # next_input: Esc, or the time given is up
 
 
-def next_input(screen: Any, events: "queue.Queue", deadline: float | None, wait: float = 0.1) -> Any:
+def next_input(screen: Any, events: EventQueue, deadline: float | None, wait: float = 0.1) -> Any:
     """What the screens that are no game wait for: the next station event, None when none
     came within ``wait`` seconds, or QUIT (Esc at the screen, or ``deadline`` passed)."""
     if deadline is not None and time.monotonic() > deadline:
@@ -200,7 +203,7 @@ def run_table(game: str, *, ports: list[str], players: int, names: list[str], vi
               seed: int | None, new: bool, lang: str, fullscreen: bool, headless: bool = False,
               timeout: float | None = None, flood_limit: bool = True,
               panel_pins: tuple[int, int, int, int] | None = None, panel_factory: Any = None,
-              options: dict[str, Any] | None = None, colours: list[str] | None = None,
+              options: dict[str, Any] | None = None, colours: Sequence[str | None] | None = None,
               how_to_play: bool = False, headless_note: str | None = None,
               bot_stations_kind: str = "sim") -> dict[str, Any]:
     """``flood_limit=False`` only for tests whose people press at machine speed; ``options``:
@@ -302,7 +305,7 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
                       variants=variants)
 
 
-def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str] | None]:
+def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str], list[str | None] | None]:
     """The names and colours ("rrggbb") of the people who sat at a saved game's first ``seats``
     seats, as recorded when it started; "" (and no colour) where nobody was recorded."""
     from controller.app.seating import COLOURS
@@ -315,7 +318,7 @@ def seated_people(store: EventLog, game_id: int, seats: int) -> tuple[list[str],
 def learn_cards(game: str, port: str) -> int:
     """Ask for every card of the deck in turn and store the tag that is tapped for it."""
     from controller.games.texts import card_name
-    from hardware.events import TagEvent
+    from hardware.events import StationLost, TagEvent
     rules = find_game(game)
     deck = rules.card_names()
     if not deck:
@@ -341,7 +344,7 @@ def learn_cards(game: str, port: str) -> int:
                     link.led("00c000", 200)
                     print(event.uid)
                     break
-                if type(event).__name__ == "StationLost":
+                if isinstance(event, StationLost):
                     print("\nspieltisch: the station was unplugged", file=sys.stderr)
                     return 1
     print(f"{len(deck)} cards of {game} learned.")

@@ -222,7 +222,10 @@ class Seating:
 
     # -- what the TV shows ---------------------------------------------------------------------
     def snapshot(self) -> SeatingSnapshot:
-        seats, colours, picking, spelling = [], [], [], []
+        seats: list[tuple[str | None, str | None, bool]] = []
+        colours: list[tuple[str, str] | None] = []
+        picking: list[str] = []
+        spelling: list[tuple[tuple[str, ...], int, int, tuple[str | None, ...]] | None] = []
         for i in range(self.players):
             seat = self._seats[i] if i < len(self._seats) else None
             if seat is None:
@@ -240,7 +243,7 @@ class Seating:
 
     def _spelling(self, seat: _Seat) -> tuple[tuple[str, ...], int, int, tuple[str | None, ...]]:
         rows = tuple("".join(cased(seat.name, letter) for letter in row) for row in LETTER_ROWS)
-        keys = list(SPELL_KEYS)
+        keys: list[str | None] = list(SPELL_KEYS)
         if not seat.name and len(self._offered(seat)) == 1:
             keys[BACK] = None                       # nothing to take back, no list to go back to
         elif not seat.name:

@@ -151,9 +151,11 @@ def _frame(data: Any) -> bytes:
 
 def _firmware_module(name: str, clock: SimClock) -> Any:
     spec = importlib.util.spec_from_file_location(f"_fw_{name}", FIRMWARE / f"{name}.py")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no firmware module {name}")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)                  # type: ignore[union-attr]
-    module.time = clock                              # MicroPython's ticks, simulated
+    spec.loader.exec_module(module)
+    vars(module)["time"] = clock                     # MicroPython's ticks, simulated
     return module
 
 

@@ -120,7 +120,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
 
         for press, s in presses:
             heapq.heappush(queue, (press, next(count), "pressed", s, ()))
-        released: list[tuple] = []
+        released: list[int] = []
         arrived_at: dict[int, float] = {}
         while queue:
             now, _, kind, s, data = heapq.heappop(queue)
@@ -143,7 +143,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
             if deadline is not None and (not queue or deadline < queue[0][0]):
                 heapq.heappush(queue, (max(deadline, now), next(count), "wake", 0, ()))
         place = {item: n for n, item in enumerate(released)}
-        came = {s: n for n, s in enumerate(sorted(arrived_at, key=arrived_at.get))}
+        came = {s: n for n, s in enumerate(sorted(arrived_at, key=lambda s: arrived_at[s]))}
         for (_, a), (_, b) in zip(presses, presses[1:]):
             right += place[a] < place[b]
             right_by_arrival += came[a] < came[b]

@@ -211,7 +211,7 @@ def _game_with_stations(game: str, seed: int, folder: Path, disturb: bool, rng: 
             stop.set()
             if disturb:
                 worker.join(5)
-        logged = len(store.load(table.game_id).actions)
+        logged = len(store.load(table.game_id).actions)  # type: ignore[arg-type]  # (it has a log: it has an id)
         return result, episodes, len(table.actions) - logged
 
 

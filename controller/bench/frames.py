@@ -75,7 +75,8 @@ def snapshots(game: str, seed: int, moves: int = MOVES, players: int | None = No
     for _ in range(moves):
         if table.finished:
             break
-        seats = range(players) if rules.realtime else [rules.to_act(table.state)]
+        to_act = rules.to_act(table.state)
+        seats = range(players) if rules.realtime else [] if to_act is None else [to_act]
         legal = [a for seat in seats for a in rules.legal_actions(table.state, seat)]
         if not legal:
             break

@@ -23,12 +23,13 @@ chip's times are the same, they are waited out in real time). The names say "was
 
 from __future__ import annotations
 
-import queue
 import random
 import time
+from typing import TypeVar
 
 from controller.bench.measure import Target, percentile
 from controller.table.runner import event_queue
+from hardware.events import EventQueue
 
 ST1 = "st1:partout:abcdefghijklmnop"
 TAP_GOAL_MS = 100.0
@@ -82,6 +83,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
     """A station (firmware/ under MicroPython, with ``config``'s settings), ``taps`` st1 cards
     laid down at random moments of the poll and lifted again, then ``events_and_presses``
     presses; the latencies (ms) and the board's report."""
+    from hardware.events import ButtonEvent, TagEvent, TagGone
     from hardware.firmware_station import firmware_stations
     from hardware.link import StationLink
     (station,) = firmware_stations(["bench-1"], idle_us=0, config=config)     # a Pico's loop never sleeps
@@ -97,17 +99,17 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
             uid = "04%012X" % (0xA1B2C3D40000 + i)
             sent = time.monotonic_ns()
             station.tap(uid, ST1, lift_ms=50)
-            tag = _next(events, "TagEvent")
+            tag = _next(events, TagEvent)
             latencies.append((tag.arrived_ns - sent) / 1e6)
-            _next(events, "TagGone")
+            _next(events, TagGone)
         busy = station.stats()
         for _ in range(events_and_presses):
             # any moment of the loop and the reader's poll: pressed as soon as the last
             # release was read, every press came at the same point of the loop's pass
             time.sleep(rng.uniform(0.0, 0.04))
             station.press(rng.randrange(6), hold_ms=40)
-            _next(events, "ButtonEvent")
-            _next(events, "ButtonEvent")
+            _next(events, ButtonEvent)
+            _next(events, ButtonEvent)
         report = station.stats()
     finally:
         link.close()
@@ -142,9 +144,12 @@ def figures(quick: bool = False) -> dict[str, float]:
     return out
 
 
-def _next(events: "queue.Queue", kind: str, timeout: float = 10.0):
+_Event = TypeVar("_Event")
+
+
+def _next(events: EventQueue, kind: type[_Event], timeout: float = 10.0) -> _Event:
     deadline = time.monotonic() + timeout
     while True:
         event = events.get(timeout=max(0.01, deadline - time.monotonic()))
-        if type(event).__name__ == kind:
+        if isinstance(event, kind):
             return event

@@ -47,8 +47,8 @@ from controller.bench.measure import Target, percentile
 
 GAPS_NS = (1_000_000, 500_000, 250_000)
 # the two links, each way (fairness.py says why these): a USB-serial adapter's and a Pico's own USB
-LINK_DELAY_MS = tuple(ns / 1e6 for ns in ADAPTER_NS)
-PICO_LINK_DELAY_MS = tuple(ns / 1e6 for ns in PICO_NS)
+LINK_DELAY_MS: tuple[float, float] = (ADAPTER_NS[0] / 1e6, ADAPTER_NS[1] / 1e6)
+PICO_LINK_DELAY_MS: tuple[float, float] = (PICO_NS[0] / 1e6, PICO_NS[1] / 1e6)
 DRIFT_PPM = 200.0
 IRQ_LATENCY_NS = 50_000          # a hard IRQ's entry on the RP2040 under MicroPython: tens of µs
 BURST_EVERY_NS = 40_000_000      # bursts this far apart: each press's race is over before the next
@@ -210,7 +210,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
                 flushed_late.append(time.monotonic_ns() - true_ns)
                 sims[s].flush_presses()
         # copied whole at once (deque.copy holds the interpreter): the wires still answer pings
-        wire_late = [late for sim in sims for late in sim._wire.lateness_ns.copy()]
+        wire_late = [late for sim in sims if sim._wire is not None for late in sim._wire.lateness_ns.copy()]
         print(json.dumps({"plan": plan, "left": left_ns, "wire_late": wire_late, "loop_late": flushed_late,
                           "restamped": sum(sim.restamped for sim in sims)}), flush=True)
         sys.stdin.read()                                             # until the table is done

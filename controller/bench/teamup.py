@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 from controller.bench.measure import Target, median_of
 from controller.games import find_game
@@ -45,14 +46,14 @@ TARGETS: dict[str, Target] = {
 
 def pallets(count: int, seed: int = 3) -> list[tuple]:
     """Mid-game pallets (about 14 packages) from bot-free random play."""
-    from controller.games.teamup import Draw, Place, current_card, fitting, kind_of_card, pallet_of
+    from controller.games.teamup import Draw, Place, card_to_place, fitting, kind_of_card, pallet_of
     rules, rng = find_game("team-up"), random.Random(seed)
-    out = []
+    out: list[tuple[Any, ...]] = []
     while len(out) < count:
         state = rules.new_game({"players": 1}, rng.randrange(1 << 30))
         while len(state.placed) < 15 and state.phase != "over":
             state = rules.apply(state, Draw(0))
-            options = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+            options = list(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))
             if not options:
                 break
             state = rules.apply(state, Place.of(0, rng.choice(options)))
@@ -77,6 +78,7 @@ def placement_per_s(cold: bool = False, checks: int = 40_000) -> float:
     rng = random.Random(7)
     boards = pallets(40)
     packages = candidates(rng, checks)
+    sample: list[tuple[Any, Any]]
     if cold:                        # every check on its own copy: the pallet is indexed every time
         boards = [tuple(list(b)) for b in boards]
         sample = [(list(boards[i % len(boards)]), p) for i, p in enumerate(packages)]
@@ -98,7 +100,7 @@ def puzzle_seconds() -> tuple[float, int]:
     from controller.games.teamup import CARD_NUMBERS, puzzle_neutral
     from controller.games.teamup_solver import solve
     found = solve(CARD_NUMBERS, puzzle_neutral(), 10.0, clock=time.process_time)
-    return found.seconds, found.score
+    return found.seconds if found.seconds is not None else 0.0, found.score       # (timed: it has seconds)
 
 
 def random_orders(count: int, seconds: float) -> list:
@@ -124,7 +126,7 @@ def bot_games(seeds: range) -> tuple[list[float], list[int]]:
         while state.phase != "over":
             state = rules.apply(state, bot.choose(rules, state, state.to_act, rng))
         times.append((time.process_time() - start) * 1000)
-        scores.append(rules.outcome(state).scores[0])
+        scores.append(rules.outcome(state).scores[0])  # type: ignore[union-attr]  # (over: it has an outcome)
     return times, scores
 
 

@@ -81,7 +81,7 @@ class KickBot:
             return None
         seat, r, rng = self.seat, self.reaction, self.rng
         deck = load_deck(view.edition)
-        follows = deck.follows[view.top] if view.centre else deck.kickoff
+        follows = deck.follows[view.top] if view.top is not None else deck.kickoff
         piles = view.piles[seat]
         playable = [k for k, pile in enumerate(piles) if pile and pile[-1] in follows]
         if playable:

@@ -18,13 +18,13 @@ class PartoutBot(RandomBot):
         hand = view.hands[seat] if view.hands is not None else ()
         cards = [partout_rules.ALL_CARDS[c] for c in hand]
         if view.phase == "trump_number" and cards:
-            counts = Counter(c.value for c in cards if c.value in view.setup.numbers)
-            if counts:
-                return partout_rules.NameTrumpNumber(seat, counts.most_common(1)[0][0])
+            numbers = Counter(c.value for c in cards if c.value is not None and c.value in view.setup.numbers)
+            if numbers:
+                return partout_rules.NameTrumpNumber(seat, numbers.most_common(1)[0][0])
         if view.phase == "trump_colour" and cards:
-            counts = Counter(c.colour for c in cards if c.colour)
-            if counts:
-                return partout_rules.NameTrumpColour(seat, counts.most_common(1)[0][0])
+            colours = Counter(c.colour for c in cards if c.colour)
+            if colours:
+                return partout_rules.NameTrumpColour(seat, colours.most_common(1)[0][0])
         if view.phase == "bidding" and cards:
             strong = sum(1 for c in cards if c.name in ("king", "queen")
                          or c.value == view.trump_number

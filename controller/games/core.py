@@ -20,7 +20,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TypeVar
 
 from controller.games import texts
 
@@ -72,7 +72,13 @@ LEARN = GameOption("learn", "learning hints: the player on turn sees on the scre
 STRINGS = "strings"       # a field holding a list of strings (a hand of cards): a tuple in the action
 
 
-def action_from_fields(cls: type, data: Mapping[str, Any], types: Mapping[str, Any]) -> Any:
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Action = TypeVar("_Action", bound="DataclassInstance")
+
+
+def action_from_fields(cls: type[_Action], data: Mapping[str, Any], types: Mapping[str, Any]) -> _Action:
     """An action of ``cls`` from JSON (a log, a file), each field checked against ``types``:
     a type, a tuple of types, or ``STRINGS``. A bool is no int and a float no int; a field
     the action has a default for may be missing. Anything else is refused, never raised."""
@@ -125,8 +131,9 @@ def check_move(action: Any, known: Mapping[type, str], players: int, over: bool)
 
 def load_data(name: str) -> dict[str, Any]:
     """A game's component data from ``controller/games/data/<name>.json``."""
-    with resources.files("controller.games").joinpath("data", f"{name}.json").open(encoding="utf-8") as f:
-        return json.load(f)
+    with (resources.files("controller.games") / "data" / f"{name}.json").open(encoding="utf-8") as f:
+        data: dict[str, Any] = json.load(f)
+    return data
 
 
 HIDDEN = "?"           # in a seat's view: a card the seat cannot know (games whose cards are names)

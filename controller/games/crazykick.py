@@ -95,7 +95,7 @@ class Deck(Sequence[Card]):
         self.by_team: tuple[tuple[int, ...], ...] = tuple(
             tuple(c.id for c in self.cards if c.team_index == t) for t in range(len(self.team_names)))
 
-    def __getitem__(self, index):          # type: ignore[override]
+    def __getitem__(self, index: int) -> Card:          # type: ignore[override]  # (no slices: a card by its id)
         return self.cards[index]
 
     def __len__(self) -> int:
@@ -118,7 +118,7 @@ def load_deck(edition: str = "schmidt") -> Deck:
 def starting_piles(players: int) -> tuple[int, int]:
     """Piles per player of team 0 and team 1 (seats alternate between the teams, so with
     3, 5 or 7 players team 0 is the larger one)."""
-    return tuple(DATA["starting_piles"].get(str(players), DATA["starting_piles"]["even"]))  # type: ignore[return-value]
+    return tuple(DATA["starting_piles"].get(str(players), DATA["starting_piles"]["even"]))
 
 
 def uneven_goals(players: int) -> tuple[int, int]:
@@ -126,14 +126,14 @@ def uneven_goals(players: int) -> tuple[int, int]:
     table with the handicap variant (``--handicap``): the aims that let equal players win
     about half the matches (docs/crazy-kick.md, "Uneven tables"); none with an even number
     of players. The book has no handicap: both teams need 5."""
-    return tuple(DATA["uneven_goals"].get(str(players), (0, 0)))  # type: ignore[return-value]
+    return tuple(DATA["uneven_goals"].get(str(players), (0, 0)))
 
 
 def keeps_goal_cards(players: int) -> tuple[bool, bool]:
     """Whether team 0's and team 1's scored goal cards go back into the team's cards instead
     of being set aside: the finer half of an uneven table's handicap (docs/crazy-kick.md,
     "Uneven tables")."""
-    return tuple(DATA["uneven_goal_cards_kept"].get(str(players), (False, False)))  # type: ignore[return-value]
+    return tuple(DATA["uneven_goal_cards_kept"].get(str(players), (False, False)))
 
 
 # -- actions --------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ class CrazyKickState(NamedTuple):
     scores: tuple[int, int]
     goals: tuple[tuple[int, ...], tuple[int, ...]]   # goal cards set aside, per team
     shuffles: int                                # how many shuffles so far (seeds the next)
-    votes: frozenset                             # seats that said the ball is out, in this stall
+    votes: frozenset[int]                          # seats that said the ball is out, in this stall
     last: Event | None
     attacks: int                                 # attacks started so far
     plays: int                                   # cards played to the centre so far
@@ -258,7 +258,7 @@ class CrazyKick(GameRules):
             actions += [Flip(player, k) for k in range(len(piles))]
         elif any(piles):
             actions.append(Reshuffle(player))
-        follows = deck.follows[state.top] if state.centre else deck.kickoff
+        follows = deck.follows[state.top] if state.top is not None else deck.kickoff
         actions += [Play(player, k) for k, pile in enumerate(piles) if pile and pile[-1] in follows]
         if stalled(state) and state.team_of[player] not in agreed_teams(state):
             actions.append(BallOut(player))
@@ -436,10 +436,10 @@ class CrazyKick(GameRules):
             "goals_to_win": state.goals_to_win,
             "needed": list(state.needed),
             "goals": [[deck[c].player for c in team] for team in state.scored],
-            "centre": show[state.top] if state.centre else None,
+            "centre": show[state.top] if state.top is not None else None,
             "covered": show[state.centre[-2]] if len(state.centre) > 1 else None,
             "centre_count": len(state.centre),
-            "ball": deck[state.top].team_index if state.centre else None,
+            "ball": deck[state.top].team_index if state.top is not None else None,
             "hands": [len(h) for h in state.hands],
             "piles": [[{"count": len(p), "top": show[p[-1]] if p else None} for p in seat]
                       for seat in state.piles],
@@ -470,22 +470,23 @@ class CrazyKick(GameRules):
     def state_to_json(self, state: CrazyKickState) -> dict[str, Any]:
         data = state._asdict()
         data["votes"] = sorted(state.votes)
-        return _lists(data)                              # the last event, a tuple, becomes a list too
+        lists: dict[str, Any] = _lists(data)
+        return lists                                     # the last event, a tuple, becomes a list too
 
     def state_from_json(self, data: Mapping[str, Any]) -> CrazyKickState:
         return CrazyKickState(
             edition=data["edition"], seed=data["seed"], goals_to_win=data["goals_to_win"],
-            needed=tuple(data["needed"]),  # type: ignore[arg-type]
+            needed=tuple(data["needed"]),
             team_of=tuple(data["team_of"]), pile_count=tuple(data["pile_count"]),
             hands=tuple(tuple(h) for h in data["hands"]),
             piles=tuple(tuple(tuple(p) for p in seat) for seat in data["piles"]),
-            centre=tuple(data["centre"]), scores=tuple(data["scores"]),  # type: ignore[arg-type]
+            centre=tuple(data["centre"]), scores=tuple(data["scores"]),
             goals=tuple(tuple(g) for g in data["goals"]),  # type: ignore[arg-type]
             shuffles=data["shuffles"], votes=frozenset(data["votes"]),
             last=Event(*data["last"]) if data["last"] else None, attacks=data["attacks"],
             plays=data["plays"], winner=data["winner"],
             # a match saved before the goal cards kept: the book's rule, every goal scored set aside
-            kept=tuple(data.get("kept", (False, False))),  # type: ignore[arg-type]
+            kept=tuple(data.get("kept", (False, False))),
             scored=tuple(tuple(g) for g in data.get("scored", data["goals"])))  # type: ignore[arg-type]
 
     def card_names(self) -> list[str]:
@@ -494,7 +495,7 @@ class CrazyKick(GameRules):
 
 # -- helpers --------------------------------------------------------------------------------------
 
-def _replace(items: tuple, index: int, value: Any) -> tuple:
+def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 

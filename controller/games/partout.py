@@ -91,7 +91,7 @@ class Play:
 
 Action = Union[NameTrumpNumber, NameTrumpColour, Bid, Play]
 
-_ACTION_TYPES: dict[str, type] = {
+_ACTION_TYPES: dict[str, type[Action]] = {
     "trump_number": NameTrumpNumber,
     "trump_colour": NameTrumpColour,
     "bid": Bid,
@@ -169,7 +169,7 @@ def _rank_winner(plays: Sequence[tuple[Card, Choice]], locked: set[int], trump_n
     lead_colour = next((c.colour for i, (c, _) in enumerate(plays) if c.colour and i not in locked), None)
     best, best_key = 0, None
     for i, (card, _) in enumerate(plays):
-        if i in locked or card.colour is None:
+        if i in locked or card.colour is None or card.value is None:     # (every coloured card has a value)
             continue
         if card.value == trump_number and card.colour == trump_colour:
             key = (4, 0)
@@ -205,7 +205,7 @@ def team_points(bid: int, tricks: int, teams: int) -> int:
         raise ValueError("bid and tricks cannot be negative")
     if bid > 0 and tricks == 0:
         return -bid
-    bonus = DATA["bonus_for_bid"][f"{teams}_teams"]
+    bonus: dict[str, int] = DATA["bonus_for_bid"][f"{teams}_teams"]
     if bid >= 1 and tricks >= bid:
         if str(bid) not in bonus:
             raise ValueError(f"no bonus for a bid of {bid}")
@@ -435,6 +435,7 @@ class Partout(GameRules):
     def public_view(self, state: PartoutState) -> dict[str, Any]:
         setup = state.setup
         trick_plays = [(ALL_CARDS[c], ch) for _, c, ch in state.trick]
+        locked: frozenset[int]
         trump_number, trump_colour, locked = state.trump_number, state.trump_colour, frozenset()
         if trick_plays:   # trumps changed by a special in this trick hold already
             result = resolve_trick(trick_plays, trump_number, trump_colour)  # type: ignore[arg-type]
@@ -474,7 +475,7 @@ class Partout(GameRules):
     # -- JSON ------------------------------------------------------------------------------------
     def action_to_json(self, action: Action) -> dict[str, Any]:
         data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-        for field in action.__slots__:  # type: ignore[union-attr]
+        for field in action.__slots__:
             data[field] = getattr(action, field)
         return data
 
@@ -509,7 +510,7 @@ class Partout(GameRules):
             tuple(data["bids"]), tuple(tuple(p) for p in data["trick"]), data["trick_leader"],
             tuple(data["tricks_won"]),
             None if last is None else (tuple(tuple(p) for p in last[0]), last[1]),
-            tuple(tuple(tuple(part) for part in r) for r in data["history"]),
+            tuple((tuple(bids), tuple(tricks), tuple(points)) for bids, tricks, points in data["history"]),
         )
 
 
@@ -523,7 +524,7 @@ _PHASE_ACTION: dict[str, type] = {
 
 # --- helpers shared by the rules and the table's hints -------------------------------------
 
-_INTERNED: dict[tuple, Any] = {}
+_INTERNED: dict[tuple[Any, ...], Any] = {}
 
 
 _PLAY_OPTIONS: dict[tuple[int, str, int, int], tuple[Play, ...]] = {}
@@ -653,7 +654,8 @@ def _start_round(state: PartoutState, setup: Setup, round_index: int) -> Partout
 
 
 def _end_round(state: PartoutState, setup: Setup) -> PartoutState:
-    bids = tuple(sum(state.bids[p] for p in team) for team in setup.teams)   # all made by now
+    # (ignored: a bid is None until it is made, and every bid is made before the tricks are played)
+    bids = tuple(sum(state.bids[p] for p in team) for team in setup.teams)  # type: ignore[misc]
     tricks = tuple(sum(state.tricks_won[p] for p in team) for team in setup.teams)
     points = tuple(team_points(b, t, setup.scoring_teams) for b, t in zip(bids, tricks))
     state = state._replace(history=state.history + ((bids, tricks, points),))

@@ -107,7 +107,7 @@ _DECKS = {False: frozenset(deck(False)), True: frozenset(deck(True))}
 # the numbers the deck holds often enough for "four of a number" (with the joker it allows)
 _PRINTED = Counter(ALL_CARDS[n].value for n in NUMBER_CARDS)
 NUMBERS_FOR_FOUR: tuple[int, ...] = tuple(sorted(
-    v for v, printed in _PRINTED.items() if v != JOKER and printed + JOKERS_IN_FOUR >= OF_A_NUMBER))
+    v for v, printed in _PRINTED.items() if v is not None and v != JOKER and printed + JOKERS_IN_FOUR >= OF_A_NUMBER))
 
 
 # --- swaps ------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _match(give: Card, take: Card, barred: frozenset[int]) -> frozenset[str]:
     return frozenset(kinds)
 
 
-_BARRED_SETS = (frozenset(), frozenset({2}), frozenset({5}), frozenset({2, 5}))
+_BARRED_SETS: tuple[frozenset[int], ...] = (frozenset(), frozenset({2}), frozenset({5}), frozenset({2, 5}))
 # every pair of cards for every set of barred rows: swap_match is a dictionary look-up
 _MATCHES: dict[tuple[str, str, frozenset[int]], frozenset[str]] = {
     (g, t, barred): _match(ALL_CARDS[g], ALL_CARDS[t], barred)
@@ -188,8 +188,8 @@ def winning_lines(cards: Sequence[str]) -> list[Line]:
         lines.append(Line("one_colour", parsed[0].colour, POINTS["one_colour"]))
     counts: dict[int, int] = {}
     for c in numbers:
-        if not c.is_joker:
-            counts[c.value] = counts.get(c.value, 0) + 1  # type: ignore[index]
+        if not c.is_joker and c.value is not None:
+            counts[c.value] = counts.get(c.value, 0) + 1
     for value, count in sorted(counts.items()):
         if count + min(jokers, JOKERS_IN_FOUR) >= OF_A_NUMBER:
             lines.append(Line("four_of_a_number", value, POINTS["four_of_a_number"]))
@@ -246,7 +246,7 @@ def closest_goal(cards: Sequence[str]) -> tuple[str, Any, int, int]:
     parsed = [ALL_CARDS[c] for c in cards if c in ALL_CARDS]
     plain = [c for c in parsed if c.value is not None and not c.is_joker]
     jokers = sum(1 for c in parsed if c.is_joker)
-    goals = [("one_colour", colour, sum(1 for c in parsed if c.colour == colour), HAND_SIZE) for colour in COLOURS]
+    goals: list[tuple[str, str | int, int, int]] = [("one_colour", colour, sum(1 for c in parsed if c.colour == colour), HAND_SIZE) for colour in COLOURS]
     goals += [("row", row, sum(1 for c in plain if row in c.rows) + min(jokers, JOKERS_IN_A_ROW), HAND_SIZE)
               for row in ROWS]
     goals += [("four_of_a_number", value, sum(1 for c in plain if c.value == value) + min(jokers, JOKERS_IN_FOUR),
@@ -314,7 +314,7 @@ class Claim:
 
 
 Action = Union[LayMiddle, Swap, SwapAll, Pass, Renew, PlayWish, Claim]
-_ACTION_TYPES: dict[str, type] = {"lay_middle": LayMiddle, "swap": Swap, "swap_all": SwapAll, "pass": Pass,
+_ACTION_TYPES: dict[str, type[Action]] = {"lay_middle": LayMiddle, "swap": Swap, "swap_all": SwapAll, "pass": Pass,
                                   "renew": Renew, "play_wish": PlayWish, "claim": Claim}
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
 _FIELD_TYPES: dict[str, Any] = {"player": int, "give": str, "take": str, "card": str, "cards": STRINGS,
@@ -454,26 +454,25 @@ class Tadika(GameRules):
     # -- the moves ---------------------------------------------------------------------------------
     def apply(self, state: TadikaState, action: Action) -> TadikaState:
         player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
-        kind = type(action)
         if state.phase == "lay_middle":
-            if kind is not LayMiddle:
+            if not isinstance(action, LayMiddle):
                 raise IllegalAction("tadika_lay_middle_first", player=state.to_act)
             if player != state.to_act:
                 raise IllegalAction("tadika_lays_middle", player=player, expected=state.to_act)
             return _lay_middle(state, action)
-        if kind is Claim:
+        if isinstance(action, Claim):
             return _claim(state, action)
-        if kind is LayMiddle:
+        if isinstance(action, LayMiddle):
             raise IllegalAction("tadika_middle_lies", player=player)
         if player != state.to_act:
             raise IllegalAction("not_your_turn", player=player, expected=state.to_act)
-        if kind is Swap:
+        if isinstance(action, Swap):
             return _swap(state, action)
-        if kind is SwapAll:
+        if isinstance(action, SwapAll):
             return _swap_all(state, action)
-        if kind is Pass:
+        if isinstance(action, Pass):
             return _next_turn(state._replace(passes=state.passes + 1), player)
-        if kind is Renew:
+        if isinstance(action, Renew):
             if not may_renew(state):
                 if any(c in WISH_CARDS for c in state.middle):
                     check_wish_open(state)
@@ -631,7 +630,7 @@ def _check_hand(state: TadikaState, player: int, hand: Sequence[str]) -> tuple[s
     return tuple(hand)
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 

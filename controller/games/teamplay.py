@@ -249,11 +249,13 @@ def teams_for(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 def hand_limit(players: int) -> int:
-    return DATA["hand_limit"]["teams" if players % 2 == 0 else "alone"]
+    limit: int = DATA["hand_limit"]["teams" if players % 2 == 0 else "alone"]
+    return limit
 
 
 def end_missions(players: int) -> int:
-    return DATA["end_missions"]["teams" if players % 2 == 0 else "alone"]
+    missions: int = DATA["end_missions"]["teams" if players % 2 == 0 else "alone"]
+    return missions
 
 
 # --- actions -------------------------------------------------------------------------------------------
@@ -332,7 +334,7 @@ class EndTurn:
 
 
 Action = Union[KeepMission, LayBank, RefillBank, Discard, DrawDeck, DrawBank, Fulfil, PutBack, Give, EndTurn]
-_ACTION_TYPES: dict[str, type] = {
+_ACTION_TYPES: dict[str, type[Action]] = {
     "keep_mission": KeepMission, "lay_bank": LayBank, "refill_bank": RefillBank, "discard": Discard,
     "draw_deck": DrawDeck, "draw_bank": DrawBank, "fulfil": Fulfil, "put_back": PutBack, "give": Give,
     "end_turn": EndTurn,
@@ -444,7 +446,7 @@ def _check_distinct(cards: Sequence[str]) -> None:
             raise IllegalAction("teamplay_card_twice", card=card)
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 
@@ -470,7 +472,7 @@ class Teamplay(GameRules):
         per_player = 1 if players % 2 == 0 else 2
         general, pile = pile[0], pile[1:]
         missions = []
-        for p in range(players):
+        for _ in range(players):
             missions.append(tuple(pile[:per_player]))
             pile = pile[per_player:]
         state = TeamplayState(
@@ -539,33 +541,32 @@ class Teamplay(GameRules):
     # -- the moves -------------------------------------------------------------------------------------
     def apply(self, state: TeamplayState, action: Action) -> TeamplayState:
         player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
-        kind = type(action)
         if player != state.to_act:
             raise IllegalAction("not_your_turn", player=player, expected=state.to_act)
         expected = {"choose_missions": KeepMission, "lay_bank": LayBank, "refill": RefillBank}.get(state.phase)
-        if expected is not None and kind is not expected:
+        if expected is not None and not isinstance(action, expected):
             raise IllegalAction(f"teamplay_phase_{state.phase}", player=state.to_act)
-        if expected is None and kind in (KeepMission, LayBank, RefillBank):
+        if expected is None and isinstance(action, (KeepMission, LayBank, RefillBank)):
             raise IllegalAction("teamplay_not_now")             # a setup step, after the setup
-        if kind is KeepMission:
+        if isinstance(action, KeepMission):
             return _keep_mission(state, action)
-        if kind is LayBank:
+        if isinstance(action, LayBank):
             return _lay_bank(state, action)
-        if kind is RefillBank:
+        if isinstance(action, RefillBank):
             return _refill(state, action)
-        if state.must_discard and kind is not Discard:
+        if state.must_discard and not isinstance(action, Discard):
             raise IllegalAction("teamplay_discard_first", n=state.must_discard, held=state.hand_sizes[player],
                                 limit=hand_limit(state.players))
-        if kind is Discard:
+        if isinstance(action, Discard):
             return _discard(state, action)
-        state = state if kind is PutBack else state._replace(fresh=None)   # any other move keeps the new mission
-        if kind in (DrawDeck, DrawBank):
+        state = state if isinstance(action, PutBack) else state._replace(fresh=None)   # any other move keeps the new mission
+        if isinstance(action, (DrawDeck, DrawBank)):
             return _draw(state, action)
-        if kind is Fulfil:
+        if isinstance(action, Fulfil):
             return _fulfil(state, action)
-        if kind is PutBack:
+        if isinstance(action, PutBack):
             return _put_back(state, action)
-        if kind is Give:
+        if isinstance(action, Give):
             return _give(state, action)
         return _end_turn(state, action)
 

@@ -19,7 +19,7 @@ from controller.games.core import (
 from controller.games.teamup_pallet import (  # noqa: F401  (the pallet's names are the game's too)
     BEST, CARD_KIND, CARD_NUMBERS, CELLS, COLOUR_NAME, COLOURS, COLUMNS, COPIES, DATA, FLOORS, HEIGHT, KINDS, NEUTRAL,
     NEUTRAL_ORIENTATIONS, PACKAGES, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES, X, Y, CardKind, Package,
-    Pallet, _pallet, as_package, box_cells, cell, clone_of, fitting, kind_of_card, lowest_fit, orientations,
+    Pallet, _pallet, as_package, box_cells, cell, clone_of, colour_of, fitting, kind_of_card, lowest_fit, orientations,
     pallet_of, placement_error, placement_problem, puzzle_neutral, random_neutral, resting_floor, score,
     screen_steps, view_coordinates,
 )
@@ -79,7 +79,7 @@ class Stop:
 
 
 Action = Union[Draw, Place, FaceDown, Stop]
-_ACTION_TYPES: dict[str, type] = {"draw": Draw, "place": Place, "face_down": FaceDown, "stop": Stop}
+_ACTION_TYPES: dict[str, type[Action]] = {"draw": Draw, "place": Place, "face_down": FaceDown, "stop": Stop}
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
 _FIELD_TYPES: dict[str, Any] = {"player": int, "card": int, "package": list}
 
@@ -103,6 +103,15 @@ class TeamupState(NamedTuple):
 def current_card(state: TeamupState) -> int | None:
     """The number of the card drawn and waiting for its package."""
     return state.deck[len(state.moves)] if state.phase == "place" else None
+
+
+def card_to_place(state: TeamupState) -> int:
+    """The card drawn and waiting for its package; before one is drawn, no package is asked
+    for: a refusal, as a move would get."""
+    card = current_card(state)
+    if card is None:
+        raise IllegalAction("teamup_draw_first")
+    return card
 
 
 def face_down_count(state: TeamupState) -> int:
@@ -245,26 +254,25 @@ class TeamUp(GameRules):
         if state.phase == "draw":
             if state.mode == "physical" and len(state.deck) == len(state.moves):
                 drawn = set(state.deck)
-                return [Draw(player, n) for n in CARD_NUMBERS if n not in drawn] + [Stop(player)]
+                return [*(Draw(player, n) for n in CARD_NUMBERS if n not in drawn), Stop(player)]
             return [Draw(player), Stop(player)]
-        places = [Place.of(player, p) for p in fitting(pallet_of(state.placed), kind_of_card(current_card(state)))]
+        places: list[Action] = [Place.of(player, p) for p in fitting(pallet_of(state.placed), kind_of_card(card_to_place(state)))]
         return places or [FaceDown(player)]
 
     # -- the moves -------------------------------------------------------------------------------------
     def apply(self, state: TeamupState, action: Action) -> TeamupState:
         player = check_move(action, _ACTION_NAMES, state.players, state.phase == "over")
-        kind = type(action)
         if player != state.to_act:
             raise IllegalAction("not_your_turn", player=player, expected=state.to_act)
-        if kind is Draw:
+        if isinstance(action, Draw):
             return _draw(state, action)
-        if kind is Stop:
+        if isinstance(action, Stop):
             if state.phase != "draw":
                 raise IllegalAction("teamup_finish_card_first")
             return state._replace(phase="over", to_act=None, ended="stopped")
         if state.phase != "place":
             raise IllegalAction("teamup_draw_first")
-        if kind is FaceDown:
+        if isinstance(action, FaceDown):
             return _face_down(state, action)
         return _place(state, action)
 
@@ -310,7 +318,7 @@ class TeamUp(GameRules):
         if cls is None:
             raise IllegalAction("unknown_action", text=str(data.get("type")))
         action = action_from_fields(cls, data, {name: _FIELD_TYPES[name] for name in cls.__slots__})
-        if cls is Place:                         # the list checked and read as a package
+        if isinstance(action, Place):            # the list checked and read as a package
             return Place(action.player, as_package(action.package))
         return action
 
@@ -349,7 +357,7 @@ def _draw(state: TeamupState, action: Draw) -> TeamupState:
 
 
 def _place(state: TeamupState, action: Place) -> TeamupState:
-    card = current_card(state)
+    card = card_to_place(state)
     kind = kind_of_card(card)
     p = as_package(action.package)
     if p.shape in SHAPES and p.colour in COLOURS and not kind.allows(p.shape, p.colour):
@@ -370,10 +378,10 @@ def card_wants(card: int) -> IllegalAction:
 
 
 def _face_down(state: TeamupState, action: FaceDown) -> TeamupState:
-    kind = kind_of_card(current_card(state))
+    kind = kind_of_card(card_to_place(state))
     fits = lowest_fit(pallet_of(state.placed), kind)
     if fits is not None:
-        raise IllegalAction("teamup_still_fits", shape=fits.shape, colour=COLOUR_NAME[fits.colour],
+        raise IllegalAction("teamup_still_fits", shape=fits.shape, colour=COLOUR_NAME[colour_of(fits)],
                             x=fits.x + 1, y=fits.y + 1, floor=fits.z + 1)
     return _next_turn(state._replace(moves=state.moves + (-1,)))
 
@@ -383,7 +391,7 @@ def _next_turn(state: TeamupState) -> TeamupState:
         return state._replace(phase="over", to_act=None, ended="all_placed")
     if len(state.moves) == state.pile:
         return state._replace(phase="over", to_act=None, ended="no_cards")
-    return state._replace(phase="draw", to_act=(state.to_act + 1) % state.players)
+    return state._replace(phase="draw", to_act=(state.to_act + 1) % state.players)  # type: ignore[operator]  # (None only when over)
 
 
 RULES = TeamUp()

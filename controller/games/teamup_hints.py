@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from controller.games.core import HIDDEN_NUMBER
-from controller.games.teamup import TeamupState, current_card, face_down_count
+from controller.games.teamup import TeamupState, card_to_place, face_down_count
 from controller.games.teamup_pallet import (
-    CARD_KIND, CARD_NUMBERS, FLOORS, Package, as_package, fitting, kind_of_card, pallet_of,
+    CARD_KIND, CARD_NUMBERS, FLOORS, Package, as_package, colour_of, fitting, kind_of_card, pallet_of,
 )
 from controller.games.teamup_solver import COLOUR_INDEX, FOOTPRINT_AT, SHAPE_INDEX, _Search, solve
 
@@ -41,12 +41,12 @@ def _rank(state: TeamupState, candidates: list[Package]) -> list[Package]:
     scored = []
     for p in candidates:
         f = FOOTPRINT_AT[(SHAPE_INDEX[p.shape], p.x, p.y, p.dx, p.dy)]
-        search.place(f, p.z, COLOUR_INDEX[p.colour])
+        search.place(f, p.z, COLOUR_INDEX[colour_of(p)])
         open_ways = sum(bin(search.open[z]).count("1") for z in range(search.floors(), search.lost))
         snug = sum(1 for c in f.rim if c < 0 or search.heights[c] > p.z + 1)
         above = p.z >= FLOORS          # completes nothing, though it leaves every way open: after the rest
         scored.append((-search.lost, above, -open_ways, p.z, -snug, p))
-        search.remove(f, p.z, COLOUR_INDEX[p.colour])
+        search.remove(f, p.z, COLOUR_INDEX[colour_of(p)])
     scored.sort()
     return [t[-1] for t in scored]
 
@@ -58,7 +58,7 @@ def suggest_placement(state: TeamupState, rng: random.Random | None = None) -> P
     (in puzzle and challenge games, where the order is known, planned with it), each with a
     budget of steps, the same on every machine, so a game replays as it was played. None
     when nothing the card allows fits."""
-    candidates = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+    candidates = list(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))
     if not candidates:
         return None
     face_down = face_down_count(state)

@@ -33,11 +33,12 @@ from controller.games import texts
 from controller.games.core import IllegalAction, load_data
 
 DATA = load_data("teamup")
-X, Y = DATA["pallet"]["x"], DATA["pallet"]["y"]
-FLOORS = DATA["pallet"]["floors"]          # the complete floors of a perfect pallet, the ones the score counts
+X: int = DATA["pallet"]["x"]
+Y: int = DATA["pallet"]["y"]
+FLOORS: int = DATA["pallet"]["floors"]          # the complete floors of a perfect pallet, the ones the score counts
 COLUMNS = X * Y
 SHAPES: dict[str, tuple[int, int, int]] = {s: tuple(size) for s, size in DATA["shapes"].items()}
-NEUTRAL = DATA["neutral"]["shape"]
+NEUTRAL: str = DATA["neutral"]["shape"]
 NEUTRAL_ORIENTATIONS: tuple[tuple[int, int, int], ...] = tuple(tuple(o) for o in DATA["neutral"]["orientations"])
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
 COPIES: int = DATA["copies"]
@@ -50,9 +51,9 @@ HEIGHT = max(o[2] for o in NEUTRAL_ORIENTATIONS) + COPIES * len(COLOURS) * sum(s
 CELLS = COLUMNS * HEIGHT
 CARD_KIND: dict[int, str] = {c["number"]: c["kind"] for c in DATA["cards"]}
 CARD_NUMBERS: tuple[int, ...] = tuple(sorted(CARD_KIND))
-PER_FLOOR = DATA["scoring"]["per_floor"]
-PER_PACKAGE_LEFT = DATA["scoring"]["per_package_left"]
-PER_FACE_DOWN = DATA["scoring"]["per_face_down_card"]
+PER_FLOOR: int = DATA["scoring"]["per_floor"]
+PER_PACKAGE_LEFT: int = DATA["scoring"]["per_package_left"]
+PER_FACE_DOWN: int = DATA["scoring"]["per_face_down_card"]
 BEST = FLOORS * PER_FLOOR                                        # 25: a perfect pallet
 
 # the colours' names in the texts' colour table (a player reads "red", "Rot", "rouge", "rosso")
@@ -132,7 +133,7 @@ class Pallet:
         self.placed = tuple(placed)
         self.owner = [-1] * CELLS
         self.heights = [0] * COLUMNS
-        self.used: Counter = Counter()
+        self.used: Counter[tuple[str, str | None]] = Counter()
         self.neutral = False
         for index, p in enumerate(self.placed):
             for c in box_cells(p.x, p.y, p.z, p.dx, p.dy, p.dz)[0]:
@@ -155,11 +156,11 @@ class Pallet:
 
 
 @lru_cache(maxsize=64)
-def _pallet(placed: tuple) -> Pallet:
+def _pallet(placed: tuple[Package, ...]) -> Pallet:
     return Pallet(placed)
 
 
-_LAST: tuple[Any, Any] = (None, None)       # the last tuple asked for and its pallet (held: its id stays its own)
+_LAST: tuple[object, Pallet | None] = (None, None)       # the last tuple asked for and its pallet (held: its id stays its own)
 
 
 def pallet_of(placed: Iterable[Sequence[Any]]) -> Pallet:
@@ -167,12 +168,20 @@ def pallet_of(placed: Iterable[Sequence[Any]]) -> Pallet:
     game's own tuple of packages is recognised at once)."""
     global _LAST
     last = _LAST
-    if placed is last[0]:
+    if placed is last[0] and last[1] is not None:
         return last[1]
     pallet = _pallet(tuple(as_package(p) for p in placed))
     if isinstance(placed, tuple):                # a list may change under the same id: not kept
         _LAST = (placed, pallet)
     return pallet
+
+
+def colour_of(p: Package) -> str:
+    """The colour of a package a card asks for: every one but the neutral package, which
+    has none and lies first on every pallet."""
+    if p.colour is None:
+        raise ValueError(f"the neutral package has no colour: {p}")
+    return p.colour
 
 
 def as_package(p: Sequence[Any]) -> Package:

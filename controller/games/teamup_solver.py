@@ -40,7 +40,7 @@ from typing import Any, Sequence
 
 from controller.games.teamup_pallet import (
     CARD_KIND, COLOURS, COLUMNS, COPIES, FLOORS, HEIGHT, KINDS, PER_FACE_DOWN, PER_FLOOR, PER_PACKAGE_LEFT, SHAPES,
-    X, Y, Package, as_package, orientations,
+    X, Y, Package, as_package, colour_of, orientations,
 )
 
 PER_SHAPE = COPIES * len(COLOURS)                 # 9 packages of each shape
@@ -139,9 +139,9 @@ class _Search:
         self.line: list[tuple[Footprint, int, int] | None] = []   # per card: (footprint, floor, colour or −1)
         self.best = self.now()
         self.best_line: list[tuple[Footprint, int, int] | None] = []
-        self.profiles: dict[tuple, tuple[int, ...]] = {}
-        self.needs_memo: dict[tuple, set[tuple[int, ...]]] = {}
-        self.cards_memo: dict[tuple, int] = {}
+        self.profiles: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+        self.needs_memo: dict[tuple[int, int, tuple[int, ...]], set[tuple[int, ...]]] = {}
+        self.cards_memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
         self.on_floor = [[0] * len(SHAPE_LIST) for _ in range(FLOORS)]
         self.before: list[tuple[int, int]] = []           # packages on the pallet before the search
         self.noise = 0.0
@@ -290,7 +290,7 @@ class _Search:
 
     def _side_clone(self, f: Footprint, h: int) -> bool:
         owner, boxes = self.owner, self.boxes
-        for column, axis, at in f.sides:
+        for column, axis, _at in f.sides:
             index = owner[column + COLUMNS * h]
             if index < 0:
                 continue
@@ -306,8 +306,8 @@ class _Search:
     def add(self, p: Package) -> None:
         """A package already on the pallet (its colour is known: it counts as fixed)."""
         f = FOOTPRINT_AT[(SHAPE_INDEX[p.shape], p.x, p.y, p.dx, p.dy)]
-        self.place(f, p.z, COLOUR_INDEX[p.colour])
-        self.before.append((f.shape, COLOUR_INDEX[p.colour]))
+        self.place(f, p.z, COLOUR_INDEX[colour_of(p)])
+        self.before.append((f.shape, COLOUR_INDEX[colour_of(p)]))
 
     def place(self, f: Footprint, h: int, colour: int) -> None:
         index = len(self.boxes)
@@ -360,8 +360,8 @@ class _Search:
         one is found (it is then the best line), False when there is none from here (or the
         time ran out)."""
         self.nodes += 1
-        if self.nodes > self.node_limit or self.nodes & 255 == 0 and self.clock is not None and \
-                self.clock() > self.deadline:
+        if self.nodes > self.node_limit or (self.nodes & 255 == 0 and self.clock is not None and \
+                self.clock() > self.deadline):
             self.timed_out = True
         if self.timed_out:
             return False
@@ -482,7 +482,7 @@ class _Network:
 
     def augment(self) -> bool:
         """One more unit from source to sink along a path with room, if there is one."""
-        came = {"source": None}
+        came: dict[str, str | None] = {"source": None}
         todo = ["source"]
         while todo:
             node = todo.pop()
@@ -607,7 +607,7 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
         search.add(as_package(p))
     search.face_down = face_down
     search.best, search.best_line = search.now(), []
-    budget = None if timed else search.nodes + nodes
+    budget = None if nodes is None else search.nodes + nodes
 
     def used() -> float:
         return clock() if budget is None else search.nodes

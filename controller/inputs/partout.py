@@ -115,6 +115,8 @@ class PartoutInput(InputAdapter):
         """Start where the player most likely wants to be: the Dungeon on the card that is
         winning the trick, the Mathematician and Alchemist on the trumps in force."""
         plays = [(ALL_CARDS[c], ch) for _, c, ch in state.trick]
+        number: int | None
+        colour: str | None
         if card.choice_kind == "target":
             return resolve_trick(plays, state.trump_number, state.trump_colour).winner  # type: ignore[arg-type]
         if plays:

@@ -31,7 +31,7 @@ from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.teamup import (
-    X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, current_card, drawn_cards,
+    X, Y, Draw, card_wants, FaceDown, Package, Place, Stop, TeamUp, TeamupState, card_to_place, colour_of, current_card, drawn_cards,
     fitting, kind_of_card, lowest_fit, orientations, pallet_of, placement_problem, resting_floor, screen_steps,
 )
 from controller.games.teamup_hints import suggest_placement
@@ -94,10 +94,10 @@ class TeamUpInput(InputAdapter):
             return None
         ghost = self._ghost.get(seat)
         if ghost is None or (ghost.shape, ghost.colour) not in options:
-            first = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
+            first = lowest_fit(pallet_of(state.placed), kind_of_card(card_to_place(state)))
             if first is not None:
                 turn = orientations(first.shape).index((first.dx, first.dy, first.dz))
-                ghost = Ghost(first.shape, first.colour, turn, first.x, first.y)
+                ghost = Ghost(first.shape, colour_of(first), turn, first.x, first.y)
             else:
                 ghost = Ghost(options[0][0], options[0][1], 0, 0, 0)
             self._ghost[seat] = ghost
@@ -121,7 +121,7 @@ class TeamUpInput(InputAdapter):
         ghost = self.ghost(state, seat)
         if seat in self._more:
             return self._second_row(state, seat, button, ghost)
-        if ghost is None or button == PLACE and not any(fitting(pallet_of(state.placed), kind_of_card(current_card(state)))):
+        if ghost is None or (button == PLACE and not any(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))):
             if button == PLACE:
                 return FaceDown(seat)
             if button == MORE:
@@ -175,7 +175,7 @@ class TeamUpInput(InputAdapter):
             self._ghost[seat] = ghost_of(hint)
             self._more.discard(seat)
             return None
-        spots = list(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+        spots = list(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))
         spots = [p for p in spots if (p.shape, p.colour) == (ghost.shape, ghost.colour)] or spots
         if not spots:
             raise IllegalAction("teamup_nothing_fits")
@@ -187,7 +187,7 @@ class TeamUpInput(InputAdapter):
     def _face_down(self, state: TeamupState, seat: int) -> FaceDown:
         """Turning the card face down; when a package still fits, the ghost goes there to
         show it, and the rules refuse with the reason."""
-        fits = lowest_fit(pallet_of(state.placed), kind_of_card(current_card(state)))
+        fits = lowest_fit(pallet_of(state.placed), kind_of_card(card_to_place(state)))
         if fits is not None:
             self._ghost[seat] = ghost_of(fits)
         return FaceDown(seat)
@@ -271,7 +271,7 @@ class TeamUpInput(InputAdapter):
             draw = None if state.mode == "physical" and len(state.deck) == len(state.moves) else \
                 SoftKey("teamup_key_draw")
             return (SoftKey("teamup_key_turn_view"), None, None, None, draw, SoftKey("teamup_key_stop"))
-        nothing_fits = not any(fitting(pallet_of(state.placed), kind_of_card(current_card(state))))
+        nothing_fits = not any(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state))))
         place = SoftKey("teamup_key_face_down") if nothing_fits else SoftKey("teamup_key_place")
         if seat in self._more:
             return (SoftKey("teamup_key_hint"), SoftKey("teamup_key_next_spot"), SoftKey("teamup_key_turn_view"),
@@ -290,7 +290,7 @@ class TeamUpInput(InputAdapter):
             if state.mode == "physical" and len(state.deck) == len(state.moves):
                 return "teamup_prompt_tap_card", {}
             return "teamup_prompt_draw", {}
-        if not any(fitting(pallet_of(state.placed), kind_of_card(current_card(state)))):
+        if not any(fitting(pallet_of(state.placed), kind_of_card(card_to_place(state)))):
             return "teamup_prompt_face_down", {}
         return "teamup_prompt_place", {}
 
@@ -323,7 +323,7 @@ class TeamUpInput(InputAdapter):
         target = action.package
         ghost = self.ghost(state, seat)
         if ghost is None or (target.shape, target.colour) not in self.options(state):
-            raise card_wants(current_card(state))
+            raise card_wants(card_to_place(state))
         # press as a hand would, watching the ghost: the package, the turn, then each way
         for button, done in ((PACKAGE, lambda g: (g.shape, g.colour) == (target.shape, target.colour)),
                              (TURN, lambda g: orientations(g.shape)[g.turn][:2] == (target.dx, target.dy)),
@@ -346,7 +346,7 @@ def package_of(state: TeamupState, ghost: Ghost) -> Package:
 
 
 def ghost_of(p: Package) -> Ghost:
-    return Ghost(p.shape, p.colour, orientations(p.shape).index((p.dx, p.dy, p.dz)), p.x, p.y)
+    return Ghost(p.shape, colour_of(p), orientations(p.shape).index((p.dx, p.dy, p.dz)), p.x, p.y)
 
 
 INPUT = TeamUpInput

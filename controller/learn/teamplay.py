@@ -55,7 +55,7 @@ def hints(rules: Teamplay, state: TeamplayState, seat: int, hand_known: bool) ->
                    if state.general else Hint("learn_teamplay_missions_own", {"missions": own}))
     if draws:
         out.append(Hint("learn_teamplay_draw", {"n": 2 - state.draws}))
-    if any(isinstance(a, PutBack) for a in legal):
+    if state.fresh is not None and any(isinstance(a, PutBack) for a in legal):     # (a fresh mission to put back)
         out.append(Hint("learn_teamplay_put_back", {"mission": mission_type(state.fresh).id}))
     # giving takes cards, which the rules list only when they know the hand
     if any(isinstance(a, Give) for a in legal) or (not hand_known and partner(state, seat) is not None

@@ -11,7 +11,7 @@ face down.
 from __future__ import annotations
 
 from controller.games.teamup import (
-    COLOUR_NAME, PACKAGES, PER_FLOOR, FaceDown, Place, Stop, TeamUp, TeamupState, face_down_count, pallet_of,
+    COLOUR_NAME, PACKAGES, PER_FLOOR, FaceDown, Place, Stop, TeamUp, TeamupState, colour_of, face_down_count, pallet_of,
     state_score,
 )
 from controller.learn import Hint
@@ -29,7 +29,7 @@ def hints(rules: TeamUp, state: TeamupState, seat: int, hand_known: bool) -> lis
         out.append(Hint(key + "_or_stop" if any(isinstance(a, Stop) for a in legal) else key))
     places = [a.package for a in legal if isinstance(a, Place)]
     if places:
-        kinds = sorted({f"{p.shape}:{COLOUR_NAME[p.colour]}" for p in places})
+        kinds = sorted({f"{p.shape}:{COLOUR_NAME[colour_of(p)]}" for p in places})
         out.append(Hint("learn_teamup_fits", {"packages": kinds, "n": len(places)}))
     elif any(isinstance(a, FaceDown) for a in legal):
         out.append(Hint("learn_teamup_face_down"))

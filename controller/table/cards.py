@@ -20,7 +20,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from controller.table.eventlog import EventLog, make_data_folder
 from controller.games.core import IllegalAction
@@ -131,7 +131,7 @@ class CardKeys:
             theirs = [bytes.fromhex(k) for k in json.loads(Path(path).read_text())["keys"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise IllegalAction("card_keys_unreadable", path=str(path), reason=str(exc)) from exc
-        self.own                                    # this table's own key stays the first
+        self.own  # noqa: B018 - made now if new: this table's own key stays the first
         new = [k for k in theirs if k not in self.keys and len(k) == 16]
         self.keys += new
         self._save()
@@ -141,9 +141,9 @@ class CardKeys:
 TOKEN_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz234567")     # base32, as card_token writes it
 
 
-def is_record(text: str | None) -> bool:
+def is_record(text: str | None) -> TypeGuard[str]:
     """Whether a tag's text is a record of this table's kind (signed), not plain text."""
-    return bool(text) and text.strip().startswith(TOKEN_PREFIX + ":")
+    return text is not None and text.strip().startswith(TOKEN_PREFIX + ":")
 
 
 def parse_text(text: str | None, uid: str, keys: CardKeys | None) -> tuple[str, str] | None:

@@ -31,6 +31,7 @@ from controller.games import texts
 from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
+from hardware.events import ButtonEvent, EventQueue, InputEvent, StationHello, StationLost, StationProgress
 from hardware.sim import is_simulated
 
 log = logging.getLogger(__name__)
@@ -160,7 +161,7 @@ class SimulatedWire:
 
 
 class RealtimeRunner(TableRunner):
-    def __init__(self, table: Table, events: "queue.Queue", links: dict[str, Any], *,
+    def __init__(self, table: Table, events: EventQueue, links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None,
                  keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
@@ -254,27 +255,26 @@ class RealtimeRunner(TableRunner):
         return self.table.result()
 
     # -- events in ----------------------------------------------------------------------------------
-    def accept(self, event: Any) -> None:
-        kind = type(event).__name__
-        if kind == "ButtonEvent":
+    def accept(self, event: InputEvent) -> None:
+        if isinstance(event, ButtonEvent):
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
                               arrived_ns=event.arrived_ns, looked_ns=getattr(event, "looked_ns", None))
-        elif kind == "StationProgress":
+        elif isinstance(event, StationProgress):
             self.arbiter.progress(event.station, upto_ns=event.upto_ns, arrived_ns=event.arrived_ns,
                                   asked_ns=event.asked_ns, lost=event.lost, backwards=event.backwards)
         else:
-            if kind == "StationHello":
+            if isinstance(event, StationHello):
                 self.arbiter.forget(event.station)    # a rebooted station: a new clock
-            if kind in ("StationHello", "StationLost"):
+            if isinstance(event, (StationHello, StationLost)):
                 self._in_race_after(event)
             self.handle(event)
 
-    def _in_race_after(self, event: Any) -> None:
+    def _in_race_after(self, event: StationHello | StationLost) -> None:
         """A station lost leaves the race (the table pauses anyway); one back joins it. The
         link says so by the time its event is read, but a test's fake may not."""
         stations = set(self.arbiter.stations)
         link = self.links.get(event.station)
-        if type(event).__name__ == "StationLost":
+        if isinstance(event, StationLost):
             stations.discard(event.station)
         elif link is not None and self._races(link):
             stations.add(event.station)
@@ -355,9 +355,9 @@ class RealtimeRunner(TableRunner):
                 continue
             if getattr(event, "seq", None) is not None:
                 self._seen[event.station] = event.seq
-            if type(event).__name__ == "StationProgress" and self._expected_answers.get(event.station):
+            if isinstance(event, StationProgress) and self._expected_answers.get(event.station):
                 self._expected_answers[event.station] -= 1
-            if self.wire is not None and type(event).__name__ in ("ButtonEvent", "StationProgress"):
+            if self.wire is not None and isinstance(event, (ButtonEvent, StationProgress)):
                 # on its way: it arrives in simulated time, in order with the station's presses
                 # (an answer must not overtake a press it promises came first)
                 self.wire.send(event)

@@ -11,11 +11,12 @@ import time
 from typing import Any, Callable
 
 from controller.table.table import Command, Table
+from hardware.events import EventQueue, InputEvent, PanelEvent
 
 log = logging.getLogger(__name__)
 
 
-def event_queue() -> "queue.SimpleQueue":
+def event_queue() -> queue.SimpleQueue[Any]:
     """The queue the stations' readers (and the panel, and the bots) put events on and the
     table's loop takes them from. A SimpleQueue: its put and its wake-up are one C call
     each, where a ``queue.Queue`` runs a Python condition around both, under the
@@ -42,7 +43,7 @@ INTERRUPTED = threading.Event()
 
 
 class TableRunner:
-    def __init__(self, table: Table, events: "queue.SimpleQueue | queue.Queue", links: dict[str, Any], *,
+    def __init__(self, table: Table, events: EventQueue, links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, panel: Any = None,
                  give_up_unsaved_s: float | None = None) -> None:
@@ -131,10 +132,12 @@ class TableRunner:
             except queue.Empty:
                 return batch
 
-    def handle(self, event: Any) -> None:
+    def handle(self, event: InputEvent | Wake) -> None:
+        if isinstance(event, Wake):
+            return                           # it only made the loop look again: nothing for the table
         before = len(self.table.actions)
         commands = self.table.handle(event)
-        if type(event).__name__ == "PanelEvent":
+        if isinstance(event, PanelEvent):
             if event.button == "menu_held":
                 self.stopped = True          # the game is in the log: `spieltisch play` resumes it
             elif self.panel is not None:

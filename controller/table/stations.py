@@ -11,11 +11,11 @@ import contextlib
 import glob
 import json
 import os
-import queue
 import time
 from typing import Any
 
 from controller.table.runner import event_queue
+from hardware.events import EventQueue
 
 
 def candidate_ports() -> list[str]:
@@ -33,7 +33,7 @@ def candidate_ports() -> list[str]:
 HELLO_TIMEOUT_S = 1.0          # a station says HELLO within milliseconds of WHO; a silent port costs this
 
 
-def probe(port: str, events: "queue.Queue", stack: contextlib.ExitStack) -> Any:
+def probe(port: str, events: EventQueue, stack: contextlib.ExitStack) -> Any:
     """An open link to whatever answers on ``port``, or a string saying why nothing does."""
     from hardware.link import StationError, StationLink
     from hardware.pn532 import PN532Reader

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from controller.table.cards import CardResolver
 from controller.table.eventlog import BrokenLog, EventLog, SavedGame, storage_error
@@ -21,6 +21,8 @@ from controller.games.core import GameRules, IllegalAction
 from controller.games.team_colours import has_teams, seat_colours
 from controller.inputs import InputAdapter, SoftKey, adapter_for
 from controller.learn import Hint, hints_for, seats_to_hint
+from hardware.events import (ButtonEvent, InputEvent, PanelEvent, StationFlooding, StationHello, StationLost,
+                             StationProgress, TagEvent, TagGone, TagWritten)
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,10 @@ BUZZ_WHISTLE = (2500, 400)         # a pause is over (Crazy Kick: the kick-off a
 UNDO_HOLD_NS = 1_000_000_000       # the back button held this long asks to undo
 CONFIRM_UNDO_BUTTON = 4            # bottom middle: "yes, take it back"
 PANEL = -1                         # undo asked for by the host (panel button, keyboard)
+
+# The events a table does nothing with: a FENCE's answer is the real-time loop's arbiter's
+# (realtime.py), a card taken off its reader or written is the enrolment's (app/enroll.py).
+IGNORED_EVENTS = (StationProgress, TagGone, TagWritten)
 
 
 @dataclass(frozen=True)
@@ -200,36 +206,44 @@ class Table:
         return table
 
     # -- input --------------------------------------------------------------------------------------
-    def handle(self, event: Any) -> list[Command]:
+    def handle(self, event: InputEvent) -> list[Command]:
         """One station event; returns the feedback to send. Never raises for bad input."""
         station = getattr(event, "station", None)
         seq = getattr(event, "seq", None)
         if station is not None and seq is not None:
             self.processed[station] = seq
-        kind = type(event).__name__
-        if kind == "StationLost":
-            return self._station_lost(event)
-        if kind == "StationHello":
-            return self._station_hello(event)
-        if kind == "StationFlooding":
-            seat = self.seat_of(station)
-            self._note(Message("station_flooding", {"seat": seat, "n": event.dropped}, seat, True,
-                               self.revision + 1))
-            return []
-        if kind == "PanelEvent":
-            if event.button == "undo":
-                return self.host_undo()
-            if event.button == "menu":       # a short press: say how to stop
-                self._note(Message("panel_menu_hint", {}, None, False, self.revision + 1))
-            return []                        # "menu_held" is the runner's: it stops
-        if kind not in ("ButtonEvent", "TagEvent"):
-            return []
+        match event:
+            case StationLost():
+                return self._station_lost(event)
+            case StationHello():
+                return self._station_hello(event)
+            case StationFlooding():
+                seat = self.seat_of(event.station)
+                self._note(Message("station_flooding", {"seat": seat, "n": event.dropped}, seat, True,
+                                   self.revision + 1))
+                return []
+            case PanelEvent():
+                if event.button == "undo":
+                    return self.host_undo()
+                if event.button == "menu":       # a short press: say how to stop
+                    self._note(Message("panel_menu_hint", {}, None, False, self.revision + 1))
+                return []                        # "menu_held" is the runner's: it stops
+            case ButtonEvent() | TagEvent():
+                return self._station_input(event)
+            case _ if isinstance(event, IGNORED_EVENTS):
+                return []
+            case _:
+                return _unknown_event(event)
+
+    def _station_input(self, event: ButtonEvent | TagEvent) -> list[Command]:
+        """A press or a card at a station: its seat's input (or a refusal)."""
+        station = event.station
         seat = self.seat_of(station)
         if seat is None:
             log.info("input from station %s that has no seat", station)
             self._note(Message("station_without_seat", {"station": station}, None, True, self.revision + 1))
             return []
-        if kind == "ButtonEvent" and not event.pressed:
+        if isinstance(event, ButtonEvent) and not event.pressed:
             return self._released(seat, event)
         if self._refusals.pop(seat, None) is not None:      # its next input: the refusal has been read
             self._changed()
@@ -242,8 +256,9 @@ class Table:
             return self._refuse(seat, IllegalAction("paused", seat=self.paused_for[0]))
         if self.cannot_save is not None and not self.check_saving():
             return self._refuse(seat, IllegalAction("cannot_save", reason=self.cannot_save))
-        if kind == "ButtonEvent":
-            if self.paused_until_ns is not None and self.paused_from_ns <= event.pressed_ns < self.paused_until_ns:
+        if isinstance(event, ButtonEvent):
+            if (self.paused_from_ns is not None and self.paused_until_ns is not None
+                    and self.paused_from_ns <= event.pressed_ns < self.paused_until_ns):
                 return self._refuse(seat, IllegalAction(self._pause_refusal))
             back = event.button == getattr(self.adapter, "back_button", None)
             if back:
@@ -254,10 +269,8 @@ class Table:
                                    defer_refusal=station if back else None)
             finally:
                 self._pressed_ns = None
-        if kind == "TagEvent":
-            return self._input(seat, lambda: self.adapter.card(
-                self.state, seat, self.resolver.resolve(event.uid, event.text)))
-        return []
+        return self._input(seat, lambda: self.adapter.card(
+            self.state, seat, self.resolver.resolve(event.uid, event.text)))
 
     @property
     def paused_for(self) -> tuple[int, ...]:
@@ -318,7 +331,7 @@ class Table:
         self.state = new_state
         self.actions.append(action)
         self.adapter.reset()
-        if pause is not None:
+        if pause is not None and self._pressed_ns is not None:      # (a pause comes after a press only)
             seconds, self._pause_refusal = pause
             self.paused_from_ns, self.paused_until_ns = self._pressed_ns, self._pressed_ns + int(seconds * 1e9)
         self._hint = self.rules.idle_hint(new_state)   # asked once a move: the loop asks when it is due
@@ -350,7 +363,7 @@ class Table:
             return
         try:
             self.store.begin()
-        except Exception as exc:                   # then each action commits on its own, as always
+        except Exception as exc:  # noqa: BLE001 - then each action commits on its own, as always
             log.warning("event log: cannot begin a batch: %s", exc)
             return
         self._batch = _Batch({k: _copied(v) for k, v in vars(self).items() if k not in _NOT_CHECKPOINTED})
@@ -367,10 +380,10 @@ class Table:
                 raise batch.failed
             self.store.commit()
             return []
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever refused the batch: it is undone below
             try:
                 self.store.rollback()
-            except Exception:                      # the log is in trouble already: said below
+            except Exception:  # noqa: BLE001 - the log is in trouble already: said below
                 pass
             for key, value in batch.before.items():
                 setattr(self, key, value)
@@ -481,7 +494,7 @@ class Table:
         buttons no (the press does nothing else). Any other input says no and counts as itself
         (None: go on handling it)."""
         asker, self.undo_asked = self.undo_asked, None
-        if asker == seat and type(event).__name__ == "ButtonEvent":
+        if asker == seat and isinstance(event, ButtonEvent):
             if event.button == CONFIRM_UNDO_BUTTON:
                 return self.undo()
             self._note(Message("undo_kept", {}, seat, False, self.revision + 1))
@@ -513,7 +526,7 @@ class Table:
         if self.store is not None and self.game_id is not None:
             try:                                     # taking back the move that ended it takes back the result
                 self.store.append_undo(self.game_id, reopens=self.finished)
-            except Exception as exc:                 # nothing taken back that the log would not know
+            except Exception as exc:  # noqa: BLE001 - nothing taken back that the log would not know
                 self._note(Message("cannot_save", {"reason": self._saving_failed(exc)}, None, True, self.revision + 1))
                 return []
         self.actions.pop()
@@ -692,3 +705,11 @@ UNDO_KEYS = (None, None, None, SoftKey("undo_no"), SoftKey("undo_yes"), SoftKey(
 
 def _reason(exc: BaseException) -> str:
     return exc.message("en") if isinstance(exc, IllegalAction) else f"{type(exc).__name__}: {exc}"
+
+
+def _unknown_event(event: NoReturn) -> list[Command]:
+    """Reached by no event while every kind has its case in ``Table.handle``: mypy checks
+    that (what is left of ``InputEvent`` there must be nothing). Anything else that comes
+    (a bug) is logged and changes nothing."""
+    log.warning("an event the table does not know: %r", event)
+    return []

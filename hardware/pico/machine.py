@@ -44,7 +44,7 @@ class Pin:
     PULL_DOWN = 2
     IRQ_FALLING = 4
     IRQ_RISING = 8
-    all = {}
+    all = {}  # noqa: RUF012 - the class's own registry of pins (MicroPython has no ClassVar)
 
     def __init__(self, pin_id, mode=None, pull=None, value=None):
         self.id = pin_id

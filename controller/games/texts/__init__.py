@@ -96,7 +96,7 @@ def render_at_seat(lang: str, key: str, params: Mapping[str, Any] | None = None,
     return render(lang, key, params, seat_names) if template is None else _fill(lang, template, params, seat_names)
 
 
-def _fill(lang: str, template: Any, params: Mapping[str, Any] | None, seat_names: Sequence[str] | None) -> str:
+def _fill(lang: str, template: str | tuple[str, ...], params: Mapping[str, Any] | None, seat_names: Sequence[str] | None) -> str:
     if isinstance(template, tuple):
         template = template[min(plural_index(lang, (params or {}).get("n", 0)), len(template) - 1)]
     shown = {name: _show(lang, name, value, seat_names) for name, value in (params or {}).items()}
@@ -125,7 +125,7 @@ def seat_label(lang: str, seat: int, seat_names: Sequence[str] | None = None) ->
 def card_name(lang: str, card: str) -> str:
     """``red5`` → "red 5" / "Rot 5"; specials by their printed names."""
     names = table(lang)
-    specials = names.get("_cards", {})
+    specials: dict[str, str] = names.get("_cards", {})
     if card in specials:
         return specials[card]
     kind, dash, copy = card.rpartition("-")      # one of several equal cards: "wish-3", "red3-2"
@@ -143,7 +143,8 @@ def card_mark(lang: str, card: str) -> str:
     """The letter printed on a special card, in the language's own edition; where two cards
     share one (German K, French and Italian R for King and Queen) the Queen's adds the letter
     that tells her apart (Kn, Rn, Rg): the screen shows which of the two was played."""
-    return table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
+    mark: str = table(lang).get("_card_marks", {}).get(card) or table(DEFAULT_LANGUAGE)["_card_marks"].get(card, "?")
+    return mark
 
 
 def date_time(lang: str, day: int, month: int, hour: int, minute: int) -> str:
@@ -153,7 +154,8 @@ def date_time(lang: str, day: int, month: int, hour: int, minute: int) -> str:
 
 
 def colour_name(lang: str, colour: str) -> str:
-    return table(lang).get("_colours", {}).get(colour, colour)
+    name: str = table(lang).get("_colours", {}).get(colour, colour)
+    return name
 
 
 def labelled(lang: str, label: str, value: Any = "") -> str:
@@ -209,7 +211,8 @@ def _item(lang: str, kind: str, value: Any, seat_names: Sequence[str] | None) ->
         give, _, take = str(value).partition(">")
         return render(lang, "swap_for", {"give": give, "take": take})
     if kind == "mission":
-        return table(lang).get("_missions", {}).get(str(value), str(value))
+        mission: str = table(lang).get("_missions", {}).get(str(value), str(value))
+        return mission
     if kind == "package":                           # Team UP!'s "A:red": the shape's letter and the colour
         shape, _, colour = str(value).partition(":")
         return f"{shape} {colour_name(lang, colour)}".strip()
@@ -228,7 +231,7 @@ def _runs(lang: str, cards: Sequence[Any]) -> list[Any]:
     for card in cards:
         kind = str(card).rpartition("-")[0] if str(card).rpartition("-")[2].isdigit() else str(card)
         colour = next((c for c in names if kind.startswith(c) and kind[len(c):].isdigit()), None)
-        parsed.append((colour, int(kind[len(colour):]) if colour else None))
+        parsed.append((colour, int(kind[len(colour):]) if colour else 0))     # no colour: no run, its 0 unread
     out: list[Any] = []
     used: set[int] = set()
     for i, (colour, value) in enumerate(parsed):
@@ -261,8 +264,9 @@ class Page:
 
 @lru_cache(maxsize=None)
 def _pages() -> dict[str, Any]:
-    path = resources.files("controller.games").joinpath("data", "how_to_play.json")
-    return json.loads(path.read_text(encoding="utf-8"))
+    path = resources.files("controller.games") / "data" / "how_to_play.json"
+    pages: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return pages
 
 
 def how_to_play(game: str, lang: str, variants: Iterable[str] = ()) -> list[Page]:

@@ -52,6 +52,7 @@ def unquote(text: str, where: str) -> str:
 def read_po(text: str, name: str = "catalogue") -> tuple[dict[str, str], list[Entry]]:
     """The header's fields and the entries of a ``.po`` file's text."""
     entries: list[Entry] = []
+    target: tuple[str, int | None] | None
     entry, target = Entry(), None                  # target: (field, index) the strings go to
     seen_keyword = False
 
@@ -79,7 +80,7 @@ def read_po(text: str, name: str = "catalogue") -> tuple[dict[str, str], list[En
             if target is None:
                 raise CatalogueError(f"{where}: a string with no keyword before it")
             value = unquote(line, where)
-            if target[0] == "strings":
+            if target[0] == "strings" and target[1] is not None:
                 entry.strings[target[1]] += value
             else:
                 setattr(entry, target[0], getattr(entry, target[0]) + value)
