@@ -533,7 +533,7 @@ def stalled(state: CrazyKickState) -> bool:
     then say the ball is out (:class:`BallOut`)."""
     if not state.centre or state.winner is not None:
         return False
-    follows = load_deck(state.edition).follows[state.top]
+    follows = load_deck(state.edition).follows[state.centre[-1]]
     return not any(pile and pile[-1] in follows for seat in state.piles for pile in seat)
 
 

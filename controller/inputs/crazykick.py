@@ -113,12 +113,12 @@ class CrazyKickInput(InputAdapter):
         piles = state.pile_count[seat]
         flip = (lambda k: SoftKey("ck_key_flip", {"pile": k + 1})) if state.hands[seat] else \
             (lambda k: SoftKey("ck_key_reshuffle"))
-        if not stalled(state):
-            play = (lambda k: SoftKey("ck_key_play", {"pile": k + 1}))
-        elif state.team_of[seat] in agreed_teams(state):
-            play = (lambda k: SoftKey("ck_key_agreed"))
-        else:
-            play = (lambda k: SoftKey("ck_key_ball_out"))
+        # a top button plays its pile's card; in a stall it says (or has said) the ball is out
+        said = None if not stalled(state) else \
+            "ck_key_agreed" if state.team_of[seat] in agreed_teams(state) else "ck_key_ball_out"
+
+        def play(k: int) -> SoftKey:
+            return SoftKey("ck_key_play", {"pile": k + 1}) if said is None else SoftKey(said)
         if piles == 4:
             target = self.flip_target(state, seat)
             return (*(play(k) for k in range(4)), flip(target), SoftKey("ck_key_next_pile"))
