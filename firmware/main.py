@@ -36,6 +36,10 @@ READ_TRIES = 3              # reads of a card's text while it stays, before its 
 # reader step, no watchdog feed, a reset after 4 s); the rest waits in USB's buffer for the
 # next read. More than a whole frame (wire.MAX_FRAME).
 READ_CAP = 256
+# button 0 at power-up (repl_asked): this long at most for its pull-up to raise it, and
+# this many reads 0.1 ms apart that agree it is high
+BOOT_SETTLE_MS = 50
+SETTLED_READS = 5
 UPDATE_MARK = "update"      # the table asked to update this station: the next boot stays at the REPL
 FALLING = machine.Pin.IRQ_FALLING
 RISING = machine.Pin.IRQ_RISING
@@ -368,8 +372,27 @@ def serve(firmware, watchdog, stdout, passes=-1):
         crashed(firmware, exc, stdout)
 
 
+def repl_asked():
+    """Whether button 0 is held at power-up. The RP2040's pads come out of reset pulled
+    down, and the pull-up switched on here raises the pin only as fast as it charges the
+    wire to the button (and a debounce capacitor, where one is fitted: 100 nF takes
+    several ms): read at once, a button nobody holds may still read low. So the pin is read
+    until SETTLED_READS reads in a row find it high (not held), or it still reads low once
+    BOOT_SETTLE_MS have passed (held)."""
+    pin = machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP)
+    deadline = time.ticks_add(time.ticks_ms(), BOOT_SETTLE_MS)
+    high = 0
+    while True:
+        level = pin.value()
+        high = high + 1 if level else 0
+        if high >= SETTLED_READS:
+            return False
+        if not level and time.ticks_diff(time.ticks_ms(), deadline) >= 0:
+            return True                          # still low when the pull-up had its time
+        time.sleep_us(100)
+
+
 # Hold button 0 while plugging in to get the REPL instead (for mpremote and updates); after
 # the table's UPDATE the REPL comes by itself, once.
-if __name__ == "__main__" and not updating() and \
-        machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP).value():
+if __name__ == "__main__" and not updating() and not repl_asked():
     run()
