@@ -235,6 +235,17 @@ TIGHT = 70                           # per cent of the bus's timeout a FAST_READ
 # an enrolled card is read in one exchange; a longer record's TLV says how much more to ask.
 FIRST_PAGES = 10
 
+# A card's capability container (page 3, NFC Forum Type 2 Tag 6.1): E1h, the version, the
+# data area's size in units of 8 bytes, the access byte. A message that fits the smallest
+# card a table uses (an NTAG213's 144 bytes) is read without it; a longer one, or one
+# whose TLV has not come yet (NULL TLVs, an all-zero sticker), is read no further than
+# the data area the CC names, so a sticker without a proper record is "no record" at its
+# end, not a read past the card's end (a NAK) and again three times.
+CC_PAGE = 3
+CC_MAGIC = 0xE1
+WITHOUT_CC = 144
+TIMEOUT_STATUS = 0x01                # the PN532's status when the card did not answer at all
+
 # the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
 WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "write", "protect": "protect",
            "check": "verify"}
@@ -338,6 +349,7 @@ class Reader:
         self.fast = False                # this read uses FAST_READ (until the card refuses it)
         self.asked = 4                   # the pages the read under way asked for
         self.end = None                  # the bytes of user memory the NDEF message fills, once known
+        self.data_size = None            # the bytes of user memory the card's CC names, once read
         self.verify = None               # the text a write expects to read back
         self.write_data = b""
         self.key = b""                   # PWD (4 bytes) and PACK (2) to protect the card with
@@ -361,6 +373,7 @@ class Reader:
         self.page_tries = 0
         self.fast = self.chunk >= 4
         self.end = None
+        self.data_size = None
         self.state = "read"
 
     def write_text(self, uid, text, key, auth=None):
@@ -438,6 +451,8 @@ class Reader:
                 command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
         elif self.state == "relist":
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
+        elif self.state == "cc":
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, CC_PAGE])
         elif self.state == "write":
             at = (self.page - 4) * 4
             command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
@@ -483,6 +498,8 @@ class Reader:
             want = self.chunk
         else:
             want = (self.end - len(self.memory) + 3) // 4
+        if self.data_size is not None:
+            want = min(want, (self.data_size - len(self.memory) + 3) // 4)
         return max(1, min(want, self.chunk, 4 + self.max_pages - self.page))
 
     # -- what came back ------------------------------------------------------------------------
@@ -503,6 +520,8 @@ class Reader:
             return self._writing(answer, now_ms)
         if self.state == "read":
             size = 4 * self.asked
+            if self.page > 4 and _card_nak(answer):
+                return self._text_done(None, now_ms)     # past the record's start: the card's end
             if self.fast and (len(answer) < 2 + size or answer[1] != 0):
                 return self._refused()                   # an error status, or a NAK handed back as data
             if len(answer) < 2 or answer[1] != 0:
@@ -518,7 +537,15 @@ class Reader:
             if self.page >= 4 + self.max_pages:
                 return self._text_done(None, now_ms)
             self.end = found
-            return None
+            return self._bounded(now_ms)
+        if self.state == "cc":
+            if len(answer) < 18 or answer[1] != 0:
+                return self._page_failed(now_ms)
+            self.page_tries = 0
+            # not NDEF formatted: no record (0: nothing of it is read)
+            self.data_size = answer[4] * 8 if answer[2] == CC_MAGIC else 0
+            self.state = "read"
+            return self._bounded(now_ms)
         if self.state == "relist":
             if target_uid(answer) != self.uid:
                 return self._text_done(None, now_ms, failed=True)     # it left (or another came)
@@ -526,6 +553,19 @@ class Reader:
             return None
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
         return ("uid", target_uid(answer))
+
+    def _bounded(self, now_ms):
+        """A read that goes on past what was read: first the CC when the message may not fit
+        the smallest card (WITHOUT_CC) or its TLV has not come yet, then never past the data
+        area it names: a TLV whose length runs past it, or a data area read to its end
+        without one, is no record."""
+        if self.data_size is None:
+            if self.end is None or self.end > WITHOUT_CC:
+                self.state = "cc"
+            return None
+        if (self.end is not None and self.end > self.data_size) or len(self.memory) >= self.data_size:
+            return self._text_done(None, now_ms)
+        return None
 
     def _writing(self, answer, now_ms):
         """One step of a write answered (status 00): the next one."""
@@ -608,7 +648,7 @@ class Reader:
         self.failures += 1
         if self.state == "read" and self.fast:
             return self._refused()
-        if self.state in ("read", "relist") or self.state in WRITING:
+        if self.state in ("read", "relist", "cc") or self.state in WRITING:
             return self._page_failed(now_ms)
         self.streak += 1
         if self.state == "poll" and self.streak < 3:
@@ -622,6 +662,13 @@ class Reader:
         self.state = "backoff"
         self.next_at = time.ticks_add(now_ms, self.backoff_ms)
         return None
+
+
+def _card_nak(answer):
+    """Whether the card refused the command (its NAK): an error status other than the
+    chip's "no answer" (01h: the card left, or ignores the command), or status 00 with the
+    card's 4-bit NAK handed back as one byte."""
+    return len(answer) >= 2 and (answer[1] not in (0x00, TIMEOUT_STATUS) or len(answer) == 3)
 
 
 class UartTransport:

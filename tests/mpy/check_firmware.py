@@ -1494,8 +1494,9 @@ def the_answers_are_as_long_as_the_stations_bus_timeout_carries():
 @check
 def a_record_with_the_three_byte_tlv_length_is_read_to_its_end():
     """248 characters (TLV 03 FF 00 FF: 259 bytes of user memory, an NTAG215): the first
-    FAST_READ's TLV header says where the message ends; ten pages an answer up to there,
-    the last one only as far as the message goes."""
+    FAST_READ's TLV header says where the message ends, more than an NTAG213 holds, so the
+    CC (page 3) is read to see that this card holds it; then ten pages an answer up to
+    there, the last one only as far as the message goes."""
     import pn532chip
     text = "z" * 248
     firmware, chip, stdin, stdout = with_chip()
@@ -1503,7 +1504,7 @@ def a_record_with_the_three_byte_tlv_length_is_read_to_its_end():
     chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(text, size=504))
     tag, _ = run_until(firmware, stdout, "TAG")
     assert tag is not None and told == [text], (tag, told)
-    assert card_reads(chip) == [("fast", 4, 13), ("fast", 14, 23), ("fast", 24, 33), ("fast", 34, 43),
+    assert card_reads(chip) == [("fast", 4, 13), ("read", 3), ("fast", 14, 23), ("fast", 24, 33), ("fast", 34, 43),
                                 ("fast", 44, 53), ("fast", 54, 63), ("fast", 64, 68)], card_reads(chip)
     assert chip.cut == 0 and firmware.reader.failures == 0, (chip.cut, firmware.reader.failures)
 
@@ -1630,7 +1631,8 @@ class ChipUart:
 def a_fast_read_over_uart_asks_for_32_pages_at_most():
     """Over UART an answer is not bounded by a bus timeout, but a 63-page one fills most of
     the 60 ms exchange at 115200 baud: FAST_READ asks for 32 pages at most. A 248-character
-    text (pages 4-68): pages 4-13, then 32 and the rest."""
+    text (pages 4-68): pages 4-13, the CC (page 3: the message is longer than an NTAG213
+    holds), then 32 and the rest."""
     import pn532
     import pn532chip
     text = "z" * 248
@@ -1647,7 +1649,7 @@ def a_fast_read_over_uart_asks_for_32_pages_at_most():
             break
         pn532chip_sleep(200)
     assert result is not None and result[0] == "text" and result[2] == text, result
-    assert card_reads(chip) == [("fast", 4, 13), ("fast", 14, 45), ("fast", 46, 68)], card_reads(chip)
+    assert card_reads(chip) == [("fast", 4, 13), ("read", 3), ("fast", 14, 45), ("fast", 46, 68)], card_reads(chip)
     assert reader.chunk == 32 and reader.failures == 0, (reader.chunk, reader.failures)
 
 
@@ -1781,6 +1783,67 @@ def button_0_decides_the_repl_only_once_its_pull_up_has_raised_it():
         machine.clock_us[0] = None
         machine.rising.clear()
         machine.levels.clear()
+
+
+def tap_to_frame(firmware, chip, stdout, card):
+    """Lays ``card`` on a polling reader: the TAG frame, the host's µs from the card to it
+    (for information: a loaded machine makes it longer) and the simulated bus's µs."""
+    import js
+    import machine
+    until_polling(firmware)
+    frames(stdout)
+    bus, start = machine.bus_time_us[0], js.ticksUs()
+    chip.card = card
+    tag, _ = run_until(firmware, stdout, "TAG", seconds=5.0)
+    return tag, time.ticks_diff(js.ticksUs(), start), machine.bus_time_us[0] - bus
+
+
+@check
+def a_sticker_without_a_proper_record_is_no_record_at_once():
+    """An all-zero sticker (NULL TLVs only, as some come), one whose NDEF TLV's length runs
+    past the card (03 F0 on an NTAG213's 144 bytes), one whose capability container says it
+    holds no NDEF (CC all zero), and one whose TLV says 03 FF FFFF: each is no record, told
+    once (the UID alone, "-"), after reading no further than the CC's data size (page 3:
+    18h x 8 = 144 bytes, pages 4-39 on an NTAG213) and never past the card's end; no NAK,
+    no READ after FAST_READ, no read again. The tap's time is printed."""
+    import pn532chip
+    cases = (("all zero", bytes(144), None),
+             ("TLV length past the card", b"\x03\xf0\xd1\x01\xecT\x02en" + bytes(134), None),
+             ("CC without NDEF", bytes(144), b"\x00\x00\x00\x00"),
+             ("three-byte TLV length past the card", b"\x03\xff\xff\xff" + bytes(140), None))
+    for name, memory, cc in cases:
+        firmware, chip, stdin, stdout = with_chip()
+        card = pn532chip.Card("04A1B2C3D4E5F6", memory)
+        if cc is not None:
+            card.memory[12:16] = cc
+        tag, took_us, bus_us = tap_to_frame(firmware, chip, stdout, card)
+        print("  %s: tap to frame %.1f ms (bus %.1f ms), reads %r" % (name, took_us / 1000, bus_us / 1000,
+                                                                     card_reads(chip)))
+        assert tag is not None and tag[1][1] == "04A1B2C3D4E5F6" and tag[1][3] == "-", (name, tag)
+        reads = card_reads(chip)
+        assert all(r[0] == "fast" for r in reads[:1]) and ("read", 4) not in reads, (name, reads)
+        assert all((r[2] if r[0] == "fast" else r[1]) <= 39 for r in reads), (name, reads)
+        assert firmware.reader.failures == 0 and firmware.read_tries == 0, (name, firmware.reader.failures)
+        more, _ = run_until(firmware, stdout, "TAG", seconds=0.3)
+        assert more is None and card_reads(chip) == reads, (name, more, card_reads(chip))
+
+
+@check
+def a_nak_past_the_records_start_is_no_record():
+    """A sticker whose CC claims more than it holds (an NTAG213 saying 872 bytes) and no
+    TLV: the reader reads on to the card's end, and the card's NAK there (a FAST_READ past
+    its last page) is no record, told once, not a refusal read again with READ."""
+    import pn532chip
+    firmware, chip, stdin, stdout = with_chip()
+    card = pn532chip.Card("04A1B2C3D4E5F6", bytes(144))
+    card.memory[12:16] = b"\xe1\x10\x6d\x00"
+    tag, took_us, bus_us = tap_to_frame(firmware, chip, stdout, card)
+    print("  tap to frame %.1f ms (bus %.1f ms), reads %r" % (took_us / 1000, bus_us / 1000, card_reads(chip)))
+    assert tag is not None and tag[1][3] == "-", tag
+    assert card_reads(chip) == [("fast", 4, 13), ("read", 3), ("fast", 14, 23), ("fast", 24, 33),
+                                ("fast", 34, 43), ("fast", 44, 53)], card_reads(chip)
+    more, _ = run_until(firmware, stdout, "TAG", seconds=0.3)
+    assert more is None and firmware.read_tries == 0, (more, firmware.read_tries)
 
 
 for fn in checks:
