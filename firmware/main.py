@@ -63,7 +63,7 @@ def rebuild_i2c():
     STOP, and the controller made again to take its pins back (I2C-bus specification
     UM10204 3.1.16, "bus clear")."""
     bus = make_i2c()
-    if machine.Pin(config.I2C_SDA).value():
+    if not sda_low():
         return bus
     sda = machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
     scl = machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
@@ -85,6 +85,12 @@ def rebuild_i2c():
     return make_i2c()
 
 
+def sda_low():
+    """Whether SDA reads low: a chip (or a short) holds the bus. machine.Pin(n) without a
+    mode reads the pad and leaves it to the I2C controller."""
+    return not machine.Pin(config.I2C_SDA).value()
+
+
 def make_reader():
     """The configured reader (not yet set up: the loop does that, never waiting) and its
     kind for HELLO ("pn532" or "none")."""
@@ -93,12 +99,16 @@ def make_reader():
     from pn532 import I2cTransport, Reader, UartTransport
     if config.READER == "pn532-i2c":
         transport = I2cTransport(make_i2c(), freq=config.I2C_FREQ, timeout_us=config.I2C_TIMEOUT_US,
-                                 rebuild=rebuild_i2c)
+                                 rebuild=rebuild_i2c, sda_low=sda_low)
     else:
         uart = machine.UART(config.UART_ID, baudrate=config.UART_BAUD, tx=machine.Pin(config.UART_TX),
                             rx=machine.Pin(config.UART_RX), timeout=0)
         transport = UartTransport(uart)
-    return Reader(transport, config.READER_POLL_MS, retries=config.READER_RETRIES), "pn532"
+    reset_pin = None
+    wired = getattr(config, "PN532_RESET_PIN", None)   # a config.py kept from before 1.6 has none
+    if wired is not None:
+        reset_pin = machine.Pin(wired, machine.Pin.OUT, value=1)
+    return Reader(transport, config.READER_POLL_MS, retries=config.READER_RETRIES, reset_pin=reset_pin), "pn532"
 
 
 class Firmware:

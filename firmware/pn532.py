@@ -244,6 +244,7 @@ FIRST_PAGES = 10
 CC_PAGE = 3
 CC_MAGIC = 0xE1
 WITHOUT_CC = 144
+RESET_WAKE_MS = 10                   # from RSTPDN high to the first command (PN532 oscillator start)
 TIMEOUT_STATUS = 0x01                # the PN532's status when the card did not answer at all
 
 # the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
@@ -323,8 +324,11 @@ class Reader:
     page refused: the card moved, or its lock bits are set), "protect" (a configuration
     page refused), "verify" (what was read back differs)."""
 
-    def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128):
+    def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128, reset_pin=None):
         self.transport = transport
+        self.reset_pin = reset_pin       # machine.Pin on the chip's RSTPDN, or None
+        self.in_reset = False            # RSTPDN held low: it goes high before the next set-up
+        self.hard_resets = 0
         self.poll_ms = poll_ms
         self.retries = retries
         self.timeout_ms = timeout_ms
@@ -352,6 +356,7 @@ class Reader:
         self.data_size = None            # the bytes of user memory the card's CC names, once read
         self.verify = None               # the text a write expects to read back
         self.write_data = b""
+        self.write_pages = []            # (page, 4 bytes) the text is written as, in order
         self.key = b""                   # PWD (4 bytes) and PACK (2) to protect the card with
         self.auth = b""                  # … and those that open it, if it is protected already
         self.cfg = 0                     # the card's CFG0 page
@@ -386,9 +391,16 @@ class Reader:
             return False
         self.uid = uid
         self.write_data = data
+        # NFC Forum Type 2 Tag, NDEF write: the TLV's length 0 first (page 4 with 00 in its
+        # length byte), the message's other pages, the length last; a card lifted midway
+        # holds an empty message, never a length over half-written pages
+        first = data[:4]
+        self.write_pages = [(4, first[:1] + b"\x00" + first[2:])]
+        self.write_pages += [(4 + i // 4, data[i:i + 4]) for i in range(4, len(data), 4)]
+        self.write_pages.append((4, first))
         self.key = bytes(key)
         self.auth = bytes(auth if auth is not None else key)
-        self.page = 4
+        self.page = 0                    # the index into write_pages, then into protect_pages
         self.page_tries = 0
         self.verify = text
         self.state = "version"
@@ -428,6 +440,13 @@ class Reader:
             return None
         if self.state == "backoff":
             self.state, self.setup_step = "setup", 0
+            if self.in_reset:
+                # let the chip out of reset, and give it RESET_WAKE_MS to start before the
+                # set-up wakes it (Adafruit's driver waits 10 ms too)
+                self.in_reset = False
+                self.reset_pin.value(1)
+                self.next_at = time.ticks_add(now_ms, RESET_WAKE_MS)
+                return None
         if self.state == "setup":
             if self.setup_step == 0:             # waking takes a bus transfer: a pass of its own
                 self.transport.wake()
@@ -454,8 +473,8 @@ class Reader:
         elif self.state == "cc":
             command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, CC_PAGE])
         elif self.state == "write":
-            at = (self.page - 4) * 4
-            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
+            page, data = self.write_pages[self.page]
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, page]) + data
         elif self.state == "version":
             command = bytes([IN_COMMUNICATE_THRU, NTAG_GET_VERSION])
         elif self.state in ("config", "check"):
@@ -592,7 +611,7 @@ class Reader:
             self.state = "write"
         elif self.state == "write":
             self.page += 1
-            if (self.page - 4) * 4 >= len(self.write_data):
+            if self.page >= len(self.write_pages):
                 self.page, self.state = 0, "protect"
         elif self.state == "protect":
             self.page += 1
@@ -661,6 +680,12 @@ class Reader:
         self.version = None
         self.state = "backoff"
         self.next_at = time.ticks_add(now_ms, self.backoff_ms)
+        if self.reset_pin is not None:
+            # a chip that does not answer even after the bus was set free (a latch-up, a
+            # brown-out gone wrong) comes back only from a reset: RSTPDN low for the backoff
+            self.reset_pin.value(0)
+            self.in_reset = True
+            self.hard_resets += 1
         return None
 
 
@@ -735,9 +760,10 @@ class I2cTransport:
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
     AROUND = 12                           # address, status, 00 00 FF LEN LCS, TFI, code, status, DCS, 00
 
-    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None):
+    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None, sda_low=None):
         self.i2c = i2c
         self.rebuild = rebuild            # () -> a new machine.I2C on a bus set free, or None
+        self.sda_low = sda_low            # () -> whether something holds SDA low, or None
         self.rebuilt = 0                  # times the bus was made again after a cut transfer
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
@@ -766,8 +792,13 @@ class I2cTransport:
             raise
 
     def _after(self, exc):
-        """A transfer failed: one the timeout cut off leaves the bus stuck, so make it again."""
-        if exc.args and exc.args[0] == ETIMEDOUT and self.rebuild is not None:
+        """A transfer failed: one the timeout cut off leaves the bus stuck, and so does a chip
+        that holds SDA low, whatever the error it made (a START that cannot get onto a bus
+        held low may fail with EIO, arbitration lost, as well as ETIMEDOUT): make it again,
+        clocking SDA free. A chip that is simply not there (EIO, SDA high) costs nothing."""
+        if self.rebuild is None:
+            return
+        if (exc.args and exc.args[0] == ETIMEDOUT) or (self.sda_low is not None and self.sda_low()):
             self.i2c = self.rebuild()
             self.rebuilt += 1
 

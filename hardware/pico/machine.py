@@ -29,6 +29,7 @@ uid = [b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"]
 pull_up_rise_us = [0]  # how long a pin fresh out of reset takes to rise once pulled up (0: at once)
 clock_us = [None]      # the clock that times that rise (None: time.ticks_us)
 rising = {}            # pin id -> when its level will have risen: it reads low until then
+rstpdn = [None]        # the pin wired to the PN532's RSTPDN (config.PN532_RESET_PIN), or None
 
 
 class IRQ:
@@ -68,7 +69,8 @@ class Pin:
 
     def value(self, level=None):
         """The level; the I2C bus's SDA reads low while the PN532 holds it. Driving the bus's
-        SCL high clocks the chip, and SDA going high while SCL is high is a STOP."""
+        SCL high clocks the chip, and SDA going high while SCL is high is a STOP. Driving
+        the PN532's RSTPDN (``rstpdn``) low resets it."""
         if level is None:
             if self.id == i2c_pins.get("sda") and chip[0] is not None and chip[0].holds_sda():
                 return 0
@@ -79,6 +81,8 @@ class Pin:
             return levels.get(self.id, 1)
         old = levels.get(self.id, 1)
         levels[self.id] = level
+        if self.id == rstpdn[0] and chip[0] is not None and bool(level) != bool(old):
+            chip[0].reset()                    # held in reset, and deaf for a while once let go
         if chip[0] is not None and level and not old:
             if self.id == i2c_pins.get("scl"):
                 chip[0].scl_clocked()

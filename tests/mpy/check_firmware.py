@@ -208,7 +208,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.5.1", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.6.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -1844,6 +1844,86 @@ def a_nak_past_the_records_start_is_no_record():
                                 ("fast", 34, 43), ("fast", 44, 53)], card_reads(chip)
     more, _ = run_until(firmware, stdout, "TAG", seconds=0.3)
     assert more is None and firmware.read_tries == 0, (more, firmware.read_tries)
+
+
+@check
+def a_bus_held_low_is_freed_whatever_the_error():
+    """A chip latched halfway through a byte (a glitch, a brown-out mid-transfer) holds SDA
+    low, and the Pico's START fails with EIO, not ETIMEDOUT. The firmware looks at SDA when
+    a transfer fails and frees the bus (clocks, a STOP, the controller made again) whatever
+    the error: the reader comes back and reads the card, not backing off for ever."""
+    import pn532chip
+    firmware, chip, stdin, stdout = with_chip()
+    until_polling(firmware)
+    chip.held_sda_errno = 5
+    chip.mid_frame = True                       # latched: it holds SDA until clocked
+    chip.sda_low_clocks = 5
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory("partout:red5"))
+    tag, _ = run_until(firmware, stdout, "TAG", seconds=4.0)
+    assert tag is not None and tag[1][3] == "partout:red5", (tag, firmware.reader.state, chip.sda_low_clocks)
+    assert firmware.reader.transport.rebuilt >= 1 and chip.stops >= 1 and not chip.holds_sda(), \
+        (firmware.reader.transport.rebuilt, chip.stops)
+
+
+@check
+def a_chip_that_stays_silent_is_reset_by_its_rstpdn_pin():
+    """A chip latched so that no clocking frees SDA (nothing on the bus brings it back).
+    With ``PN532_RESET_PIN`` set, the firmware holds RSTPDN low while it backs off and lets
+    it go before it sets the chip up again: the reader comes back and reads the card.
+    Without the pin it cannot: it keeps backing off, and says so (reader missing)."""
+    import machine
+    import pn532chip
+    for wired in (20, None):
+        old = with_setting("PN532_RESET_PIN", wired)
+        machine.rstpdn[0] = wired
+        try:
+            firmware, chip, stdin, stdout = with_chip()
+        finally:
+            with_setting("PN532_RESET_PIN", old)
+        until_polling(firmware)
+        chip.held_sda_errno = 5
+        chip.mid_frame = True
+        chip.sda_low_clocks = 1 << 20           # latched: no clocking lets it go
+        chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory("partout:red5"))
+        tag, _ = run_until(firmware, stdout, "TAG", seconds=2.0)
+        machine.rstpdn[0] = None
+        if wired is None:
+            assert tag is None and not firmware.reader.ready, tag
+            continue
+        assert tag is not None and tag[1][3] == "partout:red5", (tag, firmware.reader.state)
+        assert firmware.reader.hard_resets >= 1 and machine.levels[wired] == 1, firmware.reader.hard_resets
+
+
+@check
+def a_write_sets_the_records_length_last():
+    """NFC Forum Type 2 Tag, NDEF write procedure: the NDEF TLV's length is written 0 first,
+    then the message, then its length. A card lifted at any point of the write holds the
+    old record or an empty one, never a length that points into half-written pages (which
+    a phone reads as a corrupt record). After every page the card accepted, the user memory
+    reads as an empty message or as the new record whole."""
+    import ntag
+    import pn532
+    import pn532chip
+    uid = "04A1B2C3D4E5F6"
+    firmware, chip, stdin, stdout = with_chip()
+    card = pn532chip.Card(uid, pn532chip.ndef_text_memory("partout:red5"))
+    chip.card = card
+    run_until(firmware, stdout, "TAG")
+    seen = []
+    real = card.command
+
+    def command(data):
+        answer = real(data)
+        if data[:1] == bytes([ntag.WRITE]) and answer == ntag.ACK and 4 <= data[1] < card.cfg - 1:
+            seen.append((data[1], pn532.ndef_scan(card.user_memory())))
+        return answer
+    card.command = command
+    record = "st1:teamplay:abcdefghijklmnop"
+    assert write(firmware, stdin, stdout, uid, record, KEY) == ["ok"], seen
+    pages = [page for page, _ in seen]
+    assert pages[0] == 4 and pages[-1] == 4 and pages[1:-1] == list(range(5, 5 + len(pages) - 2)), pages
+    assert all(found == (pn532.DONE, None) for _, found in seen[:-1]), seen
+    assert seen[-1][1] == (pn532.DONE, record), seen[-1]
 
 
 for fn in checks:
