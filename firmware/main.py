@@ -140,6 +140,8 @@ class Firmware:
         self.longest_us = 0             # the slowest loop pass since the last STAT
         self.overflows = 0              # the IRQ ring's overflows already counted as dropped
         self.next_stat = time.ticks_add(time.ticks_ms(), STAT_MS)
+        self.probe = None               # the bring-up probe under way (probe.py), or None
+        self.probe_clock = None         # how it times (None: time.ticks_us)
         self.station.command("WHO", [])        # announce ourselves on power-up
 
     def _irq_handler(self, index):
@@ -177,7 +179,12 @@ class Firmware:
         self.write_out()
 
         now_ms = time.ticks_ms()
-        if self.reader is not None:
+        if self.station.probe_request is not None:
+            self.start_probe(self.station.probe_request)
+            self.station.probe_request = None
+        if self.probe is not None:
+            self.step_probe()
+        elif self.reader is not None:
             self.step_reader(now_ms)
         elif self.station.write_request is not None:
             self.station.written(self.station.write_request[0], False, "reader")
@@ -314,6 +321,45 @@ class Firmware:
                 self.station.tag(change[1], None, stamp)
         else:
             self.station.tag_gone(change[1], stamp)
+
+    def start_probe(self, phase):
+        """PROBE chip|card (``spieltisch stations --probe``): the reader is set aside and the
+        probe measures the chip, one measurement a pass; a reader on UART, or none, cannot
+        be probed."""
+        if self.reader is None or config.READER != "pn532-i2c":
+            self.station.probed(("fail", "reader"))
+            return
+        from probe import Probe
+
+        def make(timeout_us):
+            return machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
+                               freq=config.I2C_FREQ, timeout=timeout_us)
+
+        def pins():
+            return (machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1),
+                    machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1))
+        self.probe = Probe(make, config.I2C_FREQ, config.I2C_TIMEOUT_US, pins, sda_low,
+                           clock=self.probe_clock)
+        self.probe.start(phase)
+        self.reader.exchange = None
+
+    def step_probe(self):
+        """One measurement; at the end the figures go to the host, and the reader sets the
+        chip up again on a bus made afresh (the probe changed its configuration)."""
+        probe = self.probe
+        if not probe.step():
+            return
+        self.probe = None
+        if probe.failed is not None:
+            self.station.probed(("fail", probe.failed))
+        else:
+            for figure in probe.results():
+                self.station.probed(figure)
+            self.station.probed(("end", probe.phase, probe.version))
+        reader = self.reader
+        reader.transport.i2c = make_i2c()
+        reader.exchange, reader.abort, reader.next_at = None, True, None
+        reader.state, reader.setup_step, reader.version = "setup", 0, None
 
     def report(self):
         reader = "none"

@@ -1926,6 +1926,71 @@ def a_write_sets_the_records_length_last():
     assert seen[-1][1] == (pn532.DONE, record), seen[-1]
 
 
+def probed(firmware, stdin, stdout, phase, seconds=20.0):
+    """PROBE <phase> sent; the PROBED frames until its end (or fail): {name: (n, median,
+    min, max)} and the last frame's fields."""
+    import wire
+    stdin.data += wire.encode_frame("PROBE", [phase])
+    figures = {}
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < seconds * 1000:
+        firmware.step()
+        for kind, fields in frames(stdout):
+            if kind != "PROBED":
+                continue
+            if fields[0] in ("end", "fail"):
+                return figures, fields
+            figures[fields[0]] = tuple(int(f) for f in fields[1:])
+    raise AssertionError("no end of PROBE %s: %r" % (phase, figures))
+
+
+@check
+def the_bring_up_probe_measures_what_the_model_assumes():
+    """PROBE chip (no card) and PROBE card (a blank NTAG213) on the simulated chip: every
+    figure comes, none shorter than the model's own (the chip cannot answer sooner than
+    its timing file says; the probe's polls and the host add to it), the cut transfer's
+    aftermath as the model has it (ETIMEDOUT, SDA held low until clocked, the chip deaf
+    until an ACK), every FAST_READ up to the card's 36 user pages passed, a NAK's status;
+    then the reader sets the chip up again and reads a card as before."""
+    import js
+    import pn532chip
+    t = pn532chip.TIMING
+    firmware, chip, stdin, stdout = with_chip()
+    firmware.probe_clock = js.ticksUs
+    until_polling(firmware)
+    figures, end = probed(firmware, stdin, stdout, "chip")
+    print("  chip:", end, figures)
+    assert end == ["end", "chip", "1.6"], end
+    for name in ("ack_us", "answer_GetFirmwareVersion_us", "answer_SAMConfiguration_us", "answer_RFConfiguration_us",
+                 "nack_resend_us", "list_no_card_us", "stretch_us"):
+        assert name in figures and figures[name][0] >= 5, (name, figures)
+    assert figures["ack_us"][2] >= t["ack_us"], figures["ack_us"]
+    for command in ("GetFirmwareVersion", "SAMConfiguration", "RFConfiguration"):
+        assert figures["answer_%s_us" % command][2] >= t["ack_us"] + t["process_us"][command], (command, figures)
+    assert figures["nack_resend_us"][2] >= t["nack_resend_us"], figures["nack_resend_us"]
+    assert figures["list_no_card_us"][2] >= t["ack_us"] + t["no_card_try_us"], figures["list_no_card_us"]
+    cut = dict((name, figures[name][1]) for name in figures if name.startswith("cut_"))
+    assert cut == {"cut_errno": 110, "cut_sda_low": 1, "cut_next_errno": 110, "cut_rebuilt_errno": 110,
+                   "cut_sda_low_rebuilt": 1, "cut_clocks_to_free": cut["cut_clocks_to_free"],
+                   "cut_takes_command": 0, "cut_ack_recovers": 1}, cut
+    assert 1 <= cut["cut_clocks_to_free"] <= 9, cut
+    chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.BLANK)
+    run_until(firmware, stdout, "TAG")
+    figures, end = probed(firmware, stdin, stdout, "card")
+    print("  card:", end, figures)
+    assert end == ["end", "card", "1.6"], end
+    assert figures["list_card_us"][2] >= t["ack_us"] + t["activation_exchanges"] * t["rf_turnaround_us"], figures
+    assert figures["write_us"][2] >= t["ack_us"] + t["ntag_write_us"], figures["write_us"]
+    assert figures["fast_read_longest_pages"][1] == 36 and "fast_read_36_us" in figures, figures
+    assert figures["nak_status"][1] == 0x14, figures["nak_status"]
+    assert chip.card.user_memory() == pn532chip.BLANK, chip.card.user_memory()[:8]    # written back as it was
+    chip.card = None
+    run_until(firmware, stdout, "GONE")
+    chip.card = pn532chip.Card("04000000000001", pn532chip.ndef_text_memory("partout:red5"))
+    tag, _ = run_until(firmware, stdout, "TAG")
+    assert tag is not None and tag[1][3] == "partout:red5", tag
+
+
 for fn in checks:
     if ONLY and fn.__name__ not in ONLY:   # noqa: F821 - set by run.mjs (CHECKS=...)
         continue
