@@ -99,7 +99,8 @@ class Probe:
     def _ready_after(self, started, limit_us=WAIT_US):
         """µs from ``started`` until the status byte says ready; None if it never does.
         Polled with 1-byte reads (two bytes on the bus: 180 µs at 100 kHz, the figures'
-        resolution)."""
+        resolution). ``busy``: the polls that found it busy first."""
+        self.busy = 0
         while time.ticks_diff(self.clock(), started) < limit_us:
             try:
                 status = self.i2c.readfrom(ADDRESS, 1)
@@ -107,6 +108,7 @@ class Probe:
                 continue
             if status and status[0] & 0x01:
                 return time.ticks_diff(self.clock(), started)
+            self.busy += 1
         return None
 
     def _exchange(self, command, ack_name=None, ready_name=None, nack=False):
@@ -129,7 +131,10 @@ class Probe:
         if ready is None:
             raise Failed("no-answer")
         if ready_name:
+            # no busy poll after the ACK was read: the answer was ready before it could be
+            # seen, and its time is at most this (the host's conversion says so)
             self._add(ready_name, ready)
+            self._add("polls_" + ready_name[:-3], self.busy)
         head = self._timed_read(7)             # the header: how long the frame is
         length = head[4]
         self.i2c.writeto(ADDRESS, NACK)        # "again, please", whole (as the firmware reads)

@@ -101,6 +101,16 @@ class StationFlooding:
 
 
 @dataclass(frozen=True, slots=True)
+class StationProbed:
+    """One frame of the bring-up probe's answer (PROBE, firmware 1.6): ``name`` a figure's
+    with (n, median, min, max), or "end" with (phase, chip version), or "fail" with (why,)."""
+    station: str
+    name: str
+    fields: tuple[str, ...]
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class StationLost:
     station: str
     port: str
@@ -109,4 +119,4 @@ class StationLost:
 
 
 InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | StationLost | StationFlooding
-              | PanelEvent)
+              | PanelEvent | StationProbed)

@@ -85,11 +85,14 @@ def default_clock():
 
 
 def load_timing(path=None):
-    """The timing data file as a dict (hardware/data/pn532_timing.json by default)."""
+    """The timing data file as a dict: hardware/data/pn532_timing.json by default, or the
+    file ``SPIELTISCH_PN532_TIMING`` names (a real chip's figures, written by the bring-up
+    probe: spieltisch stations --probe)."""
     import json
     if path is None:
         import os
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
+        path = os.environ.get("SPIELTISCH_PN532_TIMING") or \
+            os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
     with open(path) as f:
         return json.load(f)
 
@@ -145,8 +148,8 @@ class Pn532:
         self.ignored = 0                      # frames it did not take while mid-frame
         # what the Pico's transfer gets while this chip holds SDA low: ETIMEDOUT (110, its
         # wait for the START runs into the timeout) or EIO (5, its controller sees the
-        # arbitration lost at once); unmeasured, the bring-up probe reports it
-        self.held_sda_errno = 110
+        # arbitration lost at once); a probe's timing file says which a real pair gives
+        self.held_sda_errno = timing.get("held_sda_errno", 110)
 
     # -- the bus (ChipI2C calls these) ---------------------------------------------------------
     def answers_address(self):

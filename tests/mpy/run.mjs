@@ -38,7 +38,9 @@ for (const name of readdirSync(join(root, "hardware", "pico"))) {
 for (const name of ["ntag.py", "pn532_chip.py"]) {
   mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", name)));
 }
-mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(join(root, "hardware", "data", "pn532_timing.json")));
+// a real chip's figures (the bring-up probe's file) in place of the shipped ones, when named
+mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(process.env.SPIELTISCH_PN532_TIMING ||
+                                                         join(root, "hardware", "data", "pn532_timing.json")));
 copyDir(join(root, "tests", "vectors"), "/vectors", ".json");
 
 // CHECKS=name,name runs only those checks (while working on them); unset, all of them
