@@ -307,7 +307,11 @@ class Reader:
     silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
     is listed again and, still there, read on four pages at a time with READ (30h,
     InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
-    the UID alone, then GONE). A READ that fails is asked again, twice.
+    the UID alone, then GONE). A READ that fails is asked again, twice. A message that may
+    not fit an NTAG213 (or whose TLV has not come in the first answer) has the card's
+    capability container read first (page 3), and the read stops at the data size it
+    names: a sticker without a proper record is "no record" there (``_bounded``); past the
+    record's start a card's NAK is the card's end, "no record" too, not a refusal.
 
     ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
     or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
@@ -317,12 +321,18 @@ class Reader:
     A write also write-protects the card with the password the host gives (NTAG213/215/216
     password protection, not the permanent lock bits): GET_VERSION says which NTAG it is
     and so where its configuration is; its configuration is read; a card already protected
-    is opened with PWD_AUTH; the text is written page by page, then PWD, PACK, ACCESS (PROT
-    clear: anyone may read) and AUTH0 last; the text and the configuration are read back.
+    is opened with PWD_AUTH; the text is written as the NFC Forum Type 2 Tag's NDEF write
+    procedure says (page 4 with the TLV's length 0 first, the other pages, page 4 with its
+    length last), then PWD, PACK, ACCESS (PROT clear: anyone may read) and AUTH0 last; the
+    text and the configuration are read back.
     The reasons a write fails: "version" (no NTAG21x answer), "kind" (another chip),
     "text" (too long for this card), "auth" (the password did not open it), "write" (a
     page refused: the card moved, or its lock bits are set), "protect" (a configuration
-    page refused), "verify" (what was read back differs)."""
+    page refused), "verify" (what was read back differs).
+
+    ``reset_pin`` (a machine.Pin on the chip's RSTPDN, config.py's PN532_RESET_PIN) is held
+    low for each backoff and let go RESET_WAKE_MS before the set-up: a chip that does not
+    answer even once the bus is free comes back only from a reset."""
 
     def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128, reset_pin=None):
         self.transport = transport

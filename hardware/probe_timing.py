@@ -61,11 +61,10 @@ def timing_from_probe(figures: dict[str, Figure], shipped: dict[str, Any], *, st
         return found[1] if found else None
 
     def put(key: str, value: float, how: str, *parts: str) -> None:
-        used = [figures[p] for p in parts if p in figures]
         timing[key] = max(0, round(value))
         timing[f"{key}_source"] = f"measured: {how} (bring-up probe, medians; {who})"
-        timing[f"{key}_spread"] = {p: {"n": f[0], "median": f[1], "min": f[2], "max": f[3]}
-                                   for p, f in zip(parts, used)}
+        timing[f"{key}_spread"] = {p: {"n": figures[p][0], "median": figures[p][1], "min": figures[p][2],
+                                       "max": figures[p][3]} for p in parts if p in figures}
 
     ack = median("ack_us")
     if ack is not None:
