@@ -1921,7 +1921,8 @@ def a_write_sets_the_records_length_last():
     record = "st1:teamplay:abcdefghijklmnop"
     assert write(firmware, stdin, stdout, uid, record, KEY) == ["ok"], seen
     pages = [page for page, _ in seen]
-    assert pages[0] == 4 and pages[-1] == 4 and pages[1:-1] == list(range(5, 5 + len(pages) - 2)), pages
+    steps = [page for i, page in enumerate(pages) if i == 0 or page != pages[i - 1]]   # a page tried again once
+    assert steps[0] == 4 and steps[-1] == 4 and steps[1:-1] == list(range(5, 5 + len(steps) - 2)), pages
     assert all(found == (pn532.DONE, None) for _, found in seen[:-1]), seen
     assert seen[-1][1] == (pn532.DONE, record), seen[-1]
 
