@@ -26,6 +26,11 @@ I2C_SCL = 9
 I2C_FREQ = 100_000            # 100 kHz: a PN532 breakout's pull-ups and long wires hold at this
 I2C_TIMEOUT_US = 10_000       # a stuck bus costs at most this per transfer (rp2's default is 50 ms); it
                               # bounds a whole transfer, and a card's record is read in one: README.md
+# The GPIO wired to the PN532's RSTPDN (reset, active low), or None. The firmware holds it
+# low while it backs off from a chip that does not answer, so a chip nothing on the bus
+# brings back is reset. The common "PN532 V3" boards bring out RSTO (the chip's reset
+# *output*), not RSTPDN: leave it None for them, and RSTO unconnected.
+PN532_RESET_PIN = None
 UART_ID = 1                   # UART1 on GP8 (TX) / GP9 (RX) when READER = "pn532-uart"
 UART_TX = 8
 UART_RX = 9

@@ -36,6 +36,10 @@ READ_TRIES = 3              # reads of a card's text while it stays, before its 
 # reader step, no watchdog feed, a reset after 4 s); the rest waits in USB's buffer for the
 # next read. More than a whole frame (wire.MAX_FRAME).
 READ_CAP = 256
+# button 0 at power-up (repl_asked): this long at most for its pull-up to raise it, and
+# this many reads 0.1 ms apart that agree it is high
+BOOT_SETTLE_MS = 50
+SETTLED_READS = 5
 UPDATE_MARK = "update"      # the table asked to update this station: the next boot stays at the REPL
 FALLING = machine.Pin.IRQ_FALLING
 RISING = machine.Pin.IRQ_RISING
@@ -59,7 +63,7 @@ def rebuild_i2c():
     STOP, and the controller made again to take its pins back (I2C-bus specification
     UM10204 3.1.16, "bus clear")."""
     bus = make_i2c()
-    if machine.Pin(config.I2C_SDA).value():
+    if not sda_low():
         return bus
     sda = machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
     scl = machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
@@ -81,6 +85,12 @@ def rebuild_i2c():
     return make_i2c()
 
 
+def sda_low():
+    """Whether SDA reads low: a chip (or a short) holds the bus. machine.Pin(n) without a
+    mode reads the pad and leaves it to the I2C controller."""
+    return not machine.Pin(config.I2C_SDA).value()
+
+
 def make_reader():
     """The configured reader (not yet set up: the loop does that, never waiting) and its
     kind for HELLO ("pn532" or "none")."""
@@ -89,12 +99,16 @@ def make_reader():
     from pn532 import I2cTransport, Reader, UartTransport
     if config.READER == "pn532-i2c":
         transport = I2cTransport(make_i2c(), freq=config.I2C_FREQ, timeout_us=config.I2C_TIMEOUT_US,
-                                 rebuild=rebuild_i2c)
+                                 rebuild=rebuild_i2c, sda_low=sda_low)
     else:
         uart = machine.UART(config.UART_ID, baudrate=config.UART_BAUD, tx=machine.Pin(config.UART_TX),
                             rx=machine.Pin(config.UART_RX), timeout=0)
         transport = UartTransport(uart)
-    return Reader(transport, config.READER_POLL_MS, retries=config.READER_RETRIES), "pn532"
+    reset_pin = None
+    wired = getattr(config, "PN532_RESET_PIN", None)   # a config.py kept from before 1.6 has none
+    if wired is not None:
+        reset_pin = machine.Pin(wired, machine.Pin.OUT, value=1)
+    return Reader(transport, config.READER_POLL_MS, retries=config.READER_RETRIES, reset_pin=reset_pin), "pn532"
 
 
 class Firmware:
@@ -126,6 +140,8 @@ class Firmware:
         self.longest_us = 0             # the slowest loop pass since the last STAT
         self.overflows = 0              # the IRQ ring's overflows already counted as dropped
         self.next_stat = time.ticks_add(time.ticks_ms(), STAT_MS)
+        self.probe = None               # the bring-up probe under way (probe.py), or None
+        self.probe_clock = None         # how it times (None: time.ticks_us)
         self.station.command("WHO", [])        # announce ourselves on power-up
 
     def _irq_handler(self, index):
@@ -163,7 +179,12 @@ class Firmware:
         self.write_out()
 
         now_ms = time.ticks_ms()
-        if self.reader is not None:
+        if self.station.probe_request is not None:
+            self.start_probe(self.station.probe_request)
+            self.station.probe_request = None
+        if self.probe is not None:
+            self.step_probe()
+        elif self.reader is not None:
             self.step_reader(now_ms)
         elif self.station.write_request is not None:
             self.station.written(self.station.write_request[0], False, "reader")
@@ -301,6 +322,45 @@ class Firmware:
         else:
             self.station.tag_gone(change[1], stamp)
 
+    def start_probe(self, phase):
+        """PROBE chip|card (``spieltisch stations --probe``): the reader is set aside and the
+        probe measures the chip, one measurement a pass; a reader on UART, or none, cannot
+        be probed."""
+        if self.reader is None or config.READER != "pn532-i2c":
+            self.station.probed(("fail", "reader"))
+            return
+        from probe import Probe
+
+        def make(timeout_us):
+            return machine.I2C(config.I2C_ID, sda=machine.Pin(config.I2C_SDA), scl=machine.Pin(config.I2C_SCL),
+                               freq=config.I2C_FREQ, timeout=timeout_us)
+
+        def pins():
+            return (machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1),
+                    machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1))
+        self.probe = Probe(make, config.I2C_FREQ, config.I2C_TIMEOUT_US, pins, sda_low,
+                           clock=self.probe_clock)
+        self.probe.start(phase)
+        self.reader.exchange = None
+
+    def step_probe(self):
+        """One measurement; at the end the figures go to the host, and the reader sets the
+        chip up again on a bus made afresh (the probe changed its configuration)."""
+        probe = self.probe
+        if not probe.step():
+            return
+        self.probe = None
+        if probe.failed is not None:
+            self.station.probed(("fail", probe.failed))
+        else:
+            for figure in probe.results():
+                self.station.probed(figure)
+            self.station.probed(("end", probe.phase, probe.version))
+        reader = self.reader
+        reader.transport.i2c = make_i2c()
+        reader.exchange, reader.abort, reader.next_at = None, True, None
+        reader.state, reader.setup_step, reader.version = "setup", 0, None
+
     def report(self):
         reader = "none"
         failures = shrinks = 0
@@ -368,8 +428,27 @@ def serve(firmware, watchdog, stdout, passes=-1):
         crashed(firmware, exc, stdout)
 
 
+def repl_asked():
+    """Whether button 0 is held at power-up. The RP2040's pads come out of reset pulled
+    down, and the pull-up switched on here raises the pin only as fast as it charges the
+    wire to the button (and a debounce capacitor, where one is fitted: 100 nF takes
+    several ms): read at once, a button nobody holds may still read low. So the pin is read
+    until SETTLED_READS reads in a row find it high (not held), or it still reads low once
+    BOOT_SETTLE_MS have passed (held)."""
+    pin = machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP)
+    deadline = time.ticks_add(time.ticks_ms(), BOOT_SETTLE_MS)
+    high = 0
+    while True:
+        level = pin.value()
+        high = high + 1 if level else 0
+        if high >= SETTLED_READS:
+            return False
+        if not level and time.ticks_diff(time.ticks_ms(), deadline) >= 0:
+            return True                          # still low when the pull-up had its time
+        time.sleep_us(100)
+
+
 # Hold button 0 while plugging in to get the REPL instead (for mpremote and updates); after
 # the table's UPDATE the REPL comes by itself, once.
-if __name__ == "__main__" and not updating() and \
-        machine.Pin(config.BUTTON_PINS[0], machine.Pin.IN, machine.Pin.PULL_UP).value():
+if __name__ == "__main__" and not updating() and not repl_asked():
     run()

@@ -235,6 +235,18 @@ TIGHT = 70                           # per cent of the bus's timeout a FAST_READ
 # an enrolled card is read in one exchange; a longer record's TLV says how much more to ask.
 FIRST_PAGES = 10
 
+# A card's capability container (page 3, NFC Forum Type 2 Tag 6.1): E1h, the version, the
+# data area's size in units of 8 bytes, the access byte. A message that fits the smallest
+# card a table uses (an NTAG213's 144 bytes) is read without it; a longer one, or one
+# whose TLV has not come yet (NULL TLVs, an all-zero sticker), is read no further than
+# the data area the CC names, so a sticker without a proper record is "no record" at its
+# end, not a read past the card's end (a NAK) and again three times.
+CC_PAGE = 3
+CC_MAGIC = 0xE1
+WITHOUT_CC = 144
+RESET_WAKE_MS = 10                   # from RSTPDN high to the first command (PN532 oscillator start)
+TIMEOUT_STATUS = 0x01                # the PN532's status when the card did not answer at all
+
 # the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
 WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "write", "protect": "protect",
            "check": "verify"}
@@ -295,7 +307,11 @@ class Reader:
     silent until it is listed again (NTAG21x datasheet: a NAK returns it to IDLE), so it
     is listed again and, still there, read on four pages at a time with READ (30h,
     InDataExchange), as firmware 1.4 did; not there, the read has failed (main.py sends
-    the UID alone, then GONE). A READ that fails is asked again, twice.
+    the UID alone, then GONE). A READ that fails is asked again, twice. A message that may
+    not fit an NTAG213 (or whose TLV has not come in the first answer) has the card's
+    capability container read first (page 3), and the read stops at the data size it
+    names: a sticker without a proper record is "no record" there (``_bounded``); past the
+    record's start a card's NAK is the card's end, "no record" too, not a refusal.
 
     ``step(now_ms)`` returns None, ("uid", uid or None) after each poll, ("text", uid, text
     or None, ok) when a card's text was read (``read_text(uid)`` starts that; ok False when
@@ -305,15 +321,24 @@ class Reader:
     A write also write-protects the card with the password the host gives (NTAG213/215/216
     password protection, not the permanent lock bits): GET_VERSION says which NTAG it is
     and so where its configuration is; its configuration is read; a card already protected
-    is opened with PWD_AUTH; the text is written page by page, then PWD, PACK, ACCESS (PROT
-    clear: anyone may read) and AUTH0 last; the text and the configuration are read back.
+    is opened with PWD_AUTH; the text is written as the NFC Forum Type 2 Tag's NDEF write
+    procedure says (page 4 with the TLV's length 0 first, the other pages, page 4 with its
+    length last), then PWD, PACK, ACCESS (PROT clear: anyone may read) and AUTH0 last; the
+    text and the configuration are read back.
     The reasons a write fails: "version" (no NTAG21x answer), "kind" (another chip),
     "text" (too long for this card), "auth" (the password did not open it), "write" (a
     page refused: the card moved, or its lock bits are set), "protect" (a configuration
-    page refused), "verify" (what was read back differs)."""
+    page refused), "verify" (what was read back differs).
 
-    def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128):
+    ``reset_pin`` (a machine.Pin on the chip's RSTPDN, config.py's PN532_RESET_PIN) is held
+    low for each backoff and let go RESET_WAKE_MS before the set-up: a chip that does not
+    answer even once the bus is free comes back only from a reset."""
+
+    def __init__(self, transport, poll_ms, retries=1, timeout_ms=60, max_pages=128, reset_pin=None):
         self.transport = transport
+        self.reset_pin = reset_pin       # machine.Pin on the chip's RSTPDN, or None
+        self.in_reset = False            # RSTPDN held low: it goes high before the next set-up
+        self.hard_resets = 0
         self.poll_ms = poll_ms
         self.retries = retries
         self.timeout_ms = timeout_ms
@@ -338,8 +363,10 @@ class Reader:
         self.fast = False                # this read uses FAST_READ (until the card refuses it)
         self.asked = 4                   # the pages the read under way asked for
         self.end = None                  # the bytes of user memory the NDEF message fills, once known
+        self.data_size = None            # the bytes of user memory the card's CC names, once read
         self.verify = None               # the text a write expects to read back
         self.write_data = b""
+        self.write_pages = []            # (page, 4 bytes) the text is written as, in order
         self.key = b""                   # PWD (4 bytes) and PACK (2) to protect the card with
         self.auth = b""                  # … and those that open it, if it is protected already
         self.cfg = 0                     # the card's CFG0 page
@@ -361,6 +388,7 @@ class Reader:
         self.page_tries = 0
         self.fast = self.chunk >= 4
         self.end = None
+        self.data_size = None
         self.state = "read"
 
     def write_text(self, uid, text, key, auth=None):
@@ -373,9 +401,16 @@ class Reader:
             return False
         self.uid = uid
         self.write_data = data
+        # NFC Forum Type 2 Tag, NDEF write: the TLV's length 0 first (page 4 with 00 in its
+        # length byte), the message's other pages, the length last; a card lifted midway
+        # holds an empty message, never a length over half-written pages
+        first = data[:4]
+        self.write_pages = [(4, first[:1] + b"\x00" + first[2:])]
+        self.write_pages += [(4 + i // 4, data[i:i + 4]) for i in range(4, len(data), 4)]
+        self.write_pages.append((4, first))
         self.key = bytes(key)
         self.auth = bytes(auth if auth is not None else key)
-        self.page = 4
+        self.page = 0                    # the index into write_pages, then into protect_pages
         self.page_tries = 0
         self.verify = text
         self.state = "version"
@@ -415,6 +450,13 @@ class Reader:
             return None
         if self.state == "backoff":
             self.state, self.setup_step = "setup", 0
+            if self.in_reset:
+                # let the chip out of reset, and give it RESET_WAKE_MS to start before the
+                # set-up wakes it (Adafruit's driver waits 10 ms too)
+                self.in_reset = False
+                self.reset_pin.value(1)
+                self.next_at = time.ticks_add(now_ms, RESET_WAKE_MS)
+                return None
         if self.state == "setup":
             if self.setup_step == 0:             # waking takes a bus transfer: a pass of its own
                 self.transport.wake()
@@ -438,9 +480,11 @@ class Reader:
                 command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, self.page])
         elif self.state == "relist":
             command = bytes([IN_LIST_PASSIVE_TARGET, 0x01, 0x00])
+        elif self.state == "cc":
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, CC_PAGE])
         elif self.state == "write":
-            at = (self.page - 4) * 4
-            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, self.page]) + self.write_data[at:at + 4]
+            page, data = self.write_pages[self.page]
+            command = bytes([IN_DATA_EXCHANGE, 0x01, NTAG_WRITE, page]) + data
         elif self.state == "version":
             command = bytes([IN_COMMUNICATE_THRU, NTAG_GET_VERSION])
         elif self.state in ("config", "check"):
@@ -483,6 +527,8 @@ class Reader:
             want = self.chunk
         else:
             want = (self.end - len(self.memory) + 3) // 4
+        if self.data_size is not None:
+            want = min(want, (self.data_size - len(self.memory) + 3) // 4)
         return max(1, min(want, self.chunk, 4 + self.max_pages - self.page))
 
     # -- what came back ------------------------------------------------------------------------
@@ -503,6 +549,8 @@ class Reader:
             return self._writing(answer, now_ms)
         if self.state == "read":
             size = 4 * self.asked
+            if self.page > 4 and _card_nak(answer):
+                return self._text_done(None, now_ms)     # past the record's start: the card's end
             if self.fast and (len(answer) < 2 + size or answer[1] != 0):
                 return self._refused()                   # an error status, or a NAK handed back as data
             if len(answer) < 2 or answer[1] != 0:
@@ -518,7 +566,15 @@ class Reader:
             if self.page >= 4 + self.max_pages:
                 return self._text_done(None, now_ms)
             self.end = found
-            return None
+            return self._bounded(now_ms)
+        if self.state == "cc":
+            if len(answer) < 18 or answer[1] != 0:
+                return self._page_failed(now_ms)
+            self.page_tries = 0
+            # not NDEF formatted: no record (0: nothing of it is read)
+            self.data_size = answer[4] * 8 if answer[2] == CC_MAGIC else 0
+            self.state = "read"
+            return self._bounded(now_ms)
         if self.state == "relist":
             if target_uid(answer) != self.uid:
                 return self._text_done(None, now_ms, failed=True)     # it left (or another came)
@@ -526,6 +582,19 @@ class Reader:
             return None
         self.next_at = time.ticks_add(now_ms, self.poll_ms)
         return ("uid", target_uid(answer))
+
+    def _bounded(self, now_ms):
+        """A read that goes on past what was read: first the CC when the message may not fit
+        the smallest card (WITHOUT_CC) or its TLV has not come yet, then never past the data
+        area it names: a TLV whose length runs past it, or a data area read to its end
+        without one, is no record."""
+        if self.data_size is None:
+            if self.end is None or self.end > WITHOUT_CC:
+                self.state = "cc"
+            return None
+        if (self.end is not None and self.end > self.data_size) or len(self.memory) >= self.data_size:
+            return self._text_done(None, now_ms)
+        return None
 
     def _writing(self, answer, now_ms):
         """One step of a write answered (status 00): the next one."""
@@ -552,7 +621,7 @@ class Reader:
             self.state = "write"
         elif self.state == "write":
             self.page += 1
-            if (self.page - 4) * 4 >= len(self.write_data):
+            if self.page >= len(self.write_pages):
                 self.page, self.state = 0, "protect"
         elif self.state == "protect":
             self.page += 1
@@ -608,7 +677,7 @@ class Reader:
         self.failures += 1
         if self.state == "read" and self.fast:
             return self._refused()
-        if self.state in ("read", "relist") or self.state in WRITING:
+        if self.state in ("read", "relist", "cc") or self.state in WRITING:
             return self._page_failed(now_ms)
         self.streak += 1
         if self.state == "poll" and self.streak < 3:
@@ -621,7 +690,20 @@ class Reader:
         self.version = None
         self.state = "backoff"
         self.next_at = time.ticks_add(now_ms, self.backoff_ms)
+        if self.reset_pin is not None:
+            # a chip that does not answer even after the bus was set free (a latch-up, a
+            # brown-out gone wrong) comes back only from a reset: RSTPDN low for the backoff
+            self.reset_pin.value(0)
+            self.in_reset = True
+            self.hard_resets += 1
         return None
+
+
+def _card_nak(answer):
+    """Whether the card refused the command (its NAK): an error status other than the
+    chip's "no answer" (01h: the card left, or ignores the command), or status 00 with the
+    card's 4-bit NAK handed back as one byte."""
+    return len(answer) >= 2 and (answer[1] not in (0x00, TIMEOUT_STATUS) or len(answer) == 3)
 
 
 class UartTransport:
@@ -688,9 +770,10 @@ class I2cTransport:
     HEADER = 7                            # status, 00 00 FF, LEN, LCS, one more
     AROUND = 12                           # address, status, 00 00 FF LEN LCS, TFI, code, status, DCS, 00
 
-    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None):
+    def __init__(self, i2c, address=0x24, freq=100_000, timeout_us=None, rebuild=None, sda_low=None):
         self.i2c = i2c
         self.rebuild = rebuild            # () -> a new machine.I2C on a bus set free, or None
+        self.sda_low = sda_low            # () -> whether something holds SDA low, or None
         self.rebuilt = 0                  # times the bus was made again after a cut transfer
         self.address = address
         self.resend = 0                   # the length of a frame asked for again, until it is read
@@ -719,8 +802,13 @@ class I2cTransport:
             raise
 
     def _after(self, exc):
-        """A transfer failed: one the timeout cut off leaves the bus stuck, so make it again."""
-        if exc.args and exc.args[0] == ETIMEDOUT and self.rebuild is not None:
+        """A transfer failed: one the timeout cut off leaves the bus stuck, and so does a chip
+        that holds SDA low, whatever the error it made (a START that cannot get onto a bus
+        held low may fail with EIO, arbitration lost, as well as ETIMEDOUT): make it again,
+        clocking SDA free. A chip that is simply not there (EIO, SDA high) costs nothing."""
+        if self.rebuild is None:
+            return
+        if (exc.args and exc.args[0] == ETIMEDOUT) or (self.sda_low is not None and self.sda_low()):
             self.i2c = self.rebuild()
             self.rebuilt += 1
 

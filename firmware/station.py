@@ -7,7 +7,7 @@ import binascii
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.5.1"
+FIRMWARE_VERSION = "1.6.0"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
@@ -76,6 +76,7 @@ class Station:
         self.bad_commands = 0
         self.texts_cut = 0            # tags sent without their text: it made the frame too long
         self.write_request = None     # (uid, text, key, auth) the host asked to write on a card
+        self.probe_request = None     # "chip" or "card": the bring-up probe the host asked for (probe.py)
 
     # -- host -> station -----------------------------------------------------------------
     def command(self, kind, fields, received_at=None):
@@ -105,6 +106,10 @@ class Station:
                 key = _key(fields[2])
                 auth = _key(fields[3]) if len(fields) > 3 else key
                 self.write_request = (uid, decode_text(fields[1]), key, auth)
+            elif kind == "PROBE":
+                if fields[0] not in ("chip", "card"):
+                    raise ValueError(fields[0])
+                self.probe_request = fields[0]
             elif kind == "BUZZ":
                 hz = int(fields[0])
                 if hz != 0:
@@ -139,6 +144,11 @@ class Station:
         mark and written as UPTO, or as LOST when the queue dropped frames since the last
         answer left: a dropped frame was ahead of it, so "everything before" would be false."""
         self._queue(("progress", n, stamp))
+
+    def probed(self, fields):
+        """PROBED <name> <n> <median> <min> <max>, PROBED end <phase> <chip version>, or
+        PROBED fail <why>: the bring-up probe's figures (probe.py)."""
+        self._queue(encode_frame("PROBED", fields))
 
     def error(self, what, detail):
         """ERR <what> <detail>: a malformed command, a crash (main.py), ..."""

@@ -103,6 +103,16 @@ class StationFlooding:
 
 
 @dataclass(frozen=True, slots=True)
+class StationProbed:
+    """One frame of the bring-up probe's answer (PROBE, firmware 1.6): ``name`` a figure's
+    with (n, median, min, max), or "end" with (phase, chip version), or "fail" with (why,)."""
+    station: str
+    name: str
+    fields: tuple[str, ...]
+    arrived_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class StationLost:
     station: str
     port: str
@@ -111,7 +121,7 @@ class StationLost:
 
 
 InputEvent = (StationHello | ButtonEvent | StationProgress | TagEvent | TagGone | TagWritten | StationLost
-              | StationFlooding | PanelEvent)
+              | StationFlooding | PanelEvent | StationProbed)
 
 # The queue the events are put on: the table's loop takes them from a queue.SimpleQueue
 # (controller/table/runner.event_queue); a tool or a test may hand a queue.Queue.

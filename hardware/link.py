@@ -42,7 +42,8 @@ import serial
 
 from hardware.clocksync import ClockSync
 from hardware.events import (
-    ButtonEvent, EventQueue, StationFlooding, StationHello, StationLost, StationProgress, TagEvent, TagGone, TagWritten,
+    ButtonEvent, EventQueue, StationFlooding, StationHello, StationLost, StationProbed, StationProgress, TagEvent,
+    TagGone, TagWritten,
 )
 from hardware.protocol import (
     FENCE_CAPABILITY, FENCE_MODULO, PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text,
@@ -248,6 +249,11 @@ class StationLink(SupervisedPort):
         TagWritten event."""
         return self.send("WRITE", uid.upper(), encode_text(text), password.hex(), (opening or password).hex())
 
+    def probe(self, phase: str) -> bool:
+        """Ask the station's bring-up probe to measure its reader (firmware 1.6): "chip"
+        with no card on it, "card" with one; its figures come as StationProbed events."""
+        return self.send("PROBE", phase)
+
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
         number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
@@ -379,7 +385,7 @@ class StationLink(SupervisedPort):
             return
         # a progress answer is never charged: the station sends one only when asked, so the
         # table's own FENCEs bound them (a race of eight asks each station several times)
-        if self.flood_limit and not isinstance(event, (StationHello, StationProgress)) and \
+        if self.flood_limit and not isinstance(event, (StationHello, StationProgress, StationProbed)) and \
                 not self._events_bucket.try_take(1, now):
             self.flood_dropped += 1
             if self.flood_dropped in (1, 100, 10_000):
@@ -458,6 +464,10 @@ class StationLink(SupervisedPort):
         if kind == "STAT":
             self.stats = dict(item.partition("=")[::2] for item in f)
             return None
+        if kind == "PROBED":
+            if not f:
+                raise ValueError("probed")
+            return StationProbed(self.station_id, f[0], tuple(f[1:]), now)
         if kind == "ERR":
             what, detail = (f[0], decode_text(f[1]) if len(f) > 1 else None)
             self.errors = (self.errors + [(what, detail or "")])[-20:]

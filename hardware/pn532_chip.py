@@ -85,11 +85,14 @@ def default_clock():
 
 
 def load_timing(path=None):
-    """The timing data file as a dict (hardware/data/pn532_timing.json by default)."""
+    """The timing data file as a dict: hardware/data/pn532_timing.json by default, or the
+    file ``SPIELTISCH_PN532_TIMING`` names (a real chip's figures, written by the bring-up
+    probe: spieltisch stations --probe)."""
     import json
     if path is None:
         import os
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
+        path = os.environ.get("SPIELTISCH_PN532_TIMING") or \
+            os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
     with open(path) as f:
         return json.load(f)
 
@@ -143,6 +146,10 @@ class Pn532:
         self.sda_low_clocks = 0               # SCL clocks until it lets SDA go after that cut
         self.stops = 0                        # STOP conditions a host made by hand (machine.Pin)
         self.ignored = 0                      # frames it did not take while mid-frame
+        # what the Pico's transfer gets while this chip holds SDA low: ETIMEDOUT (110, its
+        # wait for the START runs into the timeout) or EIO (5, its controller sees the
+        # arbitration lost at once); a probe's timing file says which a real pair gives
+        self.held_sda_errno = timing.get("held_sda_errno", 110)
 
     # -- the bus (ChipI2C calls these) ---------------------------------------------------------
     def answers_address(self):
@@ -362,10 +369,11 @@ class ChipI2C:
             raise OSError(110)
         if chip is not None and chip.holds_sda():
             # SDA low: the controller never gets its START onto the bus (the Pico's wait for
-            # it runs into the timeout)
-            self.sleep_us(self.timeout_us)
-            self.bus_us += self.timeout_us
-            raise OSError(110)
+            # it runs into the timeout, or it sees the arbitration lost at once)
+            us = self.timeout_us if chip.held_sda_errno == 110 else 9 * 1_000_000 // self.freq
+            self.sleep_us(us)
+            self.bus_us += us
+            raise OSError(chip.held_sda_errno)
         bits = 9 if chip is None else chip.timing["i2c_bits_per_byte"]
         if chip is None or not chip.answers_address():
             us = bits * 1_000_000 // self.freq               # the address byte, not acknowledged

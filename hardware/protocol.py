@@ -19,6 +19,8 @@ Station → host::
                                          one (a full queue): an event stamped before µs may be missing
     STAT <key=value> ...                 loop_us reader reader_failures reader_cut dropped bad_commands texts_cut free
     WROTE <uid-hex> ok | fail <why>      the answer to WRITE
+    PROBED <name> <n> <median> <min> <max>   one figure of the bring-up probe (µs, or a code its name says)
+    PROBED end <phase> <chip-version>     … its end; PROBED fail <why>: it could not measure
     ERR <what> <detail>                  a refused command (command LED), a crash (crash <reason>)
 
 Host → station::
@@ -37,6 +39,10 @@ Host → station::
                               a station that does not know it (before the version that has
                               it) carries on as if nothing came
     FENCE <n>                 what have you sent? (answered with UPTO or LOST)
+    PROBE chip|card           the bring-up probe (firmware 1.6): measure the reader's PN532
+                              with no card on it, or with one (``spieltisch stations --probe``)
+                              → PROBED frames; the station's loop runs one measurement a
+                              pass meanwhile, and sets the reader up again after
 
 Every number a command carries is bounded by the station (flash ≤ 60 s, 20–20 000 Hz or 0,
 tones ≤ 10 s); out of bounds or malformed, it answers ``ERR command <kind>`` and does

@@ -209,6 +209,30 @@ def test_a_healthy_station_and_a_card_laid_on_it(tmp_path, stations):
     assert 0 <= facts["doctor_card_read"].params["ms"] < doctor.CARD_READ_MS
 
 
+class RealStation(SimulatedStation):
+    """A station that says the table's own real firmware in its HELLO (not a simulated one)."""
+
+    def _on_command(self, kind, fields):
+        if kind == "WHO":
+            self._write(encode_frame("HELLO", 1, self.station_id, "1.2.0", "buttons=6,reader=pn532,led=rgb"))
+            self._write(encode_frame("STAT", "loop_us=900", "reader=ok", "reader_failures=0"))
+            return
+        super()._on_command(kind, fields)
+
+
+def test_a_real_station_whose_reader_answers_is_asked_for_its_probe(tmp_path, stations):
+    """The bring-up probe's figures replace the simulated chip's estimates: the doctor says
+    how to measure a real station's reader (a hint, nothing wrong), and never a simulated one's."""
+    real = stations("real-1", kind=RealStation)
+    simulated = stations("good-1")
+    findings = run_checks(env_for(tmp_path, ports=lambda: [real.port, simulated.port], window_s=1.0))
+    hint = station_facts(findings, "real-1")["doctor_reader_probe"]
+    assert hint.status == SKIP and hint.params == {"station": "real-1", "port": real.port}
+    assert f"--probe --port {real.port} --out" in hint.text("en")
+    assert "doctor_reader_probe" not in station_facts(findings, "good-1")
+    assert keys(findings, FAIL) == []
+
+
 def test_each_station_fault_is_said(tmp_path, stations):
     drifting = stations("drift-1", station_clock=StationClock(drift_ppm=1500))
     slow = stations("slow-1", link_delay_ms=(6.0, 7.0))

@@ -217,6 +217,21 @@ def test_the_wiring_picture_is_drawn_from_the_current_config(tmp_path):
     assert "wiring.png" in (FIRMWARE / "README.md").read_text()
 
 
+def test_the_guide_and_the_wiring_picture_agree_on_the_readers_ground_and_the_leds_level_shifter():
+    """Issue 41: firmware/README.md said pin 38 for the PN532's GND where the picture drew
+    pin 13; and the WS2812's data goes through the 74AHCT125 in both."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("draw_wiring", ROOT / "tools" / "draw_wiring.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    guide = (FIRMWARE / "README.md").read_text()
+    row = next(line for line in guide.splitlines() if line.startswith("| PN532 VCC / GND |"))
+    assert f"pin 36 / pin {module.READER_GND} |" in row, row
+    led = next(line for line in guide.splitlines() if line.startswith("| WS2812 DIN |"))
+    assert "74AHCT125" in led and f"GND (pin {module.LED_GND})" in led, led
+    assert "74AHCT125" in (ROOT / "tools" / "draw_wiring.py").read_text()
+
+
 def test_the_constants_the_firmware_is_checked_against_are_the_hosts():
     """Issue 17: the host's PROTOCOL_VERSION, SEQ_MODULO and STATION_TICKS_MODULO were never
     compared with the firmware's copies (the simulator imports the host's). The MicroPython

@@ -66,7 +66,7 @@ def test_a_running_station_is_updated_and_says_hello_with_the_tables_version(pic
     assert board.mode == "station" and board.boots == 3      # the update's boot, then the new firmware's
     files = board.files()
     # the modules compiled, main.py and config.py as source; the sources they replace gone
-    assert sorted(files) == sorted(["buttons.mpy", "buzzer.mpy", "config.py", "led.mpy", "main.py", "pn532.mpy",
+    assert sorted(files) == sorted(["buttons.mpy", "buzzer.mpy", "config.py", "led.mpy", "main.py", "pn532.mpy", "probe.mpy",
                                     "spieltisch.json", "station.mpy", "wire.mpy"])
     assert files["main.py"] == (firmware_dir() / "main.py").read_bytes()
     assert files["station.mpy"][:2] == b"M\x06"

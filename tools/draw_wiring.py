@@ -23,6 +23,8 @@ OUT = ROOT / "firmware" / "wiring.png"
 SIZE = (1800, 1150)
 BOARD = pygame.Rect(760, 150, 280, 860)
 PITCH = 41                                         # one pin to the next on the picture
+READER_GND = 13                                    # the PN532's GND (firmware/README.md's table says the same)
+LED_GND = 38                                       # the WS2812's and its level shifter's GND
 
 
 def config() -> dict[str, object]:
@@ -57,6 +59,12 @@ def pin_point(pin: int) -> tuple[int, int]:
     if pin <= 20:
         return BOARD.left, BOARD.top + 30 + (pin - 1) * PITCH
     return BOARD.right, BOARD.top + 30 + (40 - pin) * PITCH
+
+
+def reset_line(pin: object) -> str:
+    if pin is None:
+        return "RSTO on V3 boards: leave it unconnected"
+    return "RSTPDN from GP%s (PN532_RESET_PIN)" % pin
 
 
 def main(out: Path = OUT) -> int:
@@ -126,30 +134,44 @@ def main(out: Path = OUT) -> int:
         for k, line in enumerate(lines):
             text(line, (rect.left + 16, rect.top + 48 + k * 28), small, (70, 70, 70))
 
-    led = pygame.Rect(1290, 150, 440, 170)
-    part(led, "WS2812 LED (one NeoPixel)", ["DIN from GP%d" % cfg.get("LED_PIN", 16), "5V from VBUS (pin 40)",
-                                            "GND to GND (pin 38)", "(or an RGB LED: GP13/14/15, 220 ohm)"])
-    wire(GPIO_PIN[cfg.get("LED_PIN", 16)], (led.left, led.top + 60), (200, 120, 30))
+    # the WS2812 runs at 5 V, where its data input needs 0.7 x 5 V = 3.5 V: more than the
+    # Pico's 3.3 V. A 74AHCT125 (TTL inputs, powered at 5 V) lifts GP16's signal to 5 V.
+    shifter = pygame.Rect(1290, 130, 440, 170)
+    part(shifter, "74AHCT125 level shifter", ["1A from GP%d, 1Y to the LED's DIN" % cfg.get("LED_PIN", 16),
+                                              "VCC from VBUS (pin 40)",
+                                              "GND and 1OE to GND (pin %d)" % LED_GND,
+                                              "2A, 3A, 4A, 2OE, 3OE, 4OE to GND too"])
+    wire(GPIO_PIN[cfg.get("LED_PIN", 16)], (shifter.left, shifter.top + 60), (200, 120, 30))
+    wire(40, (shifter.left, shifter.top + 88), (200, 40, 40))
+    wire(LED_GND, (shifter.left, shifter.top + 116), (20, 20, 20))
+    led = pygame.Rect(1290, 330, 440, 170)
+    part(led, "WS2812 LED (one NeoPixel)", ["DIN from the 74AHCT125's 1Y", "5V from VBUS (pin 40)",
+                                            "GND to GND (pin %d)" % LED_GND, "(or an RGB LED: GP13/14/15, 220 ohm)"])
+    pygame.draw.line(s, (200, 120, 30), (shifter.centerx + 120, shifter.bottom), (shifter.centerx + 120, led.top), 4)
+    text("1Y to DIN", (shifter.centerx + 132, (shifter.bottom + led.top) // 2), small, (200, 120, 30), "midleft")
     wire(40, (led.left, led.top + 88), (200, 40, 40))
-    wire(38, (led.left, led.top + 116), (20, 20, 20))
-    piezo = pygame.Rect(1290, 370, 440, 130)
+    wire(LED_GND, (led.left, led.top + 116), (20, 20, 20))
+    piezo = pygame.Rect(1290, 550, 440, 130)
     part(piezo, "Passive piezo buzzer", ["+ from GP%d (PWM)" % cfg.get("BUZZER_PIN", 18), "- to GND (pin 33)"])
     wire(GPIO_PIN[cfg.get("BUZZER_PIN", 18)], (piezo.left, piezo.top + 60), (140, 60, 170))
     wire(33, (piezo.left, piezo.top + 88), (20, 20, 20))
     reader = pygame.Rect(100, 820, 520, 230)
     part(reader, "PN532 NFC module, I2C mode", ["SDA from GP%d, SCL from GP%d (I2C0)" % (cfg.get("I2C_SDA", 8),
                                                                                      cfg.get("I2C_SCL", 9)),
-                                                "VCC from 3V3 (pin 36), GND to GND (pin 13)",
+                                                "VCC from 3V3 (pin 36), GND to GND (pin %d)" % READER_GND,
                                                 "switches: SEL0 on, SEL1 off",
                                                 "bus at %d kHz" % (cfg.get("I2C_FREQ", 100_000) // 1000),
-                                                "RSTPDN to a spare GPIO if you can"])
+                                                reset_line(cfg.get("PN532_RESET_PIN"))])
     wire(GPIO_PIN[cfg.get("I2C_SDA", 8)], (reader.right, reader.top + 60), (30, 150, 150))
     wire(GPIO_PIN[cfg.get("I2C_SCL", 9)], (reader.right, reader.top + 88), (30, 110, 110))
-    wire(13, (reader.right, reader.top + 144), (20, 20, 20))
+    wire(READER_GND, (reader.right, reader.top + 144), (20, 20, 20))
+    if cfg.get("PN532_RESET_PIN") is not None:
+        wire(GPIO_PIN[cfg["PN532_RESET_PIN"]], (reader.right, reader.top + 172), (120, 120, 120))
     # 3V3 is on the right: round the board's foot
     wire(36, (reader.right, reader.top + 116), (200, 40, 40),
          via=[(BOARD.right + 120, BOARD.bottom + 40), (BOARD.left - 140, BOARD.bottom + 40)])
-    text("Colours of the wires: blue buttons, orange LED data, red power, black GND, purple buzzer, teal I2C.",
+    text("Colours of the wires: blue buttons, orange LED data, red power, black GND, purple buzzer, teal I2C"
+         + (", grey reset." if cfg.get("PN532_RESET_PIN") is not None else "."),
          (30, SIZE[1] - 60), font, (80, 80, 80))
     pygame.image.save(s, str(out))
     print(f"wrote {out}")

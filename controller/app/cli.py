@@ -12,6 +12,7 @@
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
     spieltisch stations --test --port DEV                            a station's self-test, on the screen
     spieltisch stations --flash [--port DEV ...]                     the table's firmware onto every station
+    spieltisch stations --probe --port DEV --out FILE                measure a station's PN532 (the bring-up probe)
     spieltisch doctor [--json]                                       check every layer of the table, one line each
     spieltisch results                                               finished games
     spieltisch bench [--json]                                        speed and memory figures
@@ -96,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
                           help="the self-test of one station (--port): buttons, LED, buzzer and reader, on the screen")
     stations.add_argument("--flash", action="store_true",
                           help="copy the table's firmware onto every station plugged in (or --port), with mpremote")
+    stations.add_argument("--probe", action="store_true",
+                          help="the bring-up probe of one station (--port): measure its PN532 and write the "
+                               "figures to --out as a timing file the simulated chip loads")
+    stations.add_argument("--out", type=Path, help="the probe's timing file (with --probe)")
+    stations.add_argument("--stations", choices=("firmware",), dest="probe_stations",
+                          help="with --probe: probe a simulated station (the firmware under MicroPython) instead")
     stations.add_argument("--lang", choices=LANGUAGES, default="en")
     stations.add_argument("--headless", action="store_true", help="no window (with --test)")
 
@@ -481,6 +488,12 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_stations(args: argparse.Namespace) -> int:
+    if args.probe:
+        if args.out is None or (args.port is not None and len(args.port) != 1):
+            return _fail("the probe takes one station and a file: --port DEV --out FILE", 2)
+        from controller.app.probe import probe_command
+        return probe_command(args.port[0] if args.port else None, args.out,
+                             simulated=args.probe_stations == "firmware")
     if args.flash:
         from controller.app.flash import flash_command
         return flash_command(args.port, lang=args.lang)

@@ -413,11 +413,15 @@ def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda
 
 
 def _station_facts(link: Any, read_ms: float | None) -> list[Finding]:
+    from hardware.sim import is_simulated
     station = link.station_id
     out = []
     reader = (link.stats or {}).get("reader")
     if reader == "ok":
         out.append(Finding(OK, "doctor_reader_ok", {"station": station}))
+        if not is_simulated(link.firmware or ""):
+            # a real chip's figures replace the simulated chip's estimates (firmware/README.md)
+            out.append(Finding(SKIP, "doctor_reader_probe", {"station": station, "port": link.port}))
     elif reader == "missing":
         out.append(Finding(FAIL, "doctor_reader_missing", {"station": station}))
     elif reader == "none":

@@ -4,7 +4,10 @@
 # rp2 port's. Pins keep a level and call the firmware's hard IRQ handler with the edge
 # flags the RP2040 latches (irq.flags(), as ports/rp2/machine_pin.c sets them before the
 # handler runs); I2C reaches a simulated PN532 (hardware/pn532_chip.py) with its bus time;
-# WDT, reset, disable_irq/enable_irq and unique_id behave as the rp2 port's.
+# WDT, reset, disable_irq/enable_irq and unique_id behave as the rp2 port's. A pin fresh
+# out of reset (the RP2040's pads come out of it pulled down) rises only ``pull_up_rise_us``
+# after its pull-up is switched on: the pull-up's 50-80 kOhm charging half a metre of wire
+# to a button (and a debounce capacitor, where a builder fitted one) takes that long.
 #
 # Written in MicroPython's Python: no annotations, no f-strings.
 
@@ -23,6 +26,10 @@ i2c_wedged = [False]   # a transfer was cut off by the timeout: the controller h
 bus_time_us = [0]      # the I2C bus's simulated time, all transfers told: what a Pico's ticks_us
                        # sees pass across a transfer (the host's clock also counts the model's own work)
 uid = [b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f"]
+pull_up_rise_us = [0]  # how long a pin fresh out of reset takes to rise once pulled up (0: at once)
+clock_us = [None]      # the clock that times that rise (None: time.ticks_us)
+rising = {}            # pin id -> when its level will have risen: it reads low until then
+rstpdn = [None]        # the pin wired to the PN532's RSTPDN (config.PN532_RESET_PIN), or None
 
 
 class IRQ:
@@ -53,6 +60,8 @@ class Pin:
             irq_objects[pin_id] = IRQ()
         if value is not None:
             levels[pin_id] = value
+        elif pull == Pin.PULL_UP and pin_id not in levels and pull_up_rise_us[0]:
+            rising[pin_id] = time.ticks_add(_now_us(), pull_up_rise_us[0])
 
     @property
     def handler(self):
@@ -60,13 +69,20 @@ class Pin:
 
     def value(self, level=None):
         """The level; the I2C bus's SDA reads low while the PN532 holds it. Driving the bus's
-        SCL high clocks the chip, and SDA going high while SCL is high is a STOP."""
+        SCL high clocks the chip, and SDA going high while SCL is high is a STOP. Driving
+        the PN532's RSTPDN (``rstpdn``) low resets it."""
         if level is None:
             if self.id == i2c_pins.get("sda") and chip[0] is not None and chip[0].holds_sda():
                 return 0
+            if self.id in rising:
+                if time.ticks_diff(_now_us(), rising[self.id]) < 0:
+                    return 0                   # still rising from the pad's reset pull-down
+                del rising[self.id]
             return levels.get(self.id, 1)
         old = levels.get(self.id, 1)
         levels[self.id] = level
+        if self.id == rstpdn[0] and chip[0] is not None and bool(level) != bool(old):
+            chip[0].reset()                    # held in reset, and deaf for a while once let go
         if chip[0] is not None and level and not old:
             if self.id == i2c_pins.get("scl"):
                 chip[0].scl_clocked()
@@ -99,6 +115,10 @@ class Pin:
             if not irq.pending:
                 pending_irqs.append(self)
             irq.pending |= flag
+
+
+def _now_us():
+    return (clock_us[0] or time.ticks_us)()
 
 
 def disable_irq():

@@ -76,7 +76,9 @@ for (const name of readdirSync(here)) {
 for (const name of ["ntag.py", "pn532_chip.py"]) {
   mp.FS.writeFile("/board/" + name, readFileSync(join(hardware, name)));
 }
-mp.FS.writeFile("/board/pn532_timing.json", readFileSync(join(hardware, "data", "pn532_timing.json")));
+// a real chip's figures (the bring-up probe's file) in place of the shipped ones, when named
+mp.FS.writeFile("/board/pn532_timing.json", readFileSync(process.env.SPIELTISCH_PN532_TIMING ||
+                                                         join(hardware, "data", "pn532_timing.json")));
 try {
   mp.runPython(`import sys\nsys.path.insert(0, "/board")\nimport board\nboard.start(${JSON.stringify(specJson)})`);
 } catch (err) {

@@ -3,6 +3,7 @@
 // timing and the NTAG model (hardware/), the checks' own helpers (fakes/) and the shared
 // test vectors are copied into MicroPython's in-memory file system first. Exit code 0 only
 // if every check passed. Usage: node tests/mpy/run.mjs
+// (CHECKS=a,b node tests/mpy/run.mjs: only the checks a and b)
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,9 +38,13 @@ for (const name of readdirSync(join(root, "hardware", "pico"))) {
 for (const name of ["ntag.py", "pn532_chip.py"]) {
   mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", name)));
 }
-mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(join(root, "hardware", "data", "pn532_timing.json")));
+// a real chip's figures (the bring-up probe's file) in place of the shipped ones, when named
+mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(process.env.SPIELTISCH_PN532_TIMING ||
+                                                         join(root, "hardware", "data", "pn532_timing.json")));
 copyDir(join(root, "tests", "vectors"), "/vectors", ".json");
 
+// CHECKS=name,name runs only those checks (while working on them); unset, all of them
+mp.runPython(`ONLY = ${JSON.stringify((process.env.CHECKS || "").split(",").filter(Boolean))}`);
 try {
   mp.runPython(readFileSync(join(here, "check_firmware.py"), "utf8"));
 } catch (err) {

@@ -1,0 +1,160 @@
+"""``spieltisch stations --probe --port PORT --out FILE``: the bring-up probe. With a
+station (firmware 1.6 or newer) and one blank NTAG sticker, it measures on the station's
+own PN532 what the simulated chip's timing file assumes (firmware/probe.py does the
+measuring, one measurement a loop pass), prints each figure beside the model's, and
+writes them as a timing file in the shape of ``hardware/data/pn532_timing.json``
+(``hardware/probe_timing.py``), which the simulated chip loads in place of the shipped
+one (``SPIELTISCH_PN532_TIMING=FILE``). ``--stations firmware`` probes a simulated
+station (the firmware under MicroPython over the simulated chip) instead: it prints the
+model's own figures, as measured through the firmware."""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+PHASES = (("chip", "Take every card off the reader, then press Enter."),
+          ("card", "Lay one blank NTAG213/215/216 sticker on the reader (not a card the table wrote: the probe "
+                   "writes its page 4 back as it is, which a protected card refuses), then press Enter."))
+PHASE_TIMEOUT_S = 60.0
+SIM_UID = "04B0B1B2B3B4B5"               # the blank sticker laid on a simulated station
+
+
+class ProbeError(Exception):
+    """Why the probe could not measure, in one sentence for the person at the station."""
+
+
+def probe_phase(link: Any, events: "queue.Queue", phase: str,
+                timeout_s: float = PHASE_TIMEOUT_S) -> tuple[list[tuple[str, tuple[str, ...]]], str]:
+    """PROBE <phase> sent; its PROBED frames (name, fields) and the chip's version."""
+    from hardware.events import StationLost, StationProbed
+    if not link.probe(phase):
+        raise ProbeError("the station went away")
+    frames: list[tuple[str, tuple[str, ...]]] = []
+    deadline = time.monotonic() + timeout_s
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ProbeError(f"the station (firmware {link.firmware}) did not answer PROBE: the probe needs "
+                             "firmware 1.6 or newer (spieltisch stations --flash)")
+        try:
+            event = events.get(timeout=min(left, 0.5))
+        except queue.Empty:
+            continue
+        if isinstance(event, StationLost):
+            raise ProbeError(f"the station went away: {event.reason}")
+        if not isinstance(event, StationProbed):
+            continue
+        if event.name == "fail":
+            why = event.fields[0] if event.fields else "-"
+            raise ProbeError(FAIL_REASONS.get(why, f"the probe could not measure ({why})"))
+        if event.name == "end":
+            return frames, event.fields[1] if len(event.fields) > 1 else "-"
+        frames.append((event.name, event.fields))
+
+
+FAIL_REASONS = {
+    "reader": "this station has no PN532 on I2C to probe (config.py's READER)",
+    "no-ack": "the PN532 does not answer on I2C: see firmware/README.md, \"Bringing up the reader\"",
+    "version": "the PN532 does not say its version: see firmware/README.md, \"Bringing up the reader\"",
+    "card-on-reader": "a card lies on the reader: take it off and probe again",
+    "no-card": "no card on the reader: lay one blank sticker on it and probe again",
+    "read": "the card on the reader cannot be read (READ): try another blank NTAG sticker",
+}
+
+
+def format_figures(figures: dict[str, tuple[int, int, int, int]], shipped: dict[str, Any],
+                   timing: dict[str, Any]) -> str:
+    """The model's figures beside the measured ones, one a line."""
+    lines = [f"{'figure':<24}{'model':>10}{'measured':>10}   from (median, min-max, n)"]
+    keys = ["ack_us", "nack_resend_us", "no_card_try_us", "rf_command_overhead_us", "ntag_write_us"]
+    rows: list[tuple[str, Any, Any, str]] = []
+    for key in keys:
+        spread = timing.get(f"{key}_spread")
+        if spread is None:
+            continue
+        came = ", ".join(f"{name} {s['median']} ({s['min']}-{s['max']}, {s['n']})" for name, s in spread.items())
+        rows.append((key, shipped.get(key), timing[key], came))
+    for command, spread in timing.get("process_us_spread", {}).items():
+        rows.append((f"process_us {command}", shipped["process_us"].get(command), timing["process_us"][command],
+                     f"answer {spread['median']} ({spread['min']}-{spread['max']}, {spread['n']}) less ack_us"))
+    for key, model, measured, came in rows:
+        lines.append(f"{key:<24}{model!s:>10}{measured!s:>10}   {came}")
+    probe = timing.get("probe", {})
+    lines.append(f"longest FAST_READ passed: {probe.get('fast_read_longest_pages')} pages; "
+                 f"a card's NAK comes back with status {probe.get('nak_status')}; "
+                 f"clock stretching (median, a transfer against its bytes): {probe.get('stretch_us')} us")
+    cut = probe.get("cut", {})
+    if cut:
+        lines.append("a transfer cut off on purpose: " + ", ".join(f"{k}={v}" for k, v in cut.items()))
+    return "\n".join(lines)
+
+
+def probe_command(port: str | None, out: Path, *, simulated: bool = False,
+                  ask: Callable[[str], object] | None = None) -> int:
+    """The probe of the station on ``port`` (or of a simulated one); 0 when the file was
+    written, 1 when the probe could not measure, 2 for a wrong call."""
+    from hardware.link import StationError, StationLink
+    from hardware.pn532_chip import load_timing
+    from hardware.probe_timing import parse_figures, timing_from_probe
+    if (port is None) == (not simulated):
+        print("spieltisch: the probe takes one station: --port DEV (or --stations firmware, a simulated one)",
+              file=sys.stderr)
+        return 2
+    ask = ask or input
+    stations: list[Any] = []
+    events: queue.Queue = queue.Queue()
+    link = None
+    try:
+        if simulated:
+            from hardware.firmware_station import firmware_stations
+            stations = firmware_stations(["probe"])
+            port = stations[0].port
+        assert port is not None
+        link = StationLink(port, events, reconnect=False).open(hello_timeout=30.0 if simulated else 3.0)
+        frames: list[tuple[str, tuple[str, ...]]] = []
+        chip = "-"
+        for phase, request in PHASES:
+            if simulated:
+                if phase == "card":
+                    stations[0].place(SIM_UID, None)
+                    time.sleep(0.5)               # the reader lists it (the probe lists it again itself)
+            else:
+                ask(request + " ")
+            got, chip = probe_phase(link, events, phase)
+            frames += got
+        shipped = load_timing()
+        figures = parse_figures(frames)
+        timing = timing_from_probe(figures, shipped, station=link.station_id or "-",
+                                   firmware=link.firmware or "-", chip=chip)
+        timing["probe"]["firmware"] = link.firmware
+        timing["probe"]["chip"] = chip
+        timing["probe"]["station"] = link.station_id
+        timing["probe"]["simulated"] = simulated
+    except (StationError, ProbeError) as exc:
+        print(f"spieltisch: the probe stopped: {exc}", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, EOFError):
+        print("spieltisch: the probe stopped (interrupted)", file=sys.stderr)
+        return 1
+    finally:
+        if link is not None:
+            link.close()
+        for station in stations:
+            station.close()
+    try:
+        out.write_text(json.dumps(timing, indent=2) + "\n")
+    except OSError as exc:
+        print(f"spieltisch: could not write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(format_figures(figures, shipped, timing))
+    print(f"Written to {out}: station {timing['probe']['station']}, firmware {timing['probe']['firmware']}, "
+          f"PN532 firmware {chip}.")
+    if not simulated:
+        print("Please send this file to the project (firmware/README.md, \"Measuring the reader\", says where): "
+              "a real chip's figures replace our estimates.")
+    return 0

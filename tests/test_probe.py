@@ -1,0 +1,91 @@
+"""The bring-up probe (issue 41): ``spieltisch stations --probe`` on a simulated station (the
+firmware under MicroPython over the simulated chip) measures the model's own figures and
+writes a timing file the simulated chip loads in place of the shipped one; the
+conversion from the probe's figures to that file; and a probe that cannot run says why."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+from controller.app.cli import main
+from hardware.pn532_chip import Pn532, load_timing
+from hardware.probe_timing import parse_figures, timing_from_probe
+from hardware.stationflash import table_firmware_version
+
+
+def test_the_probe_of_a_simulated_station_writes_a_timing_file_the_simulated_chip_loads(tmp_path, monkeypatch,
+                                                                                       capsys):
+    out = tmp_path / "probe.json"
+    assert main(["stations", "--probe", "--stations", "firmware", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    shipped = load_timing()
+    timing = json.loads(out.read_text())
+    probe = timing["probe"]
+    assert probe["firmware"] == table_firmware_version() and probe["chip"] == "1.6" and probe["simulated"]
+    # the chip cannot answer sooner than its own figure; the probe's polls and the host add to it
+    assert timing["ack_us"] >= shipped["ack_us"] and timing["nack_resend_us"] >= shipped["nack_resend_us"]
+    assert timing["ack_us_source"].startswith("measured:") and probe["station"] in timing["ack_us_source"]
+    assert timing["ack_us_spread"]["ack_us"]["n"] == 5
+    assert timing["ntag_write_us_source"].startswith("measured:")
+    assert set(timing["ntag_write_us_spread"]) == {"write_us", "read_us"}
+    # what a cut transfer leaves, as the model has it: ETIMEDOUT, SDA held until clocked, an ACK brings it back
+    cut = probe["cut"]
+    assert (cut["errno"], cut["sda_low"], cut["rebuilt_errno"], cut["takes_command"], cut["ack_recovers"]) == \
+        (110, 1, 110, 0, 1)
+    assert 1 <= cut["clocks_to_free"] <= 9
+    assert probe["fast_read_longest_pages"] == 36 and probe["nak_status"] == 0x14
+    assert "ack_us" in printed and f"Written to {out}" in printed
+    # every figure the shipped file has is there (the shape the simulated chip reads) …
+    assert set(shipped) <= set(timing)
+    # … and the simulated chip takes the file in place of the shipped one, no code changed
+    monkeypatch.setenv("SPIELTISCH_PN532_TIMING", str(out))
+    chip = Pn532(load_timing())
+    assert chip.timing["ack_us"] == timing["ack_us"] and chip.held_sda_errno == 110
+
+
+FIGURES = [("ack_us", ("5", "700", "650", "900")), ("nack_resend_us", ("5", "520", "500", "560")),
+           ("answer_GetFirmwareVersion_us", ("5", "2000", "1900", "2100")),
+           ("polls_answer_GetFirmwareVersion", ("5", "2", "1", "3")),
+           ("answer_SAMConfiguration_us", ("5", "1500", "1400", "1600")),
+           ("polls_answer_SAMConfiguration", ("5", "0", "0", "0")),
+           ("list_no_card_us", ("5", "1900", "1850", "1950")), ("polls_list_no_card", ("5", "1", "1", "2")),
+           ("read_us", ("5", "3300", "3200", "3400")), ("write_us", ("5", "6000", "5900", "6100")),
+           ("cut_rebuilt_errno", ("1", "5", "5", "5")), ("fast_read_longest_pages", ("1", "15", "15", "15")),
+           ("later_firmware_figure", ("x",)), ("end", ("card", "1.6"))]
+
+
+def test_the_probes_figures_become_the_models_parts():
+    """Each model figure from the probe's medians: the ACK as measured, a command's
+    processing as its answer less the ACK (kept, with the bound said, when the answer was
+    ready before the ACK could be read), the RF overhead from READ, an NTAG write from
+    WRITE less READ; what a held SDA makes a START fail with; frames it does not know
+    left out."""
+    figures = parse_figures(FIGURES)
+    assert "later_firmware_figure" not in figures and "end" not in figures
+    shipped = load_timing()
+    timing = timing_from_probe(figures, shipped, station="e661", firmware="1.6.0", chip="1.6",
+                               when=datetime.date(2026, 11, 27))
+    assert timing["ack_us"] == 700 and timing["nack_resend_us"] == 520
+    assert timing["process_us"]["GetFirmwareVersion"] == 1300
+    assert timing["process_us"]["SAMConfiguration"] == shipped["process_us"]["SAMConfiguration"]
+    assert "SAMConfiguration at most 800" in timing["process_us_source"]
+    assert timing["no_card_try_us"] == 1200
+    assert timing["rf_command_overhead_us"] == 3300 - 700 - 22 * shipped["rf_byte_us"] - shipped["rf_turnaround_us"]
+    assert timing["ntag_write_us"] == 6000 - 3300 + 13 * shipped["rf_byte_us"]
+    assert timing["reset_us"] == shipped["reset_us"] and timing["reset_us_source"] == shipped["reset_us_source"]
+    assert "2026-11-27" in timing["ack_us_source"] and "firmware 1.6.0" in timing["ack_us_source"]
+    assert timing["probe"]["fast_read_longest_pages"] == 15
+    assert Pn532(timing).held_sda_errno == 5 and timing["held_sda_errno"] == 5
+
+
+def test_a_probe_without_a_station_or_a_file_says_what_it_needs(tmp_path, capsys):
+    assert main(["stations", "--probe", "--port", "/dev/ttyACM0"]) == 2
+    assert "--out FILE" in capsys.readouterr().err
+    assert main(["stations", "--probe", "--out", str(tmp_path / "x.json")]) == 2
+    assert "--port DEV" in capsys.readouterr().err
+    assert main(["stations", "--probe", "--port", str(tmp_path / "no-such-port"), "--out",
+                 str(tmp_path / "x.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("spieltisch: the probe stopped:") and "Traceback" not in err
+    assert not (tmp_path / "x.json").exists()
