@@ -32,6 +32,7 @@ IGNORED = {
     events.StationProgress: events.StationProgress("s0", 1, 1, 0, False, 1),
     events.TagGone: events.TagGone("s0", 1, "04A1B2C3D4E5F6", 1),
     events.TagWritten: events.TagWritten("s0", "04A1B2C3D4E5F6", True, "", 1),
+    events.StationProbed: events.StationProbed("s0", "ack", ("5", "600", "550", "700"), 1),
 }
 
 

@@ -22,7 +22,7 @@ from controller.games.team_colours import has_teams, seat_colours
 from controller.inputs import InputAdapter, SoftKey, adapter_for
 from controller.learn import Hint, hints_for, seats_to_hint
 from hardware.events import (ButtonEvent, InputEvent, PanelEvent, StationFlooding, StationHello, StationLost,
-                             StationProgress, TagEvent, TagGone, TagWritten)
+                             StationProbed, StationProgress, TagEvent, TagGone, TagWritten)
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,9 @@ CONFIRM_UNDO_BUTTON = 4            # bottom middle: "yes, take it back"
 PANEL = -1                         # undo asked for by the host (panel button, keyboard)
 
 # The events a table does nothing with: a FENCE's answer is the real-time loop's arbiter's
-# (realtime.py), a card taken off its reader or written is the enrolment's (app/enroll.py).
-IGNORED_EVENTS = (StationProgress, TagGone, TagWritten)
+# (realtime.py), a card taken off its reader or written is the enrolment's (app/enroll.py), a
+# bring-up probe's figures are `stations --probe`'s (app/probe.py): no game asks for them.
+IGNORED_EVENTS = (StationProgress, TagGone, TagWritten, StationProbed)
 
 
 @dataclass(frozen=True)
