@@ -203,13 +203,15 @@ class SleepyReaderLink(StationLink):
 
 def test_clock_sync_pings_keep_their_own_time_whatever_the_reader_does():
     """The exchanges that keep a station's clock mapped come from a timer, every
-    PING_INTERVAL_NS, not when the reader happens to wake: with a reader that sleeps up to a
-    second between bytes, half a second still brings about 25 of them, and their answers."""
+    PING_INTERVAL_NS while racing, not when the reader happens to wake: with a reader that
+    sleeps up to a second between bytes, half a second still brings about 25 of them, and
+    their answers."""
     import time
     sim = SimulatedStation(STATION_ID + "t").start()
     link = SleepyReaderLink(sim.port, queue.Queue())
     try:
         link.open()
+        link.racing = True
         first = link._ping_number
         time.sleep(0.5)
         sent = link._ping_number - first
@@ -341,6 +343,27 @@ def test_a_press_says_when_its_reader_last_looked_at_the_port_before_it():
         assert isinstance(down, ButtonEvent) and down.pressed
         taken = link.looks.index(down.arrived_ns)
         assert taken > 0 and down.looked_ns == link.looks[taken - 1] < down.arrived_ns
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_a_link_not_racing_exchanges_twice_a_second_and_racing_fifty_times():
+    """A waiting box's station is pinged seldom (the sync holds with one exchange a second);
+    a real-time game's fifty times a second; and its reader sleeps between pings."""
+    import time
+    sim = SimulatedStation(STATION_ID + "i").start()
+    link = StationLink(sim.port, queue.Queue())
+    try:
+        link.open()
+        first = link._ping_number
+        time.sleep(1.2)
+        idle = link._ping_number - first
+        assert 1 <= idle <= 4, idle                     # 2 or 3 at 0.5 s
+        link.racing = True
+        first = link._ping_number
+        time.sleep(0.5)
+        assert link._ping_number - first >= 10          # about 25 at 20 ms
     finally:
         link.close()
         sim.close()
