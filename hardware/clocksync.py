@@ -199,6 +199,7 @@ class ClockSync:
         # station µs: the slopes the bounds still allow), the newest exchange's host time (ns),
         # and what the window's length could bend the line (ns)
         self._error: tuple[float, float, int, float] | None = None
+        self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
 
@@ -214,9 +215,13 @@ class ClockSync:
         raw, unwrapped = self._ref
         return unwrapped + ticks_diff(ticks % STATION_TICKS_MODULO, raw)
 
-    def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0) -> None:
+    def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0,
+            fit: bool = True) -> None:
         """One exchange: the host's send and receive times, the station's stamp when the
-        PING came, and how long the station took to answer (its PONG's stamp − that)."""
+        PING came, and how long the station took to answer (its PONG's stamp − that).
+        ``fit=False``: the line is fitted when it is next used (``refresh``, mapping a stamp),
+        not now: a box that is not racing maps few stamps, and a fit over a window of 150
+        exchanges takes a millisecond (the first exchange is fitted at once)."""
         rtt = received_ns - sent_ns - turnaround_us * 1000
         if received_ns < sent_ns or rtt < 0:
             return
@@ -238,7 +243,15 @@ class ClockSync:
                     len(points) >= self.window_slots and slot - points[0].slot >= self.min_window_slots)):
                 points.popleft()
             points.append(Slot(slot, low, high, rtt, sent_ns))
-        self._fit()
+        if fit or self._line is None:
+            self._fit()
+        else:
+            self._stale = True
+
+    def refresh(self) -> None:
+        """Fit the exchanges added with ``fit=False`` (in the thread that adds them)."""
+        if self._stale:
+            self._fit()
 
     def _fit(self) -> None:
         """The line between the lows (under it) and the highs (over it) with the most room
@@ -248,6 +261,7 @@ class ClockSync:
         times a second); the newest slot's bounds, which tighten as its exchanges come, are
         added to them at each fit: the hull of some points and one more is the hull of
         their hull's corners and that one, wherever it lies (a clock that went back)."""
+        self._stale = False
         points = self.points
         settled = self._settled
         if settled is None or settled[0] != (points[0].slot, points[-1].slot, len(points)):
@@ -283,6 +297,7 @@ class ClockSync:
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
         """The host time of a station stamp, or None before the first exchange."""
+        self.refresh()
         if self._line is None:
             return None
         slope, station_at, host_at = self._line
@@ -294,7 +309,8 @@ class ClockSync:
         exchange's two bounds (the lines that pass between them, at every slope they
         allow), plus what the slopes they allow make of the time since, plus what a
         wandering crystal (WANDER_PER_S) could bend the line over the window and since.
-        UNSYNCED_ERROR_NS before the first exchange."""
+        UNSYNCED_ERROR_NS before the first exchange. As of the last fit (this may be asked
+        from another thread than the one that adds: it never fits)."""
         if self._error is None:
             return UNSYNCED_ERROR_NS
         at_newest, per_us, newest_ns, bend = self._error
@@ -305,6 +321,7 @@ class ClockSync:
     def drift_ppm(self) -> float | None:
         """How fast the station's crystal runs against the host's (positive: fast), or None
         before the first exchange."""
+        self.refresh()
         return None if self._line is None else (NOMINAL / self._line[0] - 1.0) * 1e6
 
     @property

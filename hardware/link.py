@@ -225,6 +225,7 @@ class StationLink(SupervisedPort):
         sync's bound is above the tie window, so it comes down before it decides races."""
         if not self.racing:
             return self.IDLE_PING_INTERVAL_NS
+        self.sync.refresh()                # (the reader's thread: the one that adds the exchanges)
         if self.sync.error_ns(real_ns) > self.RACE_ERROR_NS:
             return self.QUICK_PING_INTERVAL_NS
         return self.PING_INTERVAL_NS
@@ -500,7 +501,8 @@ class StationLink(SupervisedPort):
                 # firmware 1.1: when the PING came and when the PONG left; the station's own
                 # delay between them is no part of the round trip
                 turnaround = ticks_diff(int(f[2]), received) if len(f) > 2 else 0
-                self.sync.add(sent, received, now, turnaround_us=max(0, turnaround))
+                # not racing, the line is fitted when a stamp is mapped, not at each exchange
+                self.sync.add(sent, received, now, turnaround_us=max(0, turnaround), fit=self._racing)
             return None
         if kind in ("UPTO", "LOST"):
             return self._progress(kind, f, now)
