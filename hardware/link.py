@@ -160,6 +160,7 @@ class StationLink(SupervisedPort):
         self._ping_due_ns = 0             # on the real clock: the next sync exchange
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0
+        self.pings_sent = 0               # sync exchanges asked for (``sync.exchanges``: answered)
         self._fences: dict[int, int] = {}  # FENCE number → host time sent, until answered
         self._fence_number = 0
         self._last_upto: int | None = None   # the station's stamp in its last progress answer (its ticks)
@@ -300,6 +301,7 @@ class StationLink(SupervisedPort):
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
         number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
+        self.pings_sent += 1
         if len(self._pings) > 64:         # answers that never came: forget them
             self._pings.clear()
         return self._write(encode_frame("PING", number), ping=number)
@@ -345,6 +347,7 @@ class StationLink(SupervisedPort):
         """A replugged station has rebooted: a new clock, new sequence numbers."""
         self.decoder = FrameDecoder()
         self.sync = ClockSync()
+        self.pings_sent = 0
         self._pings.clear()
         self._fences.clear()
         self._last_upto = None
