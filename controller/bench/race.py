@@ -127,6 +127,40 @@ TARGETS: dict[str, Target] = {
     "ck_race_pico_late_presses": (float("nan"), "info", "presses", "the Pico's link: presses after their race"),
     "ck_race_pico_presses": (float("nan"), "info", "presses", "the Pico's link: presses measured"),
 }
+# The model in virtual time (controller/bench/fairness.py, controller/bench/syncmodel.py): a
+# Pico's link, crystals 50 ± 150 ppm wandering ±10 ppm over 10-30 min, each station answering
+# every sync PING ("every") or one in fifty ("sparse": one exchange a second at the racing
+# link's 50 a second; the link asks a station whose bound is above the tie window four times
+# as often, "sparse_fixed" without that), presses carrying their station's bound.
+TARGETS.update({
+    "ck_race_sync_p99_ms_every": (0.1, "max", "ms", "model, virtual time: the clock sync's error p99, every exchange "
+                                  "answered (50 a second), a Pico's link, wandering crystals"),
+    "ck_race_sync_p99_ms_sparse": (0.1, "max", "ms", "the same with one exchange a second (one PING in fifty "
+                                   "answered, none asked more often): the sync alone"),
+    "ck_race_sync_bound_p50_ms_sparse": (float("nan"), "info", "ms", "the sync's own bound on its error then, median"),
+    "ck_race_sync_outside_bound_sparse": (float("nan"), "info", "presses", "presses whose error was beyond the bound"),
+    "ck_race_hung_hold_ms_max": (15.0, "max", "ms", "model: one of eight stations hung (never answers FENCE): the "
+                                 "longest hold, frame arrival → release"),
+    "ck_race_hung_decided_without": (float("nan"), "info", "races", "the same: races decided without it"),
+})
+for _case_, _what_ in (("every", "every exchange answered"), ("sparse", "one PING in fifty answered"),
+                       ("sparse_fixed", "one in fifty, not asked more often")):
+    for _label_ in ("1ms", "500us", "250us"):
+        if _case_ == "sparse_fixed" and _label_ != "500us":
+            continue
+        _goal_ = 99.9 if _case_ == "sparse" and _label_ != "250us" else float("nan")
+        TARGETS[f"ck_race_{_case_}_right_pct_{_label_}"] = (_goal_, "min" if _goal_ == _goal_ else "info", "%",
+                                                            f"model: pairs {_label_} apart right, {_what_}")
+        TARGETS[f"ck_race_{_case_}_ties_{_label_}"] = (float("nan"), "info", "ties", f"the same: ties declared "
+                                                       "(stamps closer than both stations' bounds)")
+for _link_, _what_ in (("bursts", "2 % of frames start a burst of five stalled up to 8 ms"),
+                       ("host", "the host stalls 30 ms every 2 s, every station at once")):
+    for _case_ in ("every", "sparse"):
+        TARGETS[f"ck_race_{_link_}_{_case_}_right_pct_500us"] = (float("nan"), "info", "%", f"model, a link whose "
+                                                                 f"{_what_}, {_case_}: pairs 0.5 ms apart right")
+        TARGETS[f"ck_race_{_link_}_{_case_}_ties_500us"] = (float("nan"), "info", "ties", "the same: ties declared")
+        TARGETS[f"ck_race_{_link_}_{_case_}_hold_ms_max"] = (float("nan"), "info", "ms", "the same: longest hold")
+        TARGETS[f"ck_race_{_link_}_sync_p99_ms_{_case_}"] = (float("nan"), "info", "ms", "the same: sync error p99")
 for _label_ in ("1ms", "500us", "250us"):
     TARGETS[f"ck_race_pico_arrival_pct_{_label_}"] = (float("nan"), "info", "%", "the Pico's link: the same pairs "
                                                       "in arrival order")
@@ -447,10 +481,57 @@ def _case(found: dict[str, Any], prefix: str) -> tuple[dict[str, float], str | N
     return out, broken
 
 
+def known_error_figures(quick: bool = False) -> dict[str, float]:
+    """Races that know their own error (issue 39), on the model in virtual time: the same
+    on any machine, whatever its load."""
+    from controller.bench import syncmodel
+    from controller.bench.fairness import ordering_accuracy
+    out: dict[str, float] = {}
+    bursts = 60 if quick else 150
+    sparse = dict(link="pico", answered=50, wandering=True, warmup_s=120)
+    every = dict(link="pico", answered=1, wandering=True, warmup_s=20)
+    for name, answered in (("every", 1), ("sparse", 50)):
+        found = syncmodel.sync_errors(seed=1, stations=4 if quick else 8, seconds=120 if answered == 1 else 300,
+                                      answered=answered, link="pico")
+        out[f"ck_race_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in found.errors_ns], 99)
+        if name == "sparse":
+            out["ck_race_sync_bound_p50_ms_sparse"] = statistics.median(found.bounds_ns) / 1e6
+            out["ck_race_sync_outside_bound_sparse"] = float(found.outside)
+    for name, case in (("every", every), ("sparse", sparse)):
+        for gap in GAPS_NS:
+            found = ordering_accuracy(bursts=bursts, gap_ns=gap, **case)
+            out[f"ck_race_{name}_right_pct_{_label(gap)}"] = 100 * found["arbiter"]
+            out[f"ck_race_{name}_ties_{_label(gap)}"] = float(found["ties"])
+    found = ordering_accuracy(bursts=bursts, gap_ns=500_000, quick=False, **sparse)
+    out["ck_race_sparse_fixed_right_pct_500us"] = 100 * found["arbiter"]
+    out["ck_race_sparse_fixed_ties_500us"] = float(found["ties"])
+    import logging
+    quiet = logging.getLogger("controller.table.arbiter")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)                  # every race decided without the hung one is meant
+    try:
+        found = ordering_accuracy(bursts=bursts, gap_ns=500_000, hung=True, **every)
+    finally:
+        quiet.setLevel(level)
+    out["ck_race_hung_hold_ms_max"] = found["hold_ms_max"]
+    out["ck_race_hung_decided_without"] = float(found["without"])
+    for link in ("bursts", "host"):
+        for name, case in (("every", every), ("sparse", sparse)):
+            found = ordering_accuracy(bursts=bursts, gap_ns=500_000, **dict(case, link=link))
+            out[f"ck_race_{link}_{name}_right_pct_500us"] = 100 * found["arbiter"]
+            out[f"ck_race_{link}_{name}_ties_500us"] = float(found["ties"])
+            out[f"ck_race_{link}_{name}_hold_ms_max"] = found["hold_ms_max"]
+            errors = syncmodel.sync_errors(seed=1, stations=4, seconds=120 if name == "every" else 300,
+                                           answered=case["answered"], link=link)
+            out[f"ck_race_{link}_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in errors.errors_ns], 99)
+    return out
+
+
 def figures(quick: bool = False) -> dict[str, float]:
+    out = known_error_figures(quick)
     bursts = 150 if quick else 450
     found = races(bursts=bursts)
-    out, _ = _case(found, "ck_race_")
+    out.update(_case(found, "ck_race_")[0])
     errors = [e / 1e6 for e in found["sync_errors_ns"]]
     out["ck_race_sync_error_ms_p99"] = percentile(errors, 99)
     out["ck_race_sync_error_ms_median"] = statistics.median(errors)
