@@ -413,7 +413,7 @@ def test_a_straight_crystal_is_always_within_the_bound(ppm, offset_us, gaps_ms, 
         return (int(host_ns * (1 + ppm * 1e-6)) // 1000 + offset_us) % STATION_TICKS_MODULO
 
     t = 10 * S
-    for gap, (down, up) in zip(gaps_ms, delays_us):
+    for gap, (down, up) in zip(gaps_ms, delays_us, strict=False):
         t += gap * MS
         sync.add(sent_ns=t, station_ticks=ticks(t + down * US), received_ns=t + (down + up) * US)
     press = t + press_after_ms * MS

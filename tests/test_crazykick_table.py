@@ -888,7 +888,7 @@ def test_a_station_whose_clock_stays_unsure_is_named_with_its_bound_and_its_exch
     links["s3"].sync = Unsure(lambda at: 320_000 if at < 5_000_000_000 else 30_000)
     runner = RealtimeRunner(table, queue.Queue(), links)
     for second in range(12):
-        runner.clock = lambda: second * 1_000_000_000
+        runner.clock = lambda at=second * 1_000_000_000: at
         runner.release()
         if second < 10:
             assert table.snapshot().notices == ()

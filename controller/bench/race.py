@@ -151,7 +151,7 @@ for _case_, _what_ in (("every", "every exchange answered"), ("sparse", "one PIN
         _goal_ = 99.9 if _case_ == "sparse" and _label_ != "250us" else float("nan")
         TARGETS[f"ck_race_{_case_}_right_pct_{_label_}"] = (_goal_, "min" if _goal_ == _goal_ else "info", "%",
                                                             f"model: pairs {_label_} apart right, {_what_}")
-        TARGETS[f"ck_race_{_case_}_ties_{_label_}"] = (float("nan"), "info", "ties", f"the same: ties declared "
+        TARGETS[f"ck_race_{_case_}_ties_{_label_}"] = (float("nan"), "info", "ties", "the same: ties declared "
                                                        "(stamps closer than both stations' bounds)")
 for _link_, _what_ in (("bursts", "2 % of frames start a burst of five stalled up to 8 ms"),
                        ("host", "the host stalls 30 ms every 2 s, every station at once")):
@@ -488,15 +488,15 @@ def known_error_figures(quick: bool = False) -> dict[str, float]:
     from controller.bench.fairness import ordering_accuracy
     out: dict[str, float] = {}
     bursts = 60 if quick else 150
-    sparse = dict(link="pico", answered=50, wandering=True, warmup_s=120)
-    every = dict(link="pico", answered=1, wandering=True, warmup_s=20)
+    sparse: dict[str, Any] = dict(link="pico", answered=50, wandering=True, warmup_s=120)
+    every: dict[str, Any] = dict(link="pico", answered=1, wandering=True, warmup_s=20)
     for name, answered in (("every", 1), ("sparse", 50)):
-        found = syncmodel.sync_errors(seed=1, stations=4 if quick else 8, seconds=120 if answered == 1 else 300,
-                                      answered=answered, link="pico")
-        out[f"ck_race_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in found.errors_ns], 99)
+        synced = syncmodel.sync_errors(seed=1, stations=4 if quick else 8, seconds=120 if answered == 1 else 300,
+                                       answered=answered, link="pico")
+        out[f"ck_race_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in synced.errors_ns], 99)
         if name == "sparse":
-            out["ck_race_sync_bound_p50_ms_sparse"] = statistics.median(found.bounds_ns) / 1e6
-            out["ck_race_sync_outside_bound_sparse"] = float(found.outside)
+            out["ck_race_sync_bound_p50_ms_sparse"] = statistics.median(synced.bounds_ns) / 1e6
+            out["ck_race_sync_outside_bound_sparse"] = float(synced.outside)
     for name, case in (("every", every), ("sparse", sparse)):
         for gap in GAPS_NS:
             found = ordering_accuracy(bursts=bursts, gap_ns=gap, **case)

@@ -147,7 +147,7 @@ class SyncErrors:
     @property
     def outside(self) -> int:
         """Presses whose error was beyond the sync's own bound."""
-        return sum(1 for e, b in zip(self.errors_ns, self.bounds_ns) if abs(e) > b)
+        return sum(1 for e, b in zip(self.errors_ns, self.bounds_ns, strict=True) if abs(e) > b)
 
 
 def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answered: int = 1,
