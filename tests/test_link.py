@@ -367,3 +367,36 @@ def test_a_link_not_racing_exchanges_twice_a_second_and_racing_fifty_times():
     finally:
         link.close()
         sim.close()
+
+
+def test_a_station_whose_sync_is_unsure_is_asked_four_times_as_often_while_racing():
+    """Not racing: every 0.5 s. Racing: every 20 ms, and every 5 ms while the sync's bound is
+    above the tie window (one exchange so far, a slope not yet known)."""
+    link = StationLink("/dev/null", queue.Queue())
+    now = 10_000_000_000
+    assert link.ping_interval_ns(now) == StationLink.IDLE_PING_INTERVAL_NS == 500_000_000
+    link.racing = True
+    link.sync.add(now - 2_000_000, 10_000_000, now - 1_000_000)         # 1 ms round trip: ±0.5 ms
+    assert link.sync.error_ns(now) > link.RACE_ERROR_NS
+    assert link.ping_interval_ns(now) == StationLink.QUICK_PING_INTERVAL_NS == 5_000_000
+    for k in range(200):                                  # 4 s of quick exchanges, 100 µs each way
+        sent = now + k * 20_000_000
+        link.sync.add(sent, 10_000_000 + (sent - now + 1_000_000 + 100_000) // 1000, sent + 200_000)
+    later = now + 200 * 20_000_000
+    assert link.sync.error_ns(later) <= link.RACE_ERROR_NS
+    assert link.ping_interval_ns(later) == StationLink.PING_INTERVAL_NS == 20_000_000
+    link.close()
+
+
+def test_a_simulated_station_answers_one_ping_in_n():
+    from conftest import wait_until
+    sim = SimulatedStation(STATION_ID + "f", answers_pings=10).start()
+    link = StationLink(sim.port, queue.Queue())
+    try:
+        link.open()
+        link.racing = True
+        wait_until(lambda: link.sync.exchanges >= 4, timeout=10, what="four answered exchanges")
+        assert link.pings_sent >= 10 * (link.sync.exchanges - 1)
+    finally:
+        link.close()
+        sim.close()

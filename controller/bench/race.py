@@ -54,6 +54,7 @@ IRQ_LATENCY_NS = 50_000          # a hard IRQ's entry on the RP2040 under MicroP
 BURST_EVERY_NS = 40_000_000      # bursts this far apart: each press's race is over before the next
 WARMUP_S = 10.0                  # the goal's "after 10 s of sync"
 REGISTER_AHEAD_NS = 2_000_000    # a burst's presses are made in their stations this long before the first
+SPARSE_WARMUP_S = 30.0           # the sparse case's sync before its bursts
 
 TARGETS: dict[str, Target] = {
     "ck_race_right_pct_1ms": (99.9, "min", "%", "real path (pty stations, links, runner, screen): neighbouring presses "
@@ -166,6 +167,15 @@ for _label_ in ("1ms", "500us", "250us"):
                                                       "in arrival order")
     TARGETS[f"ck_race_pico_wrong_by_sync_{_label_}"] = (float("nan"), "info", "pairs", "the Pico's link: wrong "
                                                         "pairs the mapped stamps had wrong already")
+for _key_, _target_ in list(TARGETS.items()):
+    if _key_.startswith("ck_race_pico_") and not _key_.startswith("ck_race_pico_sparse"):
+        _goal_ = 99.9 if _key_ in ("ck_race_pico_right_pct_1ms", "ck_race_pico_right_pct_500us") else float("nan")
+        TARGETS["ck_race_pico_sparse_" + _key_[len("ck_race_pico_"):]] = (
+            _goal_, "min" if _goal_ == _goal_ else "info", _target_[2],
+            "real path, a Pico's link, each station answering one sync PING in fifty (30 s of sync first): "
+            + _target_[3])
+TARGETS["ck_race_pico_sparse_ties"] = (float("nan"), "info", "ties", "the same: ties declared (stamps closer than "
+                                       "both stations' bounds)")
 
 
 def _wait_until(when_ns: int) -> None:
@@ -192,7 +202,7 @@ def _bursts(rng: random.Random, stations: int, bursts: int):
 
 
 def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
-              link_delay_ms: tuple[float, float] = LINK_DELAY_MS) -> None:
+              link_delay_ms: tuple[float, float] = LINK_DELAY_MS, answers_pings: int = 1) -> None:
     """The stations' side, in a process of their own (``python -m controller.bench.race``),
     as stations are devices of their own: it prints their ports, waits for the table's
     "go" (its loop running), lets the table sync for ``warmup_s``, presses the bursts, prints
@@ -204,7 +214,8 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
     rng = random.Random(seed)
     ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
     sims = [SimulatedStation(i, link_delay_ms=link_delay_ms, seed=rng.randrange(1 << 30),
-                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
+                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)),
+                             answers_pings=answers_pings)
             for i in ids]
     left_ns: dict[str, int] = {}            # "station stamp" → when a press's frame left for the table
 
@@ -254,7 +265,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
 
 
 def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float = WARMUP_S,
-          link_delay_ms: tuple[float, float] = LINK_DELAY_MS) -> dict[str, Any]:
+          link_delay_ms: tuple[float, float] = LINK_DELAY_MS, answers_pings: int = 1) -> dict[str, Any]:
     """Bursts at each of GAPS_NS in turn over links ``link_delay_ms`` each way; returns per
     gap the pairs right (released and by arrival) and the pairs counted, every press's sync
     error and hold (ns), and while the bursts ran, the frames a second the table's links
@@ -289,7 +300,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     level = quiet.level
     quiet.setLevel(logging.ERROR)                                # refused presses are meant
     side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", str(seed), str(stations), str(bursts),
-                             str(warmup_s), *map(str, link_delay_ms)],
+                             str(warmup_s), *map(str, link_delay_ms), str(answers_pings)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     events = event_queue()
     links: dict[str, Any] = {}
@@ -368,6 +379,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             "delays_ns": delays,
             "reading_ns": reading, "wire_late_ns": pressed["wire_late"], "late": runner.arbiter.late,
             "frames_ns": list(screen.frame_ns), "without": runner.arbiter.without, "wrong": wrong,
+            "ties": runner.arbiter.ties,
             "loop_late_ns": pressed["loop_late"], "restamped": pressed["restamped"], "missing": missing,
             "frames_per_s": (load_to[2] - load_from[2]) / (load_to[0] - load_from[0]),
             "cpu_per_s": (load_to[1] - load_from[1]) / (load_to[0] - load_from[0]),
@@ -545,6 +557,11 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_bare_pty_ms_p99"] = percentile(bare, 99)
     out["ck_race_bare_pty_ms_median"] = statistics.median(bare)
     out.update(_case(races(bursts=bursts, link_delay_ms=PICO_LINK_DELAY_MS), "ck_race_pico_")[0])
+    # the same over a Pico's link with each station answering one PING in fifty, after
+    # SPARSE_WARMUP_S (the link asks an unsure station four times as often: about 4 a second)
+    sparse = races(bursts=bursts, link_delay_ms=PICO_LINK_DELAY_MS, answers_pings=50, warmup_s=SPARSE_WARMUP_S)
+    out.update(_case(sparse, "ck_race_pico_sparse_")[0])
+    out["ck_race_pico_sparse_ties"] = float(sparse["ties"])
     from controller.bench.fairness import ordering_accuracy          # the model, printed beside it
     model = ordering_accuracy(bursts=150, gap_ns=500_000)
     out["ck_race_model_right_pct_500us"] = 100 * model["arbiter"]
@@ -566,4 +583,4 @@ if __name__ == "__main__":                       # the stations' process of race
         _bare_ptys(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     else:
         _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
-                  (float(sys.argv[5]), float(sys.argv[6])))
+                  (float(sys.argv[5]), float(sys.argv[6])), int(sys.argv[7]))
