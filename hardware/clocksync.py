@@ -25,7 +25,13 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
   slopes that leave at least half the most room, believed once the window spans a second
   and three slots, within ±2000 ppm (beyond is noise); it passes midway between the two
   hulls at that slope;
-* **continuous resync**: old slots fall out of the window (15 s), new ones come in;
+* **continuous resync**: old slots fall out of the window, new ones come in: it keeps 150
+  slots (15 s at 50 exchanges a second) but at least 15 s and at most 90 s of them, so a
+  station that answers one exchange a second is fitted over 90 of them;
+* **a bound on its own error** (``error_ns``): how far any line that passes between the
+  bounds, at any slope they allow, is from the chosen one at the newest exchange; plus those
+  slopes' spread times the time since, plus what a crystal wandering 0.1 ppm a second could
+  bend the line over the window and since;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.
@@ -47,6 +53,18 @@ NOMINAL = 1000                  # host ns per station µs: a perfect crystal
 MAX_DRIFT = 0.002               # ±2000 ppm: a crystal is within a few hundred; beyond is noise
 MIN_SPAN_US = 1_000_000         # a slope is believed once the window spans a second …
 MIN_SLOTS = 3                   # … and three slots
+# The window keeps its newest ``window_slots`` slots (15 s at 50 exchanges a second), but
+# never less than the last MIN_WINDOW_NS nor more than MAX_WINDOW_NS: a station that
+# answers one exchange a second keeps 90 of them, where 15 s would give 15 and an error
+# p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). Longer still would bend: a crystal
+# wandering 10 ppm in minutes leaves a straight line by tens of µs over 90 s.
+MIN_WINDOW_NS = 15_000_000_000
+MAX_WINDOW_NS = 90_000_000_000
+# The fastest a crystal's drift is taken to change (its temperature: 0.5-2 ppm per °C away
+# from its turning point): 0.1 ppm a second. The bound on the error counts what it could bend
+# the line over the window and since the newest exchange (``error_ns``).
+WANDER_PER_S = 1e-7
+UNSYNCED_ERROR_NS = 5_000_000    # the bound before any exchange: a press then counts at its arrival
 
 
 class Slot(NamedTuple):
@@ -120,17 +138,68 @@ def _middle_slope(upper: list[tuple[int, int]], lower: list[tuple[int, int]], ro
     return (crossing(left, left - 1) + crossing(right, right + 1)) / 2
 
 
+def _feasible_slopes(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room) -> tuple[float, float] | None:
+    """The slopes at which a line still passes between every low and every high (``room``
+    at least 0), within the drift's bounds: one run (``room`` is concave), its ends found
+    exactly (linear between the hulls' edge slopes). None when no slope leaves room."""
+    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    slopes = sorted({lo, hi} | {b for b in _slopes(upper) + _slopes(lower) if lo < b < hi})
+    rooms = [room(b) for b in slopes]
+    inside = [k for k, r in enumerate(rooms) if r >= 0]
+    if not inside:
+        return None
+    left, right = inside[0], inside[-1]
+
+    def crossing(k: int, out: int) -> float:
+        return slopes[k] + (slopes[out] - slopes[k]) * rooms[k] / (rooms[k] - rooms[out])
+
+    return (slopes[left] if left == 0 else crossing(left, left - 1),
+            slopes[right] if right == len(slopes) - 1 else crossing(right, right + 1))
+
+
+def _error_at(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
+              x: int, believed: bool) -> tuple[float, float]:
+    """How far a line the bounds allow can be from the chosen one (``slope``, through
+    ``through`` at x = 0) at station time ``x`` (the newest exchange), and how fast that
+    grows after it (ns per µs). Over the slopes the bounds allow (every slope within the
+    drift's bounds while the slope is not yet believed) the highest such line at ``x`` is
+    the least of the highs carried there, the lowest the most of the lows: concave and
+    convex in the slope, so their extremes are at an edge slope of a hull or at an end.
+    When no line fits (stamps that contradict: a clock that jumped, a crystal that bent
+    more than the window's allowance), the overlap counts whole and the slope as unknown
+    as before it was believed."""
+    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    feasible = _feasible_slopes(upper, lower, room) if believed else (lo, hi)
+    if feasible is None:
+        overlap = max(y - slope * x_ for x_, y in upper) - min(y - slope * x_ for x_, y in lower)
+        return overlap, max(slope - lo, hi - slope)
+    left, right = feasible
+    candidates = [left, right] + [b for b in _slopes(upper) + _slopes(lower) if left < b < right]
+    highest = max(min(y + b * (x - x_) for x_, y in lower) for b in candidates)
+    lowest = min(max(y + b * (x - x_) for x_, y in upper) for b in candidates)
+    at = through + slope * x
+    return max(highest - at, at - lowest, 0.0), max(slope - left, right - slope, 0.0)
+
+
 class ClockSync:
-    def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150) -> None:
-        # one pair of bounds per slot (the tightest of each side), over the last 15 s
+    def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150,
+                 min_window_ns: int = MIN_WINDOW_NS, max_window_ns: int = MAX_WINDOW_NS) -> None:
+        # one pair of bounds per slot (the tightest of each side), over the last 15 to 90 s
         self.slot_ns = slot_ns
-        self.window_slots = window_slots       # how many slots the fit looks back
+        self.window_slots = window_slots       # how many slots the fit keeps …
+        self.min_window_slots = min_window_ns // slot_ns     # … beyond the last this many slots' time …
+        self.max_window_slots = max_window_ns // slot_ns     # … and never older than this
         self.points: deque[Slot] = deque()
         self.exchanges = 0
         self._ref: tuple[int, int] | None = None     # the newest exchange's raw ticks and their unwrapped µs
         # the line: host ns per station µs, and the point it passes through (station µs, host ns)
         self._line: tuple[float, int, float] | None = None
         self.margin_ns: float | None = None    # the room the line leaves on each side (negative: no line fits)
+        # the bound on the error at the newest exchange (ns), how fast it grows since (ns per
+        # station µs: the slopes the bounds still allow), the newest exchange's host time (ns),
+        # and what the window's length could bend the line (ns)
+        self._error: tuple[float, float, int, float] | None = None
+        self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
 
@@ -146,9 +215,13 @@ class ClockSync:
         raw, unwrapped = self._ref
         return unwrapped + ticks_diff(ticks % STATION_TICKS_MODULO, raw)
 
-    def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0) -> None:
+    def add(self, sent_ns: int, station_ticks: int, received_ns: int, turnaround_us: int = 0,
+            fit: bool = True) -> None:
         """One exchange: the host's send and receive times, the station's stamp when the
-        PING came, and how long the station took to answer (its PONG's stamp − that)."""
+        PING came, and how long the station took to answer (its PONG's stamp − that).
+        ``fit=False``: the line is fitted when it is next used (``refresh``, mapping a stamp),
+        not now: a box that is not racing maps few stamps, and a fit over a window of 150
+        exchanges takes a millisecond (the first exchange is fitted at once)."""
         rtt = received_ns - sent_ns - turnaround_us * 1000
         if received_ns < sent_ns or rtt < 0:
             return
@@ -166,10 +239,19 @@ class ClockSync:
                 return          # no tighter bound (most exchanges of a slot): the same line
             points[-1] = tighter
         else:
-            while points and slot - points[0].slot >= self.window_slots:
+            while points and (slot - points[0].slot >= self.max_window_slots or (
+                    len(points) >= self.window_slots and slot - points[0].slot >= self.min_window_slots)):
                 points.popleft()
             points.append(Slot(slot, low, high, rtt, sent_ns))
-        self._fit()
+        if fit or self._line is None:
+            self._fit()
+        else:
+            self._stale = True
+
+    def refresh(self) -> None:
+        """Fit the exchanges added with ``fit=False`` (in the thread that adds them)."""
+        if self._stale:
+            self._fit()
 
     def _fit(self) -> None:
         """The line between the lows (under it) and the highs (over it) with the most room
@@ -179,6 +261,7 @@ class ClockSync:
         times a second); the newest slot's bounds, which tighten as its exchanges come, are
         added to them at each fit: the hull of some points and one more is the hull of
         their hull's corners and that one, wherever it lies (a clock that went back)."""
+        self._stale = False
         points = self.points
         settled = self._settled
         if settled is None or settled[0] != (points[0].slot, points[-1].slot, len(points)):
@@ -207,19 +290,38 @@ class ClockSync:
         bottom = max(y - slope * x for x, y in upper)
         self.margin_ns = (top - bottom) / 2
         self._line = (slope, origin[0], origin[1] + (top + bottom) / 2)
+        believed = slope != NOMINAL or (len(points) >= MIN_SLOTS and span >= MIN_SPAN_US)
+        at_newest, per_us = _error_at(upper, lower, room, slope, (top + bottom) / 2, high[0], believed)
+        self._error = (at_newest, per_us, newest.high[1], WANDER_PER_S * 1e9 * (span / 1e6) ** 2 / 16)
 
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
         """The host time of a station stamp, or None before the first exchange."""
+        self.refresh()
         if self._line is None:
             return None
         slope, station_at, host_at = self._line
         return round(host_at + (self.unwrap(station_ticks) - station_at) * slope)
 
+    def error_ns(self, at_host_ns: int) -> int:
+        """A bound on the error of a stamp made at ``at_host_ns`` (host time), mapped now:
+        how far the true line can be from this one at the newest exchange, given every
+        exchange's two bounds (the lines that pass between them, at every slope they
+        allow), plus what the slopes they allow make of the time since, plus what a
+        wandering crystal (WANDER_PER_S) could bend the line over the window and since.
+        UNSYNCED_ERROR_NS before the first exchange. As of the last fit (this may be asked
+        from another thread than the one that adds: it never fits)."""
+        if self._error is None:
+            return UNSYNCED_ERROR_NS
+        at_newest, per_us, newest_ns, bend = self._error
+        since_s = abs(at_host_ns - newest_ns) / 1e9
+        return round(at_newest + per_us * since_s * 1e6 + bend + WANDER_PER_S * 1e9 * since_s * since_s / 2)
+
     @property
     def drift_ppm(self) -> float | None:
         """How fast the station's crystal runs against the host's (positive: fast), or None
         before the first exchange."""
+        self.refresh()
         return None if self._line is None else (NOMINAL / self._line[0] - 1.0) * 1e6
 
     @property

@@ -120,7 +120,14 @@ def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
 
 
 class StationLink(SupervisedPort):
-    PING_INTERVAL_NS = 20_000_000      # 50 exchanges a second, from a timer: see spieltisch bench, fairness
+    PING_INTERVAL_NS = 20_000_000      # 50 exchanges a second while racing, from a timer: spieltisch bench, fairness
+    # Not racing (the menu, a turn-based game), two a second: the sync holds with one a second
+    # (hardware/clocksync.py), and eight stations pinged 50 times a second kept a waiting box
+    # at a tenth of a core. Racing, a station whose sync's bound is above RACE_ERROR_NS (the
+    # arbiter's tie window: it answers few exchanges, a slow hub) is asked four times as often.
+    IDLE_PING_INTERVAL_NS = 500_000_000
+    QUICK_PING_INTERVAL_NS = 5_000_000
+    RACE_ERROR_NS = 200_000
     SILENCE_NS = 2_000_000_000         # no byte for this long despite pings: the station hangs
     WHO_INTERVAL_NS = 250_000_000
     EVENT_RATE, EVENT_BURST = 100, 60   # events a second: far above two hands on six buttons
@@ -148,9 +155,12 @@ class StationLink(SupervisedPort):
         self.last_seen_ns: int | None = None
         self.sync = ClockSync()           # this station's clock → the host's
         self.auto_ping = auto_ping        # the reader pings on time; a simulated-time runner pings itself
+        self._racing = False              # a real-time game runs: exchanges 50 a second, not two
+        self._wake_r, self._wake_w = os.pipe()    # close() and racing wake the reader's wait at once
         self._ping_due_ns = 0             # on the real clock: the next sync exchange
         self._pings: dict[int, int] = {}  # PING number → host time sent
         self._ping_number = 0
+        self.pings_sent = 0               # sync exchanges asked for (``sync.exchanges``: answered)
         self._fences: dict[int, int] = {}  # FENCE number → host time sent, until answered
         self._fence_number = 0
         self._last_upto: int | None = None   # the station's stamp in its last progress answer (its ticks)
@@ -176,6 +186,8 @@ class StationLink(SupervisedPort):
 
     # -- lifecycle ----------------------------------------------------------------------------
     def open(self, hello_timeout: float = 3.0) -> "StationLink":
+        if self._wake_r < 0:                  # opened again after a close
+            self._wake_r, self._wake_w = os.pipe()
         try:
             self._serial = self._open_port()
         except (serial.SerialException, OSError, ValueError) as exc:
@@ -194,16 +206,53 @@ class StationLink(SupervisedPort):
         return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.READ_TIMEOUT_S,
                                      write_timeout=0.2, exclusive=True)
 
+    @property
+    def racing(self) -> bool:
+        return self._racing
+
+    @racing.setter
+    def racing(self, racing: bool) -> None:
+        self._racing = racing
+        self._wake()                      # the reader may sleep until an idle ping: racing, at once
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    def ping_interval_ns(self, real_ns: int) -> int:
+        """How often to exchange now: seldom when not racing; racing, more often while the
+        sync's bound is above the tie window, so it comes down before it decides races."""
+        if not self.racing:
+            return self.IDLE_PING_INTERVAL_NS
+        self.sync.refresh()                # (the reader's thread: the one that adds the exchanges)
+        if self.sync.error_ns(real_ns) > self.RACE_ERROR_NS:
+            return self.QUICK_PING_INTERVAL_NS
+        return self.PING_INTERVAL_NS
+
     def _ping_if_due(self, real_ns: int) -> None:
-        """Sync exchanges every PING_INTERVAL_NS by the host's clock, whether or not bytes
+        """Sync exchanges every ``ping_interval_ns`` by the host's clock, whether or not bytes
         come in: the reader's wait ends when the next one is due (see ``_read``)."""
+        interval = self.ping_interval_ns(real_ns)
+        self._ping_due_ns = min(self._ping_due_ns, real_ns + interval)   # racing from now: not after the idle wait
         if real_ns < self._ping_due_ns:
             return
-        self._ping_due_ns += self.PING_INTERVAL_NS
+        self._ping_due_ns += interval
         if self._ping_due_ns < real_ns:            # the machine stalled: no burst to catch up
-            self._ping_due_ns = real_ns + self.PING_INTERVAL_NS
+            self._ping_due_ns = real_ns + interval
         if self.auto_ping and self.connected:
             self.ping()
+
+    def close(self) -> None:
+        self._wake()
+        super().close()
+        for end in (self._wake_r, self._wake_w):
+            try:
+                os.close(end)
+            except OSError:
+                pass
+        self._wake_r = self._wake_w = -1
 
     def __enter__(self) -> "StationLink":
         return self.open() if not self.is_open else self
@@ -257,6 +306,7 @@ class StationLink(SupervisedPort):
     def ping(self) -> bool:
         """One clock-sync exchange: PING n now, the PONG's stamp comes back to ``sync``."""
         number = self._ping_number = (self._ping_number + 1) % SEQ_MODULO
+        self.pings_sent += 1
         if len(self._pings) > 64:         # answers that never came: forget them
             self._pings.clear()
         return self._write(encode_frame("PING", number), ping=number)
@@ -302,6 +352,7 @@ class StationLink(SupervisedPort):
         """A replugged station has rebooted: a new clock, new sequence numbers."""
         self.decoder = FrameDecoder()
         self.sync = ClockSync()
+        self.pings_sent = 0
         self._pings.clear()
         self._fences.clear()
         self._last_upto = None
@@ -357,14 +408,19 @@ class StationLink(SupervisedPort):
         descriptor (``_posix_fd``), or None to read through pyserial."""
         wait = self.READ_TIMEOUT_S
         if self.auto_ping and self._hello.is_set():
-            wait = min(wait, max(0.0, (self._ping_due_ns - time.monotonic_ns()) / 1e9))
+            # a station that says nothing is looked at when its next ping is due (up to half
+            # a second: a waiting box's readers wake twice a second, not fifty times); close()
+            # wakes the wait through the pipe
+            wait = max(0.0, (self._ping_due_ns - time.monotonic_ns()) / 1e9)
         if fd is None:                                # another kind of pyserial port
             data = ser.read(ser.in_waiting or 1)
             now = self.clock()
             return (data + ser.read(ser.in_waiting) if data and ser.in_waiting else data), now
-        ready, _, _ = select.select([fd], [], [], wait)
+        ready, _, _ = select.select([fd, self._wake_r], [], [], wait)
         now = self.clock()
-        if not ready:
+        if self._wake_r in ready:
+            os.read(self._wake_r, 64)
+        if fd not in ready:
             return b"", now
         try:
             data = os.read(fd, 4096)
@@ -453,7 +509,8 @@ class StationLink(SupervisedPort):
                 # firmware 1.1: when the PING came and when the PONG left; the station's own
                 # delay between them is no part of the round trip
                 turnaround = ticks_diff(int(f[2]), received) if len(f) > 2 else 0
-                self.sync.add(sent, received, now, turnaround_us=max(0, turnaround))
+                # not racing, the line is fitted when a stamp is mapped, not at each exchange
+                self.sync.add(sent, received, now, turnaround_us=max(0, turnaround), fit=self._racing)
             return None
         if kind in ("UPTO", "LOST"):
             return self._progress(kind, f, now)

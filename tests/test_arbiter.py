@@ -514,16 +514,17 @@ def test_a_station_that_never_answers_is_named_silent():
 # -- when the loop must look again, against its plain definition --------------------------------------
 
 def _deadline_as_defined(arb: Arbiter) -> int | None:
-    """The earliest held press's bound; sooner, for every held press and every station that
-    has not spoken past it, the time to ask it (its last question was asked before the
-    press's need, or never) or to ask again (a question unanswered for the bound)."""
+    """The bound of the held press that arrived first; sooner, for every held press and every
+    station that has not spoken past it, the time to ask it (its last question was asked
+    before the press's need, or never) or to ask again (a question unanswered for the bound)."""
     held = list(arb._held)
     if not held:
         return None
-    times = [arb._held[0].arrived_ns + arb.bound_ns]
+    times = [min(h.arrived_ns for h in held) + arb.bound_ns]
     for h in held:
-        need = h.pressed_ns + arb.tie_ns + arb.margin_ns
         for station in arb.stations:
+            need = h.pressed_ns + max(arb.tie_ns, h.error_ns, arb.errors.get(station, 0)) + \
+                arb.errors.get(station, arb.margin_ns)
             if arb._progress.get(station, need - 1) >= need:
                 continue
             asked = arb._asked.get(station)
@@ -554,3 +555,84 @@ def test_the_next_deadline_is_the_earliest_ask_or_bound_over_every_held_press_an
         else:
             arb.due(now)
         assert arb.next_deadline() == _deadline_as_defined(arb)
+
+
+# -- each station's own error bound, and a bound on the hold that is one (issue 39) ------------------------
+
+def test_presses_are_ordered_only_beyond_both_stations_error_bounds():
+    """Stamps 0.3 ms apart: ordered when both stations' bounds are under it (the earlier
+    press first, whoever came first); a tie, counted, when one station's bound is 0.4 ms."""
+    for error_b, tie in ((100 * US, False), (400 * US, True)):
+        arb = arbiter("A", "B")
+        arb.set_error("A", 100 * US)
+        arb.set_error("B", error_b)
+        arb.tie_wins["B"] = 5                              # a tie would go to A: it has won fewer
+        arb.push("B's press", station="B", pressed_ns=10 * MS, arrived_ns=10 * MS + 100 * US)
+        arb.push("A's press", station="A", pressed_ns=10 * MS + 300 * US, arrived_ns=10 * MS + 200 * US)
+        spoken(arb, 20 * MS, "A", "B", arrived_ns=20 * MS)
+        assert arb.due(20 * MS) == (["A's press", "B's press"] if tie else ["B's press", "A's press"])
+        assert arb.ties == (1 if tie else 0)
+
+
+def test_a_station_must_speak_past_a_press_by_the_tie_window_and_its_own_bound():
+    arb = arbiter("A", "B")
+    arb.set_error("A", 50 * US)
+    arb.set_error("B", 300 * US)                           # B's clock is poorly known
+    arb.push("A's press", station="A", pressed_ns=10 * MS, arrived_ns=11 * MS)
+    need_a = 10 * MS + TIE + 50 * US                       # A: the floor of the tie window, its own bound
+    need_b = 10 * MS + 300 * US + 300 * US                 # B: its bound widens the window, and counts again
+    spoken(arb, need_a, "A", arrived_ns=12 * MS)
+    spoken(arb, need_b - US, "B", arrived_ns=12 * MS)
+    assert arb.due(12 * MS) == []
+    spoken(arb, need_b, "B", arrived_ns=12 * MS)
+    assert arb.due(12 * MS) == ["A's press"]
+
+
+def test_a_hung_station_holds_no_press_past_the_bound_even_one_stamped_later_than_a_late_comer():
+    """C hangs. A's press arrives at 11 ms; B's, stamped before it, arrives 5 ms later. B's
+    press goes first (stamp order), but A's bound runs from A's arrival: both go at 26 ms,
+    not at B's bound (31 ms, a hold of 20 ms: the issue's 20.3 ms)."""
+    arb = arbiter("A", "B", "C")
+    arb.push("A's press", station="A", pressed_ns=10 * MS, arrived_ns=11 * MS)
+    spoken(arb, 12 * MS, "A", "B", arrived_ns=12 * MS)
+    arb.push("B's press", station="B", pressed_ns=9 * MS, arrived_ns=16 * MS)
+    spoken(arb, 17 * MS, "A", "B", arrived_ns=17 * MS)
+    assert arb.fences(17 * MS) == ["C"]                    # asked; it never answers
+    assert arb.next_deadline() == 26 * MS
+    assert arb.due(26 * MS - 1) == []
+    assert arb.due(26 * MS) == ["B's press", "A's press"]
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.lists(st.tuples(st.sampled_from("AB"), st.integers(0, 40), st.integers(0, 10)), min_size=1, max_size=25),
+       st.sampled_from(["hung", "answers"]))
+def test_no_press_is_held_past_the_bound_whatever_a_station_does(presses, c_does):
+    """A, B press (each press's frame 0-10 ms late, in any order of stamps); C hangs or
+    answers; the loop wakes when ``next_deadline`` says, in virtual time. Every press is
+    released within the bound of its own arrival."""
+    bound = 15 * MS
+    arb = arbiter("A", "B", "C", bound_ns=bound)
+    arrivals: list[tuple[int, str, int, int]] = []
+    t = 0
+    for n, (station, gap, late) in enumerate(presses):
+        t += gap * MS // 4
+        arrivals.append((t + late * MS, station, t, n))
+    arrivals.sort()
+    arrived_at: dict[int, int] = {}
+    now, k = 0, 0
+    while k < len(arrivals) or len(arb):
+        wake = [arrivals[k][0]] if k < len(arrivals) else []
+        deadline = arb.next_deadline()
+        if deadline is not None:
+            wake.append(deadline)
+        now = max(now, min(wake))
+        while k < len(arrivals) and arrivals[k][0] <= now:
+            at, station, pressed, n = arrivals[k]
+            arb.push(n, station=station, pressed_ns=pressed, arrived_ns=at)
+            arrived_at[n] = at
+            k += 1
+        for station in arb.fences(now):
+            if station != "C" or c_does == "answers":
+                arb.progress(station, upto_ns=now, arrived_ns=now, asked_ns=now)
+        for n in arb.due(now):
+            assert now - arrived_at[n] <= bound

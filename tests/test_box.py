@@ -832,3 +832,25 @@ def test_the_waiting_screens_speak_the_familys_language_and_leave_options_to_the
     for lang in texts.LANGUAGES:
         for key in ("box_storage_see_log", "storage_not_a_database", "box_port_not_station"):
             assert "--data-dir" not in texts.render(lang, key, {"path": "/x", "port": "/dev/null"})
+
+
+
+def test_the_menu_is_drawn_when_it_changes_not_at_every_look(tmp_path, monkeypatch):
+    """A box waiting at its menu draws it once, and again after a press changed it: not ten
+    times a second (a waiting box with eight stations took a tenth of a core, issue 39)."""
+    import controller.app.play as play
+    from controller.app.box import run_box
+    from display.app import Screen
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    looks, drawn = [], []
+    next_input, show = play.next_input, Screen.show
+    monkeypatch.setattr(play, "next_input", lambda *a, **kw: looks.append(1) or next_input(*a, **kw))
+    monkeypatch.setattr(Screen, "show", lambda self, snapshot: drawn.append(snapshot.chosen) or show(self, snapshot))
+    with SimulatedStation("sim-a") as a:
+        def person():
+            while len(looks) < 8:
+                time.sleep(0.01)
+            a.press(PLUS)                                        # the next line: drawn again
+        threading.Thread(target=person, daemon=True).start()
+        run_box([a.port], headless=True, timeout=30, until=lambda: len(looks) >= 20)
+    assert drawn == [0, 1]

@@ -97,7 +97,8 @@ def test_the_tables_news_is_one_line_a_sofa_can_read_and_covers_no_seat(screen):
                             ("whistle", {}), ("paused", {"seat": 1}),
                             ("station_lost", {"seat": 1, "reason": "unplugged"}), ("station_back", {"seat": 1}),
                             ("slow_link", {"seat": 1, "ms": 16}), ("slow_link_simulated", {"seat": 1, "ms": 16}),
-                            ("station_silent", {"seat": 1})):
+                            ("station_silent", {"seat": 1}),
+                            ("poor_clock", {"seat": 1, "us": 320, "answered": 1000, "sent": 50000})):
             words = texts.render(lang, key, params, names)
             assert draw.fitted_size(words, 30, True, MESSAGE_REGION.width) >= 28, (lang, key, words)
     for players in range(2, 9):

@@ -149,8 +149,9 @@ def test_the_race_bench_says_plainly_when_it_could_not_keep_its_schedule(monkeyp
              "sync_errors_ns": [50_000], "clock_errors_ns": [40_000], "holds_ns": [3_000_000],
              "delays_ns": [2_000_000], "reading_ns": [100_000], "wire_late_ns": [10_000], "late": 0,
              "frames_ns": [5_000_000], "without": 0, "loop_late_ns": [0], "restamped": 1, "missing": 0,
-             "left_late_ns": [1_000_000], "frames_per_s": 1300.0, "cpu_per_s": 0.3}
+             "left_late_ns": [1_000_000], "frames_per_s": 1300.0, "cpu_per_s": 0.3, "ties": 0}
     monkeypatch.setattr(race, "races", lambda bursts, **link: found)
+    monkeypatch.setattr(race, "known_error_figures", lambda quick: {})     # the model's: not this test's
     monkeypatch.setattr(race, "bare_ptys", lambda bursts: [100_000])
     out = race.figures(quick=True)
     assert "NOT MEASURED" in capsys.readouterr().err and out["ck_race_schedule_kept"] == 0.0
@@ -526,7 +527,8 @@ def test_a_process_started_by_a_real_time_thread_is_an_ordinary_one():
 def test_headless_demo_plays_a_whole_match_on_simulated_time(tmp_path):
     from controller.app.demo import run_demo
     first = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
-    assert first["finished"] and max(first["scores"]) == 5 and first["actions"] > 100
+    # (a team of one needs fewer goals: the winner is the team that reached its own count)
+    assert first["finished"] and first["scores"][first["winner"]] >= 3 and first["actions"] > 100
     again = run_demo("crazy-kick", players=3, seed=21, headless=True, data_dir=tmp_path, timeout=60)
     for key in ("scores", "winner", "actions"):
         assert first[key] == again[key]
@@ -906,3 +908,36 @@ def test_a_play_that_lost_the_race_into_a_stall_is_too_late_not_a_word():
     assert [s.arg for s in adapter.inputs_for(state, 0, BallOut(0))] == [1]     # a bot's word: no lost race
     other = CrazyKickInput(RULES)
     assert other.button(state, 0, 1) == BallOut(0)                    # an empty pile lost no race
+
+
+def test_a_station_whose_clock_stays_unsure_is_named_with_its_bound_and_its_exchanges(caplog):
+    """s2's sync answers one exchange in fifty and its bound stays at 320 µs, above the 0.2 ms
+    tie window: named after 10 s of it, once, with the bound in µs and the exchanges it
+    answered; s3, unsure for 5 s and then sure again, is not named. Its races still go on,
+    its close presses as ties (tests/test_arbiter.py)."""
+    from hardware.clocksync import ClockSync
+
+    class Unsure(ClockSync):
+        def __init__(self, error_ns):
+            super().__init__()
+            self.error = error_ns
+            self.exchanges = 20
+
+        def error_ns(self, at_host_ns):
+            return self.error(at_host_ns)
+
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    links = {s: RacingLink() for s in table.stations}
+    for link in links.values():
+        link.sync, link.pings_sent = Unsure(lambda at: 30_000), 1000
+    links["s2"].sync = Unsure(lambda at: 320_000)
+    links["s3"].sync = Unsure(lambda at: 320_000 if at < 5_000_000_000 else 30_000)
+    runner = RealtimeRunner(table, queue.Queue(), links)
+    for second in range(12):
+        runner.clock = lambda at=second * 1_000_000_000: at
+        runner.release()
+        if second < 10:
+            assert table.snapshot().notices == ()
+    assert [(n.key, n.params) for n in table.snapshot().notices] == [
+        ("poor_clock", {"seat": 1, "us": 320, "answered": 20, "sent": 1000})]
+    assert sum(1 for line in caplog.messages if "clock is known to" in line) == 1

@@ -204,13 +204,15 @@ class SleepyReaderLink(StationLink):
 
 def test_clock_sync_pings_keep_their_own_time_whatever_the_reader_does():
     """The exchanges that keep a station's clock mapped come from a timer, every
-    PING_INTERVAL_NS, not when the reader happens to wake: with a reader that sleeps up to a
-    second between bytes, half a second still brings about 25 of them, and their answers."""
+    PING_INTERVAL_NS while racing, not when the reader happens to wake: with a reader that
+    sleeps up to a second between bytes, half a second still brings about 25 of them, and
+    their answers."""
     import time
     sim = SimulatedStation(STATION_ID + "t").start()
     link = SleepyReaderLink(sim.port, queue.Queue())
     try:
         link.open()
+        link.racing = True
         first = link._ping_number
         time.sleep(0.5)
         sent = link._ping_number - first
@@ -342,6 +344,60 @@ def test_a_press_says_when_its_reader_last_looked_at_the_port_before_it():
         assert isinstance(down, ButtonEvent) and down.pressed
         taken = link.looks.index(down.arrived_ns)
         assert taken > 0 and down.looked_ns == link.looks[taken - 1] < down.arrived_ns
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_a_link_not_racing_exchanges_twice_a_second_and_racing_fifty_times():
+    """A waiting box's station is pinged seldom (the sync holds with one exchange a second);
+    a real-time game's fifty times a second; and its reader sleeps between pings."""
+    import time
+    sim = SimulatedStation(STATION_ID + "i").start()
+    link = StationLink(sim.port, queue.Queue())
+    try:
+        link.open()
+        first = link._ping_number
+        time.sleep(1.2)
+        idle = link._ping_number - first
+        assert 1 <= idle <= 4, idle                     # 2 or 3 at 0.5 s
+        link.racing = True
+        first = link._ping_number
+        time.sleep(0.5)
+        assert link._ping_number - first >= 10          # about 25 at 20 ms
+    finally:
+        link.close()
+        sim.close()
+
+
+def test_a_station_whose_sync_is_unsure_is_asked_four_times_as_often_while_racing():
+    """Not racing: every 0.5 s. Racing: every 20 ms, and every 5 ms while the sync's bound is
+    above the tie window (one exchange so far, a slope not yet known)."""
+    link = StationLink("/dev/null", queue.Queue())
+    now = 10_000_000_000
+    assert link.ping_interval_ns(now) == StationLink.IDLE_PING_INTERVAL_NS == 500_000_000
+    link.racing = True
+    link.sync.add(now - 2_000_000, 10_000_000, now - 1_000_000)         # 1 ms round trip: ±0.5 ms
+    assert link.sync.error_ns(now) > link.RACE_ERROR_NS
+    assert link.ping_interval_ns(now) == StationLink.QUICK_PING_INTERVAL_NS == 5_000_000
+    for k in range(200):                                  # 4 s of quick exchanges, 100 µs each way
+        sent = now + k * 20_000_000
+        link.sync.add(sent, 10_000_000 + (sent - now + 1_000_000 + 100_000) // 1000, sent + 200_000)
+    later = now + 200 * 20_000_000
+    assert link.sync.error_ns(later) <= link.RACE_ERROR_NS
+    assert link.ping_interval_ns(later) == StationLink.PING_INTERVAL_NS == 20_000_000
+    link.close()
+
+
+def test_a_simulated_station_answers_one_ping_in_n():
+    from conftest import wait_until
+    sim = SimulatedStation(STATION_ID + "f", answers_pings=10).start()
+    link = StationLink(sim.port, queue.Queue())
+    try:
+        link.open()
+        link.racing = True
+        wait_until(lambda: link.sync.exchanges >= 4, timeout=10, what="four answered exchanges")
+        assert link.pings_sent >= 10 * (link.sync.exchanges - 1)
     finally:
         link.close()
         sim.close()

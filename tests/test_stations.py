@@ -277,7 +277,7 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
         out = listing.splitlines()
         assert code == 0, listing
         assert out[0].split() == ["port", "kind", "station", "id", "firmware", "clock", "offset", "round", "trip",
-                                  "last", "seen", "late", "presses", "health"]
+                                  "clock", "error", "last", "seen", "late", "presses", "health"]
         row = next(line for line in out if "e6614103e7452d2f" in line)
         assert " station " in row and "sim-1.0" in row and row.count(" ms") == 3 and "s ago" in row, listing
         assert "loop ≤ 0.8 ms" in row and "reader ok" in row and "KB free" in row, listing
@@ -290,6 +290,8 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
         assert row["id"] == "e6614103e7452d2f" and row["capabilities"]["buttons"] == "6"
         assert row["round_trip_ms"] >= 1.0 and row["clock_offset_ms"] is not None
         assert row["stats"]["reader"] == "ok" and int(row["stats"]["loop_us"]) > 0    # the station's STAT
+        # the sync's bound (µs) and the exchanges answered of those asked, in its 1.5 s of listening
+        assert 0 < row["clock_error_us"] < 5000 and 10 <= row["exchanges"][0] <= row["exchanges"][1]
     finally:
         station.close()
         chip.close()
@@ -371,3 +373,15 @@ def test_spieltisch_stations_shows_the_late_presses_the_table_counted(tmp_path, 
         assert json.loads(capsys.readouterr().out.splitlines()[0])["late_presses"] == {"presses": 3, "games": 2}
     finally:
         station.close()
+
+
+def test_a_station_whose_clock_is_unsure_is_named_in_spieltisch_stations():
+    from controller.table.stations import clock_error_text, format_table
+    sure = {"clock_error_us": 40, "exchanges": [75, 75]}
+    unsure = {"clock_error_us": 320, "exchanges": [2, 75]}
+    assert clock_error_text(sure) == "±40 µs (75/75)"
+    assert clock_error_text(unsure) == "±320 µs (2/75) UNSURE: close presses tie"
+    assert clock_error_text({"clock_error_us": None}) == "–"
+    row = dict(unsure, port="/dev/ttyACM0", kind="station", id="e661", firmware="1.5.1", clock_offset_ms=1.0,
+               round_trip_ms=0.4, last_seen_s=0.1)
+    assert "±320 µs (2/75) UNSURE" in format_table([row])

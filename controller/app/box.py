@@ -375,12 +375,16 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                         menu.offer(newest)
                 if panel is not None:
                     panel.show_status("ready")
+            shown = None
             while activity is None:
                 assert menu is not None                   # made above whenever no activity is
                 if stopped():
                     return 0
                 screen.set_lang(menu.lang)
-                screen.show(menu.snapshot())
+                snapshot = menu.snapshot()
+                if snapshot != shown or screen.wants_redraw():   # drawn when it changed, not ten times a second
+                    screen.show(snapshot)
+                    shown = snapshot
                 event = next_input(screen, events, deadline)
                 if event is QUIT:
                     return 0

@@ -41,7 +41,8 @@ from importlib import import_module
 
 from controller.bench.measure import Target, format_table
 
-AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "loop", "frames")
+AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "loop", "frames",
+         "idle")
 ON_DEMAND = ("faults",)          # long: only when asked for
 
 

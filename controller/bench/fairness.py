@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 from controller.bench.measure import Target, percentile
 from hardware.link import StationLink
@@ -88,34 +89,95 @@ def clock_sync_errors_ms(stations: int = 40, presses: int = 50, seed: int = 1) -
     return errors
 
 
+class _Station:
+    """One station of the model: its crystal, its link each way, its host's ClockSync, and
+    which of the PINGs it answers (one in ``answered``)."""
+
+    def __init__(self, rng: random.Random, link_ns: tuple[float, float], link: str | None, answered: int,
+                 wandering: bool) -> None:
+        from hardware.clocksync import ClockSync
+        from hardware.sim import StationClock
+        from controller.bench import syncmodel
+        if wandering:
+            self.clock: Any = syncmodel.WanderingCrystal(
+                rng.randrange(1 << 30), syncmodel.BASE_PPM + rng.uniform(-150, 150), syncmodel.WANDER_PPM,
+                rng.uniform(*syncmodel.WANDER_PERIOD_S), rng.uniform(0, 6.3))
+        else:
+            self.clock = StationClock(rng.randrange(1 << 30), rng.uniform(-200, 200))
+        self.link = syncmodel.link_model(link)() if link is not None else \
+            syncmodel.Link(syncmodel.uniform(*link_ns), syncmodel.uniform(*link_ns))
+        self.sync = ClockSync()
+        self.answered = answered
+        self._pings = rng.randrange(answered)
+
+    def down(self, rng: random.Random, at: float) -> float:
+        return self.link.down(rng, at)
+
+    def up(self, rng: random.Random, at: float) -> float:
+        """The way back, and the host's stall if the host reads it late."""
+        back = at + self.link.up(rng, at)
+        if self.link.host is not None:
+            back += self.link.host.late_by(back)
+        return back - at
+
+    def keep_syncing(self, rng: random.Random, start: int, end: int, quick: bool = True) -> int:
+        """PINGs from ``start`` to ``end`` as a racing link sends them: every PING_NS, and
+        ``quick``, every QUICK_PING_INTERVAL_NS while the sync's bound is above the tie
+        window (``StationLink.ping_interval_ns``)."""
+        t = start
+        while t < end:
+            if self._pings % self.answered == 0:
+                at_station, back = self.link.exchange(rng, t)
+                self.sync.add(t, self.clock.ticks(int(at_station)), int(back))
+            self._pings += 1
+            unsure = quick and self.sync.error_ns(t) > StationLink.RACE_ERROR_NS
+            t += StationLink.QUICK_PING_INTERVAL_NS if unsure else PING_NS
+        return t
+
+
 def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_ns: float = 500_000,
-                      link_ns: tuple[float, float] = ADAPTER_NS) -> dict[str, float]:
+                      link_ns: tuple[float, float] = ADAPTER_NS, *, link: str | None = None, answered: int = 1,
+                      wandering: bool = False, hung: bool = False, warmup_s: float = 10.0,
+                      quick: bool = True) -> dict[str, float]:
     """A model: bursts of presses ``gap_ns`` apart at 8 stations, each station's link
     ``link_ns`` each way (a USB-serial adapter's 0-4 ms unless told) and in order (a
     FENCE waits behind what went before it, as in the
     simulated stations); the arbiter is woken exactly when it asks to be and at every
     frame, and each FENCE is answered the moment it reaches its station. The share of
     neighbouring pairs it puts in true order, the same in arrival order, its hold (press
-    arrival → release) and the races it decided without a station."""
+    arrival → release) and the races it decided without a station. ``link``: one of
+    ``syncmodel.link_model``'s instead of ``link_ns`` uniform; ``answered``: each station
+    answers one sync PING in this many; ``wandering``: the crystals wander
+    (``syncmodel.WanderingCrystal``), not only drift; ``hung``: the last station never
+    answers a FENCE (nor presses); ``warmup_s``: the sync before the first burst; ``quick``:
+    the links ask a station whose bound is above the tie window four times as often. Each press
+    carries its station's sync bound, and the arbiter knows every station's."""
     import heapq
     from controller.table.arbiter import Arbiter
     rng = random.Random(seed)
-    synced = [_synced_station(rng, link_ns=link_ns) for _ in range(stations)]
-    t = max(s[2] for s in synced)
+    models = [_Station(rng, link_ns, link, answered, wandering) for _ in range(stations)]
+    t = 1_000_000_000 + int(warmup_s * 1e9)
+    for model in models:
+        model.keep_syncing(rng, 1_000_000_000, t, quick)
+    synced = [(model.clock, model.sync, t) for model in models]
     arbiter = Arbiter(stations=[str(s) for s in range(stations)])
     right = right_by_arrival = 0
     holds: list[float] = []
+    pressing = stations - 1 if hung else stations
     for _ in range(bursts):
-        order = list(range(stations))
+        order = list(range(pressing))
         rng.shuffle(order)
         start = t + rng.uniform(0, 20e6)
         presses = [(start + k * gap_ns, s) for k, s in enumerate(order)]
         line = [start] * stations                    # per station: when its link's last frame is through
         queue: list[tuple] = []
         count = iter(range(1 << 30))
+        for s, model in enumerate(models):
+            arbiter.set_error(str(s), model.sync.error_ns(int(start)))
 
         def send(s: int, at: float, kind: str, *data) -> None:
-            line[s] = max(at + rng.uniform(*link_ns), line[s])      # in order, as USB keeps it
+            way = models[s].down if kind == "fence" else models[s].up
+            line[s] = max(at + way(rng, at), line[s])      # in order, as USB keeps it
             heapq.heappush(queue, (line[s], next(count), kind, s, data))
 
         for press, s in presses:
@@ -129,9 +191,11 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
                 send(s, now, "press", clock.ticks(int(now)))
             elif kind == "press":
                 arrived_at[s] = now
-                arbiter.push(s, station=str(s), pressed_ns=sync.to_host_ns(data[0]), arrived_ns=int(now))
+                arbiter.push(s, station=str(s), pressed_ns=sync.to_host_ns(data[0]), arrived_ns=int(now),
+                             error_ns=sync.error_ns(int(now)))
             elif kind == "fence":                     # it reached the station: stamped, answered
-                send(s, now, "progress", clock.ticks(int(now)), data[0])
+                if not (hung and s == stations - 1):
+                    send(s, now, "progress", clock.ticks(int(now)), data[0])
             elif kind == "progress":
                 arbiter.progress(str(s), upto_ns=sync.to_host_ns(data[0]), arrived_ns=int(now), asked_ns=data[1])
             for item in arbiter.due(int(now)):
@@ -148,12 +212,12 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
             right += place[a] < place[b]
             right_by_arrival += came[a] < came[b]
         t = start + 100e6
-        for clock, sync, _ in synced:
-            _keep_syncing(rng, clock, sync, int(start), int(t), link_ns)
-    pairs = bursts * (stations - 1)
+        for model in models:
+            model.keep_syncing(rng, int(start), int(t), quick)
+    pairs = bursts * (pressing - 1)
     return {"arbiter": right / pairs, "arrival": right_by_arrival / pairs, "hold_ms_max": max(holds),
             "hold_ms_median": statistics.median(holds), "hold_ms_p99": percentile(holds, 99),
-            "without": arbiter.without}
+            "without": arbiter.without, "ties": arbiter.ties}
 
 
 def press_processing_ms(seed: int = 1) -> list[float]:

@@ -54,6 +54,7 @@ IRQ_LATENCY_NS = 50_000          # a hard IRQ's entry on the RP2040 under MicroP
 BURST_EVERY_NS = 40_000_000      # bursts this far apart: each press's race is over before the next
 WARMUP_S = 10.0                  # the goal's "after 10 s of sync"
 REGISTER_AHEAD_NS = 2_000_000    # a burst's presses are made in their stations this long before the first
+SPARSE_WARMUP_S = 30.0           # the sparse case's sync before its bursts
 
 TARGETS: dict[str, Target] = {
     "ck_race_right_pct_1ms": (99.9, "min", "%", "real path (pty stations, links, runner, screen): neighbouring presses "
@@ -127,11 +128,54 @@ TARGETS: dict[str, Target] = {
     "ck_race_pico_late_presses": (float("nan"), "info", "presses", "the Pico's link: presses after their race"),
     "ck_race_pico_presses": (float("nan"), "info", "presses", "the Pico's link: presses measured"),
 }
+# The model in virtual time (controller/bench/fairness.py, controller/bench/syncmodel.py): a
+# Pico's link, crystals 50 ± 150 ppm wandering ±10 ppm over 10-30 min, each station answering
+# every sync PING ("every") or one in fifty ("sparse": one exchange a second at the racing
+# link's 50 a second; the link asks a station whose bound is above the tie window four times
+# as often, "sparse_fixed" without that), presses carrying their station's bound.
+TARGETS.update({
+    "ck_race_sync_p99_ms_every": (0.1, "max", "ms", "model, virtual time: the clock sync's error p99, every exchange "
+                                  "answered (50 a second), a Pico's link, wandering crystals"),
+    "ck_race_sync_p99_ms_sparse": (0.1, "max", "ms", "the same with one exchange a second (one PING in fifty "
+                                   "answered, none asked more often): the sync alone"),
+    "ck_race_sync_bound_p50_ms_sparse": (float("nan"), "info", "ms", "the sync's own bound on its error then, median"),
+    "ck_race_sync_outside_bound_sparse": (float("nan"), "info", "presses", "presses whose error was beyond the bound"),
+    "ck_race_hung_hold_ms_max": (15.0, "max", "ms", "model: one of eight stations hung (never answers FENCE): the "
+                                 "longest hold, frame arrival → release"),
+    "ck_race_hung_decided_without": (float("nan"), "info", "races", "the same: races decided without it"),
+})
+for _case_, _what_ in (("every", "every exchange answered"), ("sparse", "one PING in fifty answered"),
+                       ("sparse_fixed", "one in fifty, not asked more often")):
+    for _label_ in ("1ms", "500us", "250us"):
+        if _case_ == "sparse_fixed" and _label_ != "500us":
+            continue
+        _goal_ = 99.9 if _case_ == "sparse" and _label_ != "250us" else float("nan")
+        TARGETS[f"ck_race_{_case_}_right_pct_{_label_}"] = (_goal_, "min" if _goal_ == _goal_ else "info", "%",
+                                                            f"model: pairs {_label_} apart right, {_what_}")
+        TARGETS[f"ck_race_{_case_}_ties_{_label_}"] = (float("nan"), "info", "ties", "the same: ties declared "
+                                                       "(stamps closer than both stations' bounds)")
+for _link_, _what_ in (("bursts", "2 % of frames start a burst of five stalled up to 8 ms"),
+                       ("host", "the host stalls 30 ms every 2 s, every station at once")):
+    for _case_ in ("every", "sparse"):
+        TARGETS[f"ck_race_{_link_}_{_case_}_right_pct_500us"] = (float("nan"), "info", "%", f"model, a link whose "
+                                                                 f"{_what_}, {_case_}: pairs 0.5 ms apart right")
+        TARGETS[f"ck_race_{_link_}_{_case_}_ties_500us"] = (float("nan"), "info", "ties", "the same: ties declared")
+        TARGETS[f"ck_race_{_link_}_{_case_}_hold_ms_max"] = (float("nan"), "info", "ms", "the same: longest hold")
+        TARGETS[f"ck_race_{_link_}_sync_p99_ms_{_case_}"] = (float("nan"), "info", "ms", "the same: sync error p99")
 for _label_ in ("1ms", "500us", "250us"):
     TARGETS[f"ck_race_pico_arrival_pct_{_label_}"] = (float("nan"), "info", "%", "the Pico's link: the same pairs "
                                                       "in arrival order")
     TARGETS[f"ck_race_pico_wrong_by_sync_{_label_}"] = (float("nan"), "info", "pairs", "the Pico's link: wrong "
                                                         "pairs the mapped stamps had wrong already")
+for _key_, _target_ in list(TARGETS.items()):
+    if _key_.startswith("ck_race_pico_") and not _key_.startswith("ck_race_pico_sparse"):
+        _goal_ = 99.9 if _key_ in ("ck_race_pico_right_pct_1ms", "ck_race_pico_right_pct_500us") else float("nan")
+        TARGETS["ck_race_pico_sparse_" + _key_[len("ck_race_pico_"):]] = (
+            _goal_, "min" if _goal_ == _goal_ else "info", _target_[2],
+            "real path, a Pico's link, each station answering one sync PING in fifty (30 s of sync first): "
+            + _target_[3])
+TARGETS["ck_race_pico_sparse_ties"] = (float("nan"), "info", "ties", "the same: ties declared (stamps closer than "
+                                       "both stations' bounds)")
 
 
 def _wait_until(when_ns: int) -> None:
@@ -158,7 +202,7 @@ def _bursts(rng: random.Random, stations: int, bursts: int):
 
 
 def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
-              link_delay_ms: tuple[float, float] = LINK_DELAY_MS) -> None:
+              link_delay_ms: tuple[float, float] = LINK_DELAY_MS, answers_pings: int = 1) -> None:
     """The stations' side, in a process of their own (``python -m controller.bench.race``),
     as stations are devices of their own: it prints their ports, waits for the table's
     "go" (its loop running), lets the table sync for ``warmup_s``, presses the bursts, prints
@@ -170,7 +214,8 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
     rng = random.Random(seed)
     ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
     sims = [SimulatedStation(i, link_delay_ms=link_delay_ms, seed=rng.randrange(1 << 30),
-                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)))
+                             station_clock=StationClock(rng.randrange(1 << 30), rng.uniform(-DRIFT_PPM, DRIFT_PPM)),
+                             answers_pings=answers_pings)
             for i in ids]
     left_ns: dict[str, int] = {}            # "station stamp" → when a press's frame left for the table
 
@@ -220,7 +265,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
 
 
 def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float = WARMUP_S,
-          link_delay_ms: tuple[float, float] = LINK_DELAY_MS) -> dict[str, Any]:
+          link_delay_ms: tuple[float, float] = LINK_DELAY_MS, answers_pings: int = 1) -> dict[str, Any]:
     """Bursts at each of GAPS_NS in turn over links ``link_delay_ms`` each way; returns per
     gap the pairs right (released and by arrival) and the pairs counted, every press's sync
     error and hold (ns), and while the bursts ran, the frames a second the table's links
@@ -255,7 +300,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
     level = quiet.level
     quiet.setLevel(logging.ERROR)                                # refused presses are meant
     side = subprocess.Popen([sys.executable, "-m", "controller.bench.race", str(seed), str(stations), str(bursts),
-                             str(warmup_s), *map(str, link_delay_ms)],
+                             str(warmup_s), *map(str, link_delay_ms), str(answers_pings)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     events = event_queue()
     links: dict[str, Any] = {}
@@ -334,6 +379,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
             "delays_ns": delays,
             "reading_ns": reading, "wire_late_ns": pressed["wire_late"], "late": runner.arbiter.late,
             "frames_ns": list(screen.frame_ns), "without": runner.arbiter.without, "wrong": wrong,
+            "ties": runner.arbiter.ties,
             "loop_late_ns": pressed["loop_late"], "restamped": pressed["restamped"], "missing": missing,
             "frames_per_s": (load_to[2] - load_from[2]) / (load_to[0] - load_from[0]),
             "cpu_per_s": (load_to[1] - load_from[1]) / (load_to[0] - load_from[0]),
@@ -447,10 +493,57 @@ def _case(found: dict[str, Any], prefix: str) -> tuple[dict[str, float], str | N
     return out, broken
 
 
+def known_error_figures(quick: bool = False) -> dict[str, float]:
+    """Races that know their own error (issue 39), on the model in virtual time: the same
+    on any machine, whatever its load."""
+    from controller.bench import syncmodel
+    from controller.bench.fairness import ordering_accuracy
+    out: dict[str, float] = {}
+    bursts = 60 if quick else 150
+    sparse: dict[str, Any] = dict(link="pico", answered=50, wandering=True, warmup_s=120)
+    every: dict[str, Any] = dict(link="pico", answered=1, wandering=True, warmup_s=20)
+    for name, answered in (("every", 1), ("sparse", 50)):
+        synced = syncmodel.sync_errors(seed=1, stations=4 if quick else 8, seconds=120 if answered == 1 else 300,
+                                       answered=answered, link="pico")
+        out[f"ck_race_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in synced.errors_ns], 99)
+        if name == "sparse":
+            out["ck_race_sync_bound_p50_ms_sparse"] = statistics.median(synced.bounds_ns) / 1e6
+            out["ck_race_sync_outside_bound_sparse"] = float(synced.outside)
+    for name, case in (("every", every), ("sparse", sparse)):
+        for gap in GAPS_NS:
+            found = ordering_accuracy(bursts=bursts, gap_ns=gap, **case)
+            out[f"ck_race_{name}_right_pct_{_label(gap)}"] = 100 * found["arbiter"]
+            out[f"ck_race_{name}_ties_{_label(gap)}"] = float(found["ties"])
+    found = ordering_accuracy(bursts=bursts, gap_ns=500_000, quick=False, **sparse)
+    out["ck_race_sparse_fixed_right_pct_500us"] = 100 * found["arbiter"]
+    out["ck_race_sparse_fixed_ties_500us"] = float(found["ties"])
+    import logging
+    quiet = logging.getLogger("controller.table.arbiter")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)                  # every race decided without the hung one is meant
+    try:
+        found = ordering_accuracy(bursts=bursts, gap_ns=500_000, hung=True, **every)
+    finally:
+        quiet.setLevel(level)
+    out["ck_race_hung_hold_ms_max"] = found["hold_ms_max"]
+    out["ck_race_hung_decided_without"] = float(found["without"])
+    for link in ("bursts", "host"):
+        for name, case in (("every", every), ("sparse", sparse)):
+            found = ordering_accuracy(bursts=bursts, gap_ns=500_000, **dict(case, link=link))
+            out[f"ck_race_{link}_{name}_right_pct_500us"] = 100 * found["arbiter"]
+            out[f"ck_race_{link}_{name}_ties_500us"] = float(found["ties"])
+            out[f"ck_race_{link}_{name}_hold_ms_max"] = found["hold_ms_max"]
+            errors = syncmodel.sync_errors(seed=1, stations=4, seconds=120 if name == "every" else 300,
+                                           answered=case["answered"], link=link)
+            out[f"ck_race_{link}_sync_p99_ms_{name}"] = percentile([abs(e) / 1e6 for e in errors.errors_ns], 99)
+    return out
+
+
 def figures(quick: bool = False) -> dict[str, float]:
+    out = known_error_figures(quick)
     bursts = 150 if quick else 450
     found = races(bursts=bursts)
-    out, _ = _case(found, "ck_race_")
+    out.update(_case(found, "ck_race_")[0])
     errors = [e / 1e6 for e in found["sync_errors_ns"]]
     out["ck_race_sync_error_ms_p99"] = percentile(errors, 99)
     out["ck_race_sync_error_ms_median"] = statistics.median(errors)
@@ -464,6 +557,11 @@ def figures(quick: bool = False) -> dict[str, float]:
     out["ck_race_bare_pty_ms_p99"] = percentile(bare, 99)
     out["ck_race_bare_pty_ms_median"] = statistics.median(bare)
     out.update(_case(races(bursts=bursts, link_delay_ms=PICO_LINK_DELAY_MS), "ck_race_pico_")[0])
+    # the same over a Pico's link with each station answering one PING in fifty, after
+    # SPARSE_WARMUP_S (the link asks an unsure station four times as often: about 4 a second)
+    sparse = races(bursts=bursts, link_delay_ms=PICO_LINK_DELAY_MS, answers_pings=50, warmup_s=SPARSE_WARMUP_S)
+    out.update(_case(sparse, "ck_race_pico_sparse_")[0])
+    out["ck_race_pico_sparse_ties"] = float(sparse["ties"])
     from controller.bench.fairness import ordering_accuracy          # the model, printed beside it
     model = ordering_accuracy(bursts=150, gap_ns=500_000)
     out["ck_race_model_right_pct_500us"] = 100 * model["arbiter"]
@@ -485,4 +583,4 @@ if __name__ == "__main__":                       # the stations' process of race
         _bare_ptys(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     else:
         _stations(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
-                  (float(sys.argv[5]), float(sys.argv[6])))
+                  (float(sys.argv[5]), float(sys.argv[6])), int(sys.argv[7]))

@@ -3,24 +3,28 @@ frame arrives later, and a race is decided only once nothing that could change i
 still be on its way.
 
 Each press carries its press time on the host clock (the station's stamp mapped by clock
-sync). Each station in the race answers the table's FENCE with a progress stamp: every
-event it stamped before that moment was sent ahead of the answer, on a link that keeps
-order (a watermark; docs/stations.md, "Progress"). The arbiter holds the earliest press
-until every station's progress, less the sync margin, has reached the press plus the tie
-margin; then no press that could come before it, or tie with it, can still be on its way,
-and it is released with the presses tied to it, in press-time order. A late frame delays
-a decision; it cannot make one wrong.
+sync) and the sync's bound on that mapping's error (``ClockSync.error_ns``). Each station
+in the race answers the table's FENCE with a progress stamp: every event it stamped before
+that moment was sent ahead of the answer, on a link that keeps order (a watermark;
+docs/stations.md, "Progress"). The arbiter holds the earliest press until every station's
+progress, less that station's error bound, has reached the press plus the tie window;
+then no press that could come before it, or tie with it, can still be on its way, and it
+is released with the presses tied to it, in press-time order. A late frame delays a
+decision; it cannot make one wrong.
 
-A station that has not spoken past a press within ``bound_ns`` of the press's arrival
-(a hung or unplugged one, a firmware that does not answer FENCE, a clock gone wrong) does
-not hold the race longer: the press is decided without it, which is counted per station
-(``without_by_station``) and logged, and ``too_slow`` names a station that is often left
-out, for the screen.
+No press is held longer than ``bound_ns`` from its arrival, whatever a station does: a
+station that has not spoken past a press by then (a hung or unplugged one, a firmware
+that does not answer FENCE, a clock gone wrong) does not hold the race longer, and the
+press goes with every press stamped before it (they are released in stamp order, so the
+bound of the press that came first runs for all of them). A race decided without a
+station is counted per station (``without_by_station``) and logged, and ``too_slow``
+names a station that is often left out, for the screen.
 
-Ties: two presses of different stations closer than the clock-sync accuracy
-(``tie_ns``) cannot be told apart. The tie goes to the station that has won fewer
-ties so far, then to the earlier arrival; so ties take turns instead of always
-favouring one seat (see docs/crazy-kick.md).
+Ties: two presses of different stations are ordered only when their stamps differ by more
+than both stations' error bounds, and never closer than ``tie_ns`` (the stamps' own
+jitter and the sync's documented accuracy); closer, they cannot be told apart. The tie
+goes to the station that has won fewer ties so far, then to the earlier arrival; so ties
+take turns instead of always favouring one seat (see docs/crazy-kick.md).
 
 >>> arbiter = Arbiter(stations={"A", "B"}, tie_ns=200_000, margin_ns=250_000)
 >>> arbiter.push("B's press", station="B", pressed_ns=2_000_000, arrived_ns=2_100_000)
@@ -56,10 +60,12 @@ log = logging.getLogger(__name__)
 # more races; a longer wait only matters for a dead station, and 15 ms is the issue's
 # ceiling. A press held this long still gets its LED within the TV's next frame.
 BOUND_NS = 15_000_000
-TIE_NS = 200_000            # presses closer than this are a tie (the clock sync's accuracy)
-# how far a station's mapping of its own clock can move between mapping a progress stamp and
-# mapping a press that came after it (a refit of the clock-sync line): the documented bound
-# of the sync error, so a press can never map before a progress stamp its station sent first
+TIE_NS = 200_000            # presses closer than this are a tie, whatever the bounds say
+# A station's error bound when the arbiter has none from its clock sync (a test's fake
+# link): the bound the sync was documented to keep before it said its own (issue 39). Each
+# station's progress must reach past a press by its own bound too: that is also how far its
+# mapping can move between a progress stamp and a press that came after it (a refit of the
+# clock-sync line), so a press can never map before a progress stamp its station sent first.
 MARGIN_NS = 250_000
 # the stations are asked this long after a press + margins: a station's stamp counts whole µs, so
 # an answer stamped at the very moment asked could fall short of it by a fraction of one
@@ -74,6 +80,7 @@ class Held(NamedTuple):
     station: str
     item: Any
     arrived_ns: int
+    error_ns: int              # the bound on its press time's error (its station's clock sync)
 
 
 class Arbiter:
@@ -82,7 +89,8 @@ class Arbiter:
         self.stations: set[str] = set(stations)   # the stations in the race: each must speak past a press
         self.bound_ns = bound_ns
         self.tie_ns = tie_ns
-        self.margin_ns = margin_ns
+        self.margin_ns = margin_ns                # a station's error bound until its sync says one
+        self.errors: dict[str, int] = {}          # station → its clock sync's error bound now (ns)
         self.max_lead_ns = max_lead_ns            # a stamp further from its arrival than this is not believed
         self._held: list[Held] = []
         self._order = itertools.count()
@@ -115,12 +123,25 @@ class Arbiter:
         self._progress.pop(station, None)
         self._asked.pop(station, None)          # its last question: the answer died with the old clock
 
+    def set_error(self, station: str, error_ns: int) -> None:
+        """A station's clock-sync error bound now (``ClockSync.error_ns``)."""
+        self.errors[station] = error_ns
+
+    def _error(self, station: str) -> int:
+        """The station's bound for its progress stamps (``margin_ns`` when its sync has said none)."""
+        return self.errors.get(station, self.margin_ns)
+
+    def tie_window(self, a: Held, b: Held) -> int:
+        """Two presses closer than this cannot be told apart: the larger of their bounds."""
+        return max(self.tie_ns, a.error_ns, b.error_ns)
+
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
-             looked_ns: int | None = None) -> None:
+             looked_ns: int | None = None, error_ns: int | None = None) -> None:
         """Hold a press. A missing or implausible stamp (before sync, a station clock
         gone wrong) is clamped into [looked − max_lead, arrival]: a press cannot happen
-        after its frame arrived, and a broken clock must not win every race. ``looked_ns``:
+        after its frame arrived, and a broken clock must not win every race. ``error_ns``:
+        the bound on the press time's error (its station's bound now unless given). ``looked_ns``:
         when the station's reader last looked at its port before the frame (it came in
         after that; the arrival if not known): a reader held up between the two stamps the
         arrival late, and a stall of the host must not make honest stamps implausible."""
@@ -131,7 +152,8 @@ class Arbiter:
         if self._released_up_to is not None and pressed_ns < self._released_up_to:
             self.late += 1
             self.late_by_station[station] += 1
-        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item, arrived_ns))
+        error = self.errors.get(station, 0) if error_ns is None else error_ns     # 0: none known, the tie's floor
+        heapq.heappush(self._held, Held(pressed_ns, next(self._order), station, item, arrived_ns, error))
 
     def progress(self, station: str, *, upto_ns: int, arrived_ns: int, asked_ns: int | None = None,
                  lost: int = 0, backwards: bool = False) -> None:
@@ -159,12 +181,15 @@ class Arbiter:
         self._progress[station] = max(upto, self._progress.get(station, upto))
 
     # -- asking -------------------------------------------------------------------------------------
-    def _need(self, held: Held) -> int:
-        """Every station must have spoken past this (host ns) before ``held`` is decided."""
-        return held.pressed_ns + self.tie_ns + self.margin_ns
+    def _need(self, held: Held, station: str) -> int:
+        """``station`` must have spoken past this (host ns) before ``held`` is decided: a
+        press of its own tied with it would be stamped before the press plus the tie window
+        with that station, and its progress stamp may be off by its own bound."""
+        return held.pressed_ns + max(self.tie_ns, held.error_ns, self.errors.get(station, 0)) + self._error(station)
 
-    def _silent(self, need: int) -> list[str]:
-        return sorted(s for s in self.stations if s not in self._progress or self._progress[s] < need)
+    def _silent(self, held: Held) -> list[str]:
+        progress = self._progress
+        return sorted(s for s in self.stations if s not in progress or progress[s] < self._need(held, s))
 
     def fences(self, now_ns: int) -> list[str]:
         """The stations to ask (FENCE) now: those that have not spoken past a held press
@@ -174,11 +199,12 @@ class Arbiter:
         short (a clock-sync wobble) is asked again, and so is a question unanswered for
         the bound (lost on the wire). One question answers for every press before it: in
         a burst, each station is asked again only when its last answer fell short."""
-        target = max((need for need in map(self._need, self._held) if need + ASK_AFTER_NS <= now_ns), default=None)
-        if target is None:
-            return []
         out = []
-        for station in self._silent(target):
+        for station in sorted(self.stations):
+            target = max((need for need in (self._need(held, station) for held in self._held)
+                          if need + ASK_AFTER_NS <= now_ns), default=None)
+            if target is None or self._progress.get(station, target - 1) >= target:
+                continue
             asked = self._asked.get(station)
             if asked is None or asked < target or station in self._answered or now_ns - asked >= self.bound_ns:
                 self._asked[station] = now_ns
@@ -192,13 +218,12 @@ class Arbiter:
         cannot reach past, or to ask again a question unanswered for the bound."""
         if not self._held:
             return None
-        deadline = self._held[0].arrived_ns + self.bound_ns
-        needs = [self._need(held) for held in self._held]
+        deadline = min(held.arrived_ns for held in self._held) + self.bound_ns
         # the loop asks this at every frame of a race: a station at a time, no list sorted
         for station in self.stations:
             spoken = self._progress.get(station)
             asked = self._asked.get(station)
-            for need in needs:
+            for need in (self._need(held, station) for held in self._held):
                 if spoken is not None and spoken >= need:
                     continue                           # it has spoken past this one
                 if asked is None or asked < need:
@@ -209,20 +234,22 @@ class Arbiter:
 
     # -- out ----------------------------------------------------------------------------------------
     def due(self, now_ns: int) -> list[Any]:
-        """Release, in press-time order, every press every station has spoken past, and a
-        press whose bound has passed (decided without the stations that stayed silent)."""
+        """Release, in press-time order, every press every station has spoken past; and once
+        any held press's bound has passed, it and every press stamped before it (decided
+        without the stations that stayed silent): a press stamped earlier that came later
+        must not hold it past its bound."""
         released: list[Held] = []
         while self._held:
             first = self._held[0]
-            silent = self._silent(self._need(first))
-            if silent and now_ns < first.arrived_ns + self.bound_ns:
+            silent = self._silent(first)
+            if silent and now_ns < min(held.arrived_ns for held in self._held) + self.bound_ns:
                 break
             heapq.heappop(self._held)
             self._count_race(first, silent)
             released.append(first)
-            # presses within the tie margin of it go with it: every station has spoken past
-            # them (the need includes the tie margin), so they have all come
-            while self._held and self._held[0].pressed_ns - first.pressed_ns < self.tie_ns:
+            # presses within the tie window of it go with it: every station has spoken past
+            # them (the need includes the tie window), so they have all come
+            while self._held and self._held[0].pressed_ns - first.pressed_ns < self.tie_window(first, self._held[0]):
                 released.append(heapq.heappop(self._held))
         if not released:
             return []
@@ -270,7 +297,8 @@ class Arbiter:
         while i < len(released):
             group = [released[i]]
             while i + len(group) < len(released) and \
-                    released[i + len(group)].pressed_ns - group[0].pressed_ns < self.tie_ns:
+                    released[i + len(group)].pressed_ns - group[0].pressed_ns < \
+                    self.tie_window(group[0], released[i + len(group)]):
                 group.append(released[i + len(group)])
             i += len(group)
             if len({h.station for h in group}) > 1:

@@ -50,6 +50,10 @@ REALTIME_SWITCH_S = 0.0002
 # Processes they start (the screen's) begin as ordinary ones (SCHED_RESET_ON_FORK).
 REALTIME_PRIORITY = 10
 REALTIME_NICE = -10
+# A station whose clock sync's bound stays above the tie window this long, while the game
+# runs and the link asks it for exchanges as often as it can, is named on the screen.
+POOR_CLOCK_NS = 10_000_000_000
+CLOCKS_LOOKED_AT_NS = 1_000_000_000      # how often the runner looks at the bounds for that
 
 
 class Raised(NamedTuple):
@@ -179,6 +183,8 @@ class RealtimeRunner(TableRunner):
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
         self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
         self._warned_slow: set[str] = set()          # stations the screen has warned about
+        self._poor_since: dict[str, int] = {}       # station → since when its bound is above the tie window
+        self._clocks_looked_at: int | None = None
         self._held_feedback: list[Any] | None = None  # a batch's feedback, until it is durable
         table.late_presses = self.arbiter.late_by_station   # the arbiter's own counts: the result (the log) has them
         table.decided_without = self.arbiter.without_by_station
@@ -217,9 +223,14 @@ class RealtimeRunner(TableRunner):
         for lang in texts.LANGUAGES:
             texts.table(lang)
         frozen = self.simulated is None and freeze_for_the_game()
+        racing = [link for link in self.links.values() if getattr(link, "racing", None) is False]
+        for link in racing:
+            link.racing = True          # the sync exchanges 50 a second while the game runs
         try:
             return self._run(until_finished, deadline, timeout)
         finally:
+            for link in racing:
+                link.racing = False
             if frozen:
                 gc.unfreeze()
             sys.setswitchinterval(switch)
@@ -257,6 +268,7 @@ class RealtimeRunner(TableRunner):
     # -- events in ----------------------------------------------------------------------------------
     def accept(self, event: InputEvent) -> None:
         if isinstance(event, ButtonEvent):
+            self._errors_now()
             self.arbiter.push(event, station=event.station, pressed_ns=event.pressed_ns,
                               arrived_ns=event.arrived_ns, looked_ns=getattr(event, "looked_ns", None))
         elif isinstance(event, StationProgress):
@@ -268,6 +280,15 @@ class RealtimeRunner(TableRunner):
             if isinstance(event, (StationHello, StationLost)):
                 self._in_race_after(event)
             self.handle(event)
+
+    def _errors_now(self) -> None:
+        """Each station's clock-sync error bound now, for the arbiter's tie windows and needs
+        (a link without a clock sync, a test's fake, leaves the arbiter's default)."""
+        now = self.clock()
+        for station, link in self.links.items():
+            sync = getattr(link, "sync", None)
+            if sync is not None:
+                self.arbiter.set_error(station, sync.error_ns(now))
 
     def _in_race_after(self, event: StationHello | StationLost) -> None:
         """A station lost leaves the race (the table pauses anyway); one back joins it. The
@@ -288,11 +309,33 @@ class RealtimeRunner(TableRunner):
         if due:
             self._release_batch(due)
         self._ask(now)
+        self._watch_clocks(now)
         for station, delay_ns in self.arbiter.too_slow().items():
             if station not in self._warned_slow:
                 self._warned_slow.add(station)
                 link = self.links.get(station)
                 self.table.warn_slow_link(station, delay_ns, simulated=is_simulated(getattr(link, "firmware", None)))
+
+    def _watch_clocks(self, now: int) -> None:
+        """Once a second: a station whose sync's bound has stayed above the tie window for
+        POOR_CLOCK_NS is named on the screen, once (a real clock's link only: simulated time
+        pings the stations itself, and a test's fake has no sync)."""
+        if self.simulated is not None or (self._clocks_looked_at is not None and
+                                          now - self._clocks_looked_at < CLOCKS_LOOKED_AT_NS):
+            return
+        self._clocks_looked_at = now
+        for station, link in self.links.items():
+            sync = getattr(link, "sync", None)
+            if sync is None or station not in self.arbiter.stations:
+                continue
+            error = sync.error_ns(now)
+            if error <= self.arbiter.tie_ns:
+                self._poor_since.pop(station, None)
+                continue
+            since = self._poor_since.setdefault(station, now)
+            if now - since >= POOR_CLOCK_NS and station not in self._warned_slow:
+                self._warned_slow.add(station)
+                self.table.warn_poor_clock(station, error, sync.exchanges, getattr(link, "pings_sent", sync.exchanges))
 
     def _ask(self, now: int) -> None:
         """FENCE to every station the arbiter still needs a word from (a station that does

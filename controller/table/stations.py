@@ -81,6 +81,9 @@ def describe(port: str, found: Any, now_ns: int, late: dict[str, tuple[int, int]
         "clock_offset_ms": None if offset is None else round(offset / 1e6, 3),
         "drift_ppm": None if sync is None or not sync.ready else round(sync.drift_ppm, 1),
         "round_trip_ms": None if rtt is None else round(rtt / 1e6, 3),
+        # the sync's bound on its own error now (µs), and the exchanges the station answered
+        "clock_error_us": None if sync is None or not sync.ready else sync.error_ns(now_ns) // 1000,
+        "exchanges": None if sync is None else [sync.exchanges, getattr(found, "pings_sent", sync.exchanges)],
         "last_seen_s": None if found.last_seen_ns is None else round((now_ns - found.last_seen_ns) / 1e9, 2),
         "stats": dict(getattr(found, "stats", {}) or {}),
         "errors": [list(e) for e in getattr(found, "errors", [])],
@@ -97,7 +100,10 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
     events = event_queue()
     with contextlib.ExitStack() as stack:
         found = {port: probe(port, events, stack) for port in ports}
-        time.sleep(listen_s)                      # 50 sync exchanges a second meanwhile
+        for item in found.values():
+            if hasattr(item, "racing"):
+                item.racing = True                # 50 sync exchanges a second meanwhile, as in a race
+        time.sleep(listen_s)
         now = time.monotonic_ns()
         late = late_presses_on_record()
         rows = [describe(port, item, now, late) for port, item in found.items()]
@@ -139,20 +145,32 @@ def late_text(late: dict[str, int] | None) -> str:
     return f"{late['presses']} in {late['games']} game{'' if late['games'] == 1 else 's'}"
 
 
+def clock_error_text(row: dict[str, Any]) -> str:
+    """"±40 µs (75/75)": the sync's bound on its error and the exchanges answered of those
+    asked; a bound above the arbiter's tie window is named, as a slow link is: that
+    station's close presses are ties (docs/stations.md, "Keeping the clocks")."""
+    from controller.table.arbiter import TIE_NS
+    error, exchanges = row.get("clock_error_us"), row.get("exchanges")
+    if error is None:
+        return "–"
+    text = f"±{error} µs" + (f" ({exchanges[0]}/{exchanges[1]})" if exchanges else "")
+    return text + (" UNSURE: close presses tie" if error * 1000 > TIE_NS else "")
+
+
 def format_table(rows: list[dict[str, Any]]) -> str:
     def ms(value: float | None) -> str:
         return "–" if value is None else f"{value:.3f} ms"
 
-    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "last seen", "late presses",
-              "health")
+    header = ("port", "kind", "station id", "firmware", "clock offset", "round trip", "clock error", "last seen",
+              "late presses", "health")
     lines = [header]
     for r in rows:
         if "problem" in r:
-            lines.append((r["port"], "?", r["problem"], "", "", "", "", "", ""))
+            lines.append((r["port"], "?", r["problem"], "", "", "", "", "", "", ""))
             continue
         seen = "–" if r["last_seen_s"] is None else f"{r['last_seen_s']:.2f} s ago"
         lines.append((r["port"], r["kind"], r["id"], r["firmware"], ms(r["clock_offset_ms"]),
-                      ms(r["round_trip_ms"]), seen, late_text(r.get("late_presses")), health(r)))
+                      ms(r["round_trip_ms"]), clock_error_text(r), seen, late_text(r.get("late_presses")), health(r)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)
 

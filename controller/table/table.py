@@ -440,6 +440,16 @@ class Table:
         self._notices[station] = message              # it lasts: a seat's refusal must not hide it
         self._note(message)
 
+    def warn_poor_clock(self, station: str, error_ns: int, answered: int, sent: int) -> None:
+        """A station's clock sync stays unsure (its bound above the tie window): its close
+        presses are ties, and the owner is told what to look at (docs/stations.md)."""
+        log.warning("station %s: its clock is known to ±%d µs only (%d of %d sync exchanges answered): close "
+                    "presses against it are ties", station, error_ns // 1000, answered, sent)
+        message = Message("poor_clock", {"seat": self.seat_of(station), "us": error_ns // 1000, "answered": answered,
+                                         "sent": sent}, None, True, self.revision + 1)
+        self._notices[station] = message
+        self._note(message)
+
     def _saving_failed(self, exc: BaseException) -> str:
         """The log refused a write: the table waits until it takes them again (check_saving).
         The person is told where they look (the TV's line; a command's last line on stderr),
