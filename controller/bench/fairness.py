@@ -211,7 +211,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
         for (_, a), (_, b) in zip(presses, presses[1:]):
             right += place[a] < place[b]
             right_by_arrival += came[a] < came[b]
-        t = start + 100e6
+        t = int(start + 100e6)
         for model in models:
             model.keep_syncing(rng, int(start), int(t), quick)
     pairs = bursts * (pressing - 1)
