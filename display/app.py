@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import os
 import time
-from typing import Any
+from typing import Any, Callable
 
 LOGICAL_SIZE = (1920, 1080)
 KEY_BUTTONS = "qweasd"
@@ -49,7 +49,8 @@ def fitted_window(desktops: list[tuple[int, int]]) -> tuple[int, int]:
 
 class Screen:
     def __init__(self, *, lang: str = "en", headless: bool = False, window: tuple[int, int] | None = None,
-                 fullscreen: bool = False, max_fps: float = 60.0, volume: int | None = None) -> None:
+                 fullscreen: bool = False, max_fps: float = 60.0, volume: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -79,6 +80,7 @@ class Screen:
         if not headless:
             self.starting()                    # at once: importing and setting up take seconds more
         self.min_interval = 1.0 / max_fps
+        self.clock = clock                     # the frame rate's seconds (a test's own clock)
         self.frames = 0
         self.frame_ns: collections.deque[int] = collections.deque(maxlen=4096)   # how long each frame took
         self._last_draw = 0.0
@@ -122,7 +124,7 @@ class Screen:
         """Draw a snapshot now, or, when frames come faster than ``max_fps``, soon. Its sounds
         play at once, even when its frame is held back."""
         self._sound(snapshot)
-        now = time.monotonic()
+        now = self.clock()
         if now - self._last_draw < self.min_interval and self.frames:
             self._pending = snapshot
             return
@@ -141,7 +143,7 @@ class Screen:
 
     def wants_redraw(self) -> bool:
         """A held-back frame is due, or a view is animating (a goal celebration)."""
-        if time.monotonic() - self._last_draw < self.min_interval:
+        if self.clock() - self._last_draw < self.min_interval:
             return False
         if self._pending is not None:
             return True
@@ -159,7 +161,7 @@ class Screen:
         if self._pending is not None:
             self.flush()
         elif self._seen is not None:
-            self._last_draw = time.monotonic()
+            self._last_draw = self.clock()
             self.render(self._seen)
             self.present()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
+from conftest import wait_until
+
 from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu
 from controller.games import GAMES
 from hardware.sim import SimulatedStation
@@ -498,6 +500,21 @@ def test_a_switch_off_the_system_refuses_is_said_on_the_menu(tmp_path, monkeypat
     assert any("sudo: a password is required" in line and "install-pi" in line for line in caplog.messages)
 
 
+def hold_until(factory, pin: int, answered, what: str) -> None:
+    """Holds a panel button down until the box answers (``answered()``), as a person does:
+    the hold is the panel's to time (gpiozero's own thread), and a busy machine only makes
+    it later, never a short press."""
+    factory.pin(pin).drive_low()
+    try:
+        wait_until(answered, 60, what)
+    finally:
+        factory.pin(pin).drive_high()
+
+
+def switching_off_shown(shown: list) -> bool:
+    return any(s.game == "boxstatus" and s.title.key == "box_switching_off" for s in shown)
+
+
 def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(tmp_path, monkeypatch):
     """Issue 30: the Pi's own buttons worked only in `play --panel`. In the box a short press
     of menu moves on, holding it chooses, undo goes back; with no station at all, holding
@@ -511,15 +528,14 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
     shown = shown_on_the_tv(monkeypatch)
     try:
         def hold_menu():
-            from conftest import wait_until
-            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 60, "the plug-in screen")
             assert factory.pin(led_pin).state in (0, 1)
-            factory.pin(menu_pin).drive_low()
-            time.sleep(2.4)                                    # held: HOLD_S is 2 s
-            factory.pin(menu_pin).drive_high()
-        threading.Thread(target=hold_menu, daemon=True).start()
-        assert run_box([], headless=True, timeout=15, panel_pins=DEFAULT_PINS, panel_factory=factory,
+            hold_until(factory, menu_pin, lambda: switching_off_shown(shown), "the switching-off screen")
+        person = threading.Thread(target=hold_menu, daemon=True)
+        person.start()
+        assert run_box([], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
                        poweroff=switched_off_by(tmp_path), until=(tmp_path / "switched-off").exists) == 0
+        person.join(60)
         assert (tmp_path / "switched-off").exists()
         lines = next(s.lines for s in shown if s.game == "boxstatus" and s.title.key == "box_plug_in")
         assert "box_panel_switch_off" in [line.key for line in lines]
@@ -527,21 +543,28 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
         started = []
         with SimulatedStation("sim-a") as a:
             def panel_person():
-                a.wait_for(lambda s: bool(s.sent("WHO")), timeout=5)
-                time.sleep(0.3)
+                a.wait_for(lambda s: bool(s.sent("WHO")), timeout=60)
+                wait_until(lambda: any(s.game == "menu" for s in shown), 60, "the menu")
+                menus = [s for s in shown if s.game == "menu"]
 
-                def push(pin, hold=0.05):
+                def pages_after(n):
+                    return [s.title.key for s in shown if s.game == "menu"][n:]
+
+                def push(pin):                             # a short press, then its effect on the menu
+                    seen = len([s for s in shown if s.game == "menu"])
                     factory.pin(pin).drive_low()
-                    time.sleep(hold)
                     factory.pin(pin).drive_high()
-                    time.sleep(0.1)
-                push(menu_pin, 2.4)                            # held: choose "Play"
+                    wait_until(lambda: len(pages_after(seen)) > 0, 60, "the menu's answer to a press")
+                # held (until the menu answers): choose "Play"
+                hold_until(factory, menu_pin, lambda: "menu_choose_game" in pages_after(len(menus)), "the game page")
                 push(undo_pin)                                 # undo: back to the main page
                 push(menu_pin)                                 # a short press: the next line
-                push(menu_pin, 2.4)                            # held: choose "Games played"
-            threading.Thread(target=panel_person, daemon=True).start()
-            run_box([a.port], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                hold_until(factory, menu_pin, lambda: bool(started), "the history")    # held: "Games played"
+            person = threading.Thread(target=panel_person, daemon=True)
+            person.start()
+            run_box([a.port], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
                     launcher=lambda act, ports, **kw: started.append((act, kw)), until=lambda: bool(started))
+            person.join(60)
         activity, kw = started[0]
         assert activity == Activity("history")
         assert kw["panel_pins"] == DEFAULT_PINS                # a game gets the panel too (undo)
@@ -562,15 +585,14 @@ def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_s
     shown = shown_on_the_tv(monkeypatch)
     try:
         def hold_menu():
-            from conftest import wait_until
-            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 10, "the plug-in screen")
-            factory.pin(DEFAULT_PINS[0]).drive_low()
-            time.sleep(2.4)
-            factory.pin(DEFAULT_PINS[0]).drive_high()
-        threading.Thread(target=hold_menu, daemon=True).start()
-        run_box([], headless=True, timeout=30, panel_pins=DEFAULT_PINS, panel_factory=factory,
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 60, "the plug-in screen")
+            hold_until(factory, DEFAULT_PINS[0], lambda: switching_off_shown(shown), "the switching-off screen")
+        person = threading.Thread(target=hold_menu, daemon=True)
+        person.start()
+        run_box([], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
                 poweroff=["sh", "-c", "echo 'not permitted' >&2; exit 1"],
                 until=lambda: any(getattr(s, "detail", None) for s in shown))
+        person.join(60)
     finally:
         factory.reset()
     said = next(s for s in shown if getattr(s, "detail", None))

@@ -213,11 +213,14 @@ def test_the_screen_draws_a_held_back_frame_when_it_is_due_and_an_animation_agai
     """What the screen's loop calls when ``wants_redraw``: the frame the frame rate held
     back, once it is due; with none held back, the last snapshot again."""
     _, snapshots = crazy_kick_snapshots(2, players=4)
-    screen = Screen(headless=True, max_fps=20)
+    now = [100.0]
+    screen = Screen(headless=True, max_fps=20, clock=lambda: now[0])     # the frame rate on the test's clock
     screen.show(snapshots[0])
+    now[0] += 0.03
     screen.show(snapshots[1])                   # within 50 ms of the first: held back
     assert screen.frames == 1 and not screen.wants_redraw()
-    wait_until(screen.wants_redraw, timeout=2)
+    now[0] += 0.03
+    assert screen.wants_redraw()                # more than 50 ms after the first: due
     screen.redraw()
     assert screen.frames == 2 and screen.last_snapshot is snapshots[1] and not screen.wants_redraw()
     screen.redraw()                             # an animation's next frame: the same snapshot again

@@ -962,6 +962,23 @@ def test_the_solver_stops_at_its_time_limit_by_the_clock_it_is_given():
     assert found.score >= solve(shuffled_deck(2), puzzle_neutral(), 0.0, nodes=1).score
 
 
+def test_with_steps_and_a_clock_the_steps_decide_and_the_clock_is_only_a_safety_bound():
+    from controller.games.teamup_solver import solve
+    now = [0.0]
+
+    def slow_clock():                               # a busy machine: every look, 50 ms pass
+        now[0] += 0.05
+        return now[0]
+    by_steps = solve(shuffled_deck(2), puzzle_neutral(), 0.0, nodes=3000)
+    busy = solve(shuffled_deck(2), puzzle_neutral(), 1000.0, clock=slow_clock, nodes=3000)
+    assert (busy.score, busy.moves, busy.proven, busy.nodes) == \
+        (by_steps.score, by_steps.moves, by_steps.proven, by_steps.nodes)
+    now[0] = 0.0
+    stalled = solve(shuffled_deck(2), puzzle_neutral(), 0.2, clock=slow_clock, nodes=1_000_000)
+    assert stalled.seconds is not None and stalled.seconds < 1.0 and not stalled.proven     # a few looks late
+    assert stalled.nodes <= 256 * 2                 # stopped by the safety bound, not by the steps
+
+
 def test_the_solver_reads_card_kinds_as_well_as_card_numbers():
     from controller.games.teamup import CARD_KIND
     from controller.games.teamup_solver import solve

@@ -504,6 +504,27 @@ _MANY = 1 << 20
 
 
 def _network(total: Sequence[int], fixed: Sequence[int]) -> _Network:
+    """The flow network for the packages left (``total`` placed per shape, ``fixed`` colour
+    cards per shape and colour): the shape of the network is always the same, so it is
+    built once and only its capacities copied (building it was a fifth of a bot's thinking)."""
+    template = _network_template()
+    net = _Network()
+    net.edges = template.edges                     # shared: augment only reads the edges
+    net.capacity = dict(template.capacity)
+    for s in range(len(SHAPE_LIST)):
+        for c in range(len(COLOURS)):
+            net.capacity[(("pair", s, c), ("shape", s))] = COPIES - fixed[s * len(COLOURS) + c]
+        net.capacity[(("shape", s), "sink")] = PER_SHAPE - total[s]
+    return net
+
+
+@lru_cache(maxsize=1)
+def _network_template() -> _Network:
+    """The network with nothing placed and no colour card fixed; ``_network_built`` builds it."""
+    return _network_built((0,) * len(SHAPE_LIST), (0,) * (len(SHAPE_LIST) * len(COLOURS)))
+
+
+def _network_built(total: Sequence[int], fixed: Sequence[int]) -> _Network:
     net = _Network()
     for name, kind in KINDS.items():
         net.add("source", name, 0)
@@ -586,7 +607,9 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
     ``clock`` (a wall clock such as ``time.monotonic``) when given; else about
     ``time_limit`` seconds counted in steps (``STEPS_PER_SECOND``, measured on the
     development machine), so that without a clock the answer is the same on every machine
-    and the rules core stays free of clocks. ``placed`` and ``face_down``: a game under
+    and the rules core stays free of clocks. With ``nodes`` and a ``clock`` both, the steps
+    decide and ``time_limit`` by the clock is only a safety bound: a machine far slower
+    than expected stops there (the answer then unproven) rather than keep a table waiting. ``placed`` and ``face_down``: a game under
     way, the packages on the pallet after the neutral and the cards turned face down so far.
 
     After a first line by the ordering alone, it asks for ever lower scores, from the most
@@ -598,11 +621,10 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
     there is none."""
     if nodes is None and clock is None:
         nodes = max(1, int(max(0.0, float(time_limit)) * STEPS_PER_SECOND))
-    timed = nodes is None
     start = clock() if clock is not None else 0.0
-    deadline = start + max(0.0, float(time_limit)) if timed else float("inf")
+    deadline = start + max(0.0, float(time_limit)) if clock is not None else float("inf")
     search = _Search(_kinds(cards), as_package(neutral), deadline)
-    search.clock = clock if timed else None
+    search.clock = clock
     for p in placed:
         search.add(as_package(p))
     search.face_down = face_down
@@ -610,6 +632,8 @@ def solve(cards: Sequence[Any], neutral: Sequence[Any], time_limit: float, *, cl
     budget = None if nodes is None else search.nodes + nodes
 
     def used() -> float:
+        if budget is not None and clock is not None and clock() > deadline:
+            return budget                  # the safety bound: as if the steps were spent
         return clock() if budget is None else search.nodes
 
     end = deadline if budget is None else budget
@@ -653,9 +677,9 @@ RESTART_NOISE = 60.0
 
 
 def _attempt(search: _Search, target: int, share: float, nodes: int, noise: float, counting: bool) -> bool:
-    """One search for ``target`` until ``share`` (a time, or a node count when ``counting``)."""
-    if counting:
-        search.deadline = float("inf")
+    """One search for ``target`` until ``share`` (a time, or a node count when ``counting``;
+    then the clock's deadline set by ``solve``, if any, still holds)."""
+    if counting:                           # the search's deadline stays the safety bound
         search.node_limit = min(search.nodes + nodes, int(share))
     else:
         search.deadline = share

@@ -38,7 +38,11 @@ from controller.games.teamup_hints import suggest_placement
 from controller.games.teamup_solver import solve
 from controller.inputs.base import InputAdapter, SoftKey, Step
 
-HINDSIGHT_SECONDS = 1.0
+# The best line at the end is searched for this many solver steps (about a second on the
+# development machine; a game's own cards need a few hundred), so that every machine shows
+# the same figure; the seconds are only a safety bound for a machine far too slow for it.
+HINDSIGHT_STEPS = 6000
+HINDSIGHT_SAFETY_SECONDS = 10.0
 
 MOVE_RIGHT, MOVE_UP, TURN, PACKAGE, PLACE, MORE = 0, 1, 2, 3, 4, 5
 HINT, NEXT_SPOT, TURN_VIEW, BACK, FACE_DOWN = 0, 1, 2, 3, 5
@@ -247,12 +251,14 @@ class TeamUpInput(InputAdapter):
 
     def best_line(self, state: TeamupState) -> dict[str, Any]:
         """At the end: the best score the cards the team drew allowed from this start, and its
-        line (worked out once, in at most a second: the solver finds most in a tenth). The
-        cards drawn, not the whole shuffled pile: they are what a challenge plays again, and
-        all a table with real cards knows."""
+        line (worked out once, in ``HINDSIGHT_STEPS`` solver steps: about a second, where most
+        take a tenth; the same figure on a busy machine). The cards drawn, not the whole
+        shuffled pile: they are what a challenge plays again, and all a table with real cards
+        knows."""
         drawn = drawn_cards(state)
         if self.hindsight is None or self.hindsight[0] != (drawn, state.placed[0]):
-            found = solve(drawn, state.placed[0], HINDSIGHT_SECONDS, clock=time.monotonic)
+            found = solve(drawn, state.placed[0], HINDSIGHT_SAFETY_SECONDS, clock=time.monotonic,
+                          nodes=HINDSIGHT_STEPS)
             self.hindsight = ((drawn, state.placed[0]), {
                 "score": found.score, "proven": found.proven,
                 "line": [None if p is None else list(p) for p in found.moves]})
