@@ -394,14 +394,6 @@ class Regions:
         self.painted[name] = key
 
 
-def message_shown(snap: Any) -> Any:
-    """The message the message box shows first: the table's last one; when it is gone, the
-    newest refusal still standing at a seat (until that seat's next input or the table moves
-    on: Table._moved_on); or None."""
-    shown = messages_shown(snap)
-    return shown[0] if shown else None
-
-
 def messages_shown(snap: Any) -> list[Any]:
     """Everything the message box says, newest first: the table's last message, and every
     refusal still standing at a seat (each seat framed red can be read: issue 40, where two
