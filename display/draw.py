@@ -22,7 +22,7 @@ RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
 TEAM = [(int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) for c in TEAM_COLOURS]   # the LEDs' too
-TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
+TEAM_SHAPE = ("triangle", "circle", "square", "diamond", "pentagon")   # a team told by shape too, not by colour alone
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
 # What the drawing caches may hold, in bytes of pixels. A Pi Zero 2 or a Pi 3 shares its
@@ -244,7 +244,7 @@ def paragraph(surface: pygame.Surface, words: str, topleft: tuple[int, int], wid
 
 
 def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
-    """A colour's own shape (circle, square, triangle, diamond), so that a colour-blind
+    """A colour's own shape (circle, square, triangle, diamond, pentagon), so that a colour-blind
     player tells the colours apart: each game's view says which colour has which."""
     x, y = centre
     if kind == "circle":
@@ -253,6 +253,9 @@ def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, i
         pygame.draw.rect(surface, ink, (x - r + 2, y - r + 2, 2 * r - 4, 2 * r - 4))
     elif kind == "triangle":
         pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y + r - 2), (x - r, y + r - 2)])
+    elif kind == "pentagon":
+        pygame.draw.polygon(surface, ink, [(round(x + r * math.sin(k * 2 * math.pi / 5)),
+                                            round(y - r * math.cos(k * 2 * math.pi / 5))) for k in range(5)])
     else:
         pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
 

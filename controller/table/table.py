@@ -152,8 +152,9 @@ class Table:
         # the colour each seat is shown in (underline, idle LED): its team's in a game with
         # teams, else its person's (controller/games/team_colours.py); teams do not change
         view = rules.public_view(self.state)
-        self.shown_colours = seat_colours(view, (self.colours + [None] * len(self.stations))[:len(self.stations)])
-        self._idle_leds = [dimmed(c) if has_teams(view.get("team_of") or []) and c else LED_OFF
+        self.shown_colours = seat_colours(rules.name, view,
+                                          (self.colours + [None] * len(self.stations))[:len(self.stations)])
+        self._idle_leds = [dimmed(c) if has_teams(rules.name, view.get("team_of") or []) and c else LED_OFF
                            for c in self.shown_colours]
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
