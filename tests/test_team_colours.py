@@ -10,7 +10,7 @@ import pytest
 from controller.games import find_game
 from controller.games.team_colours import TEAM_COLOURS, has_teams, seat_colours, team_colour
 from controller.table import Table
-from controller.table.table import LED_OFF, LED_YOUR_TURN, dimmed
+from controller.table.table import LED_OFF, LED_YOUR_TURN, team_glow
 from hardware.events import StationHello
 
 CHOSEN = ["3278f0", "e03c32", "3cb43c", "f0d232", "a050dc", "f064b4", "f08c1e", "f0f0f0"]   # blue first
@@ -47,7 +47,7 @@ def test_in_a_game_with_teams_a_seat_is_shown_and_lit_in_its_teams_colour(game, 
     for seat in range(players):
         colour = team_colour(view, view["team_of"][seat])
         assert snap.seats[seat].colour == colour                  # the underline: the team's, not the person's
-        assert leds[f"s{seat}"] == (LED_YOUR_TURN if seat == to_act else dimmed(colour))
+        assert leds[f"s{seat}"] == (LED_YOUR_TURN if seat == to_act else team_glow(colour))
     # the person who chose blue plays for another team than blue's: their colour gave way
     assert snap.seats[0].colour != CHOSEN[0] or view["team_of"][0] == 1
     # every team has a colour of its own: no two teams' seats lit or underlined alike
@@ -92,3 +92,19 @@ def test_seat_colours_follow_the_decks_own_team_colours():
     view = {"team_of": [0, 1, 0, 1], "team_colours": ["#c8102e", "#1a1a1a"]}
     assert seat_colours("crazy-kick", view, [None] * 4) == ["c8102e", "1a1a1a", "c8102e", "1a1a1a"]
     assert seat_colours("partout", {"team_of": [0, 1, 0, 1]}, ["x"] * 4) == [TEAM_COLOURS[0], TEAM_COLOURS[1]] * 2
+
+
+@pytest.mark.parametrize("players", [8, 2])
+def test_every_team_s_stations_glow_visibly_and_unlike_the_other_team_s(players):
+    """Review of issue 40: Crazy Kick's black team (#1a1a1a) dimmed to 060606, an LED that
+    is off: its stations showed no idle glow. Black glows a dim white of its own."""
+    from controller.table.table import GLOW_SEEN, LED_DARK_TEAM
+    t = table("crazy-kick", players)
+    view = t.rules.public_view(t.state)
+    leds = {int(c.station[1:]): c.args[0] for c in t.initial_feedback() if c.kind == "LED"}
+    glow = {view["team_of"][seat]: led for seat, led in leds.items() if led != LED_YOUR_TURN}
+    assert len(set(glow.values())) == len(glow) == 2
+    assert all(max(int(led[i:i + 2], 16) for i in (0, 2, 4)) >= GLOW_SEEN for led in glow.values())
+    assert glow[view["team_names"].index("black")] == LED_DARK_TEAM
+    for colour in TEAM_COLOURS:                         # the table's own team colours keep their hue
+        assert team_glow(colour) != LED_DARK_TEAM
