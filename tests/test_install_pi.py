@@ -388,3 +388,15 @@ def test_an_sd_card_s_older_data_is_moved_by_the_commands_shown(tmp_path):
     places = [advice.index(step) for step in order]
     assert places == sorted(places)
     assert sum("card key" in line for line in advice) == 1
+
+
+def test_data_that_cannot_be_moved_is_said_in_one_line_and_the_table_is_not_started(tmp_path, monkeypatch):
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
+    root, old = an_older_install(tmp_path)
+    (root / "var/lib").mkdir(parents=True)
+    (root / "var/lib/spieltisch").write_text("a file where the home should be")
+    run, err = Recorder(), io.StringIO()
+    assert install(root=root, live=True, run=run, out=io.StringIO(), err=err) == 1
+    assert err.getvalue().count("\n") == 1 and "could not be moved" in err.getvalue()
+    assert (old / "spieltisch.db").exists() and ["systemctl", "enable", "--now", "spieltisch.service"] not in run.steps

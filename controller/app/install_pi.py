@@ -361,7 +361,12 @@ def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_
             if not _ran(step, run, out, err):
                 return 1
         if move is not None:
-            move_data(root, move)
+            try:
+                move_data(root, move)
+            except OSError as exc:      # the table stays stopped: it would start with no history
+                print(f"spieltisch: the family's data could not be moved from {move.source} to {move.target} "
+                      f"({exc.strerror or exc}); it is where it was, the table is stopped", file=err)
+                return 1
             if not _ran(["chown", "-R", f"{user}:", str(on(root, move.target.parent.parent))], run, out, err):
                 return 1
             print(f"Moved the family's data from {move.source} ({move.owner}'s) to {move.target} ({user}'s "
