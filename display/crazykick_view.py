@@ -184,8 +184,9 @@ class CrazyKickView:
         last = view["last"]
         on_ball = last is not None and last["seat"] == i and last["kind"] != "ball_out"
         draw.seat_frame(surface, rect, turn=on_ball, refused=refused)
-        team_mark(surface, team, rgb(view["team_colours"][team]), (rect.left + 18, rect.top + 27), 10)
-        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 6), 36,
+        # everything inside keeps clear of the panel's edge, where the frames are (draw.SEAT_MARGIN)
+        team_mark(surface, team, rgb(view["team_colours"][team]), (rect.left + 21, rect.top + 27), 10)
+        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 35, rect.top + 6), 36,
                           INK, True, max_width=230)
         draw.seat_colour(surface, seat.colour, shown)
         draw.text(surface, self.t("ck_hand", cards=view["hands"][i]), (rect.right - 14, rect.top + 10), 28,
@@ -196,12 +197,12 @@ class CrazyKickView:
         # above it, the bottom one flips onto it (the legend is at the foot of the screen)
         piles = view["piles"][i]
         gap = 8
-        w = (rect.width - 20 - gap * (len(piles) - 1)) // len(piles)
+        w = (rect.width - 24 - gap * (len(piles) - 1)) // len(piles)    # a chosen pile's ring inside the margin
         target = seat.pending.get("flip_target") if seat.pending else None
         hint = seat.hints[0] if getattr(seat, "hints", ()) else None      # the learning option: piles that fit
         fitting = {n - 1 for n in hint.params["piles"]} if hint is not None else set()
         for k, pile in enumerate(piles):
-            card_rect = pygame.Rect(rect.left + 10 + k * (w + gap), rect.top + 48, w, PILE_CARD_H)
+            card_rect = pygame.Rect(rect.left + 12 + k * (w + gap), rect.top + 48, w, PILE_CARD_H)
             if k == target:                            # the four-pile layout's chosen pile
                 draw.rounded(surface, GOLD, card_rect.inflate(8, 8), 4, 12)
             if k in fitting:                           # said in words on the seat's line too

@@ -22,7 +22,7 @@ RED = (230, 60, 50)
 PANEL = (14, 44, 28)
 CARD_FACE = (250, 248, 240)
 TEAM = [(int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) for c in TEAM_COLOURS]   # the LEDs' too
-TEAM_SHAPE = ("triangle", "circle", "square", "diamond")   # a team told by shape too, not by colour alone
+TEAM_SHAPE = ("triangle", "circle", "square", "diamond", "pentagon")   # a team told by shape too, not by colour alone
 _SEE_THROUGH = (255, 0, 255)       # the background an image leaves uncopied: no drawing uses it
 
 # What the drawing caches may hold, in bytes of pixels. A Pi Zero 2 or a Pi 3 shares its
@@ -244,7 +244,7 @@ def paragraph(surface: pygame.Surface, words: str, topleft: tuple[int, int], wid
 
 
 def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, ink: tuple[int, int, int]) -> None:
-    """A colour's own shape (circle, square, triangle, diamond), so that a colour-blind
+    """A colour's own shape (circle, square, triangle, diamond, pentagon), so that a colour-blind
     player tells the colours apart: each game's view says which colour has which."""
     x, y = centre
     if kind == "circle":
@@ -253,6 +253,9 @@ def shape(surface: pygame.Surface, kind: str, centre: tuple[int, int], r: int, i
         pygame.draw.rect(surface, ink, (x - r + 2, y - r + 2, 2 * r - 4, 2 * r - 4))
     elif kind == "triangle":
         pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y + r - 2), (x - r, y + r - 2)])
+    elif kind == "pentagon":
+        pygame.draw.polygon(surface, ink, [(round(x + r * math.sin(k * 2 * math.pi / 5)),
+                                            round(y - r * math.cos(k * 2 * math.pi / 5))) for k in range(5)])
     else:
         pygame.draw.polygon(surface, ink, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
 
@@ -266,33 +269,54 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, border=None, width: int = 
     surface.blit(_panel(rect.size, tuple(fill), None if border is None else tuple(border), width), rect)
 
 
-REFUSED_INSET, REFUSED_DASH, REFUSED_WIDTH = 7, 18, 4   # a refusal's frame: dashed, inside the seat's own
+# A refusal's frame: red dashes on the panel's own edge, in the margin (SEAT_MARGIN) that
+# nothing a view draws inside a seat enters, so that it never runs into a team's mark, a
+# name's line, a pile or a key; a dashed outline around the whole panel, unlike any team's
+# mark (a shape beside the name) or line (a bar under it), whatever the team's colour.
+REFUSED_WIDTH, REFUSED_DASH, REFUSED_GAP = 4, 18, 12
+SEAT_MARGIN = REFUSED_WIDTH + 2          # a seat's contents keep this far from its panel's edge
+PANEL_RADIUS = 14
 
 
 def seat_frame(surface: pygame.Surface, rect: pygame.Rect, *, turn: bool, refused: bool, width: int = 5) -> None:
-    """A seat's panel: a solid gold frame while it is on turn (or has the ball), and a dashed
-    red one inside it while a refusal stands there, so both can be seen at once and told
-    apart by their shape too, not by colour alone (issue 40: red replaced the gold)."""
+    """A seat's panel: a solid gold frame while it is on turn (or has the ball), and red
+    dashes along the same edge while a refusal stands there: the gold shows between the
+    dashes, so both can be seen at once and told apart by their shape too, not by colour
+    alone (issue 40: red replaced the gold)."""
     panel(surface, rect, GOLD if turn else None, width if turn else 3)
     if refused:
-        dashed_frame(surface, pygame.Rect(rect).inflate(-2 * REFUSED_INSET, -2 * REFUSED_INSET), RED, REFUSED_WIDTH)
+        dashed_frame(surface, pygame.Rect(rect), RED, REFUSED_WIDTH)
 
 
 def dashed_frame(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], width: int) -> None:
-    """A rectangle's outline in dashes, a dash at each corner."""
-    left, top, right, bottom = rect.left, rect.top, rect.right - width, rect.bottom - width
-    for start, end, across in (((left, top), (right, top), True), ((left, bottom), (right, bottom), True),
-                               ((left, top), (left, bottom), False), ((right, top), (right, bottom), False)):
-        length = (end[0] - start[0]) if across else (end[1] - start[1])
-        count = max(1, round((length + REFUSED_DASH) / (2 * REFUSED_DASH)))
-        step = (length - REFUSED_DASH) / max(1, count - 1) if count > 1 else 0
-        for k in range(count):
-            offset = round(k * step)
-            if across:
-                piece = pygame.Rect(start[0] + offset, start[1], min(REFUSED_DASH, length), width)
-            else:
-                piece = pygame.Rect(start[0], start[1] + offset, width, min(REFUSED_DASH, length))
-            pygame.draw.rect(surface, colour, piece)
+    """A panel's rounded outline in dashes, ``width`` thick, along its edge: each rounded
+    corner a dash, the straight sides cut into dashes between them (drawn once per size)."""
+    rect = pygame.Rect(rect)
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    key = ("dashed", rect.size, tuple(colour), width)
+    image = _PANELS.get(key)
+    if image is None:
+        image = _see_through(rect.size, colour)
+        pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=PANEL_RADIUS)
+        see_through = image.get_colorkey() or (0, 0, 0)     # set by _see_through
+        w, h = rect.size
+        for at in _gap_starts(w):                       # top and bottom
+            image.fill(see_through, (at, 0, REFUSED_GAP, width))
+            image.fill(see_through, (at, h - width, REFUSED_GAP, width))
+        for at in _gap_starts(h):                       # left and right
+            image.fill(see_through, (0, at, width, REFUSED_GAP))
+            image.fill(see_through, (w - width, at, width, REFUSED_GAP))
+        _PANELS.put(key, image)
+    surface.blit(image, rect)
+
+
+def _gap_starts(length: int) -> list[int]:
+    """Where the gaps of a side ``length`` long begin: spread evenly over its straight part,
+    which begins and ends in a dash (the corners' own)."""
+    straight = length - 2 * PANEL_RADIUS
+    gaps = max(1, round(straight / (REFUSED_DASH + REFUSED_GAP)))
+    return [round(PANEL_RADIUS + (k + 0.5) * straight / gaps - REFUSED_GAP / 2) for k in range(gaps)]
 
 
 def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...] | None, width: int) -> pygame.Surface:
@@ -300,9 +324,9 @@ def _panel(size: tuple[int, int], fill: tuple[int, ...], border: tuple[int, ...]
     image = _PANELS.get(key)
     if image is None:
         image = _see_through(size, fill, border)
-        pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=14)
+        pygame.draw.rect(image, fill, image.get_rect(), 0, border_radius=PANEL_RADIUS)
         if border is not None:
-            pygame.draw.rect(image, border, image.get_rect(), width, border_radius=14)
+            pygame.draw.rect(image, border, image.get_rect(), width, border_radius=PANEL_RADIUS)
         _PANELS.put(key, image)
     return image
 
@@ -392,14 +416,6 @@ class Regions:
         painter()
         surface.set_clip(None)
         self.painted[name] = key
-
-
-def message_shown(snap: Any) -> Any:
-    """The message the message box shows first: the table's last one; when it is gone, the
-    newest refusal still standing at a seat (until that seat's next input or the table moves
-    on: Table._moved_on); or None."""
-    shown = messages_shown(snap)
-    return shown[0] if shown else None
 
 
 def messages_shown(snap: Any) -> list[Any]:

@@ -199,8 +199,9 @@ class TadikaView:
             draw.text(surface, texts.render(self.lang, key, params, self.names), (rect.left + 18, rect.top + 90),
                       30, GOLD, True, max_width=rect.width - 36)
         keys_top = rect.bottom - 2 * KEY_SIZE[1] - 6 - 10
-        draw.soft_keys(surface, self.lang, seat.soft_keys, (rect.right - 3 * KEY_SIZE[0] - 12 - 14, keys_top),
-                       KEY_SIZE, bold=False)
+        # at the right, clear of the panel's edge (draw.SEAT_MARGIN), centred where that is all the room
+        keys_left = max(rect.left + (rect.width - 3 * KEY_SIZE[0] - 12) // 2, rect.right - 3 * KEY_SIZE[0] - 12 - 14)
+        draw.soft_keys(surface, self.lang, seat.soft_keys, (keys_left, keys_top), KEY_SIZE, bold=False)
 
     def _scores(self, surface, view) -> None:
         box = scores_rect(view["players"])

@@ -159,8 +159,8 @@ class TeamplayView:
         refused = seat.refusal is not None               # while it stands (Table._moved_on)
         draw.seat_frame(surface, rect, turn=acting, refused=refused, width=6)
         team = view["team_of"][i]
-        draw.team_mark(surface, team, (rect.left + 16, rect.top + 30), 10)
-        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 30, rect.top + 10), 38,
+        draw.team_mark(surface, team, (rect.left + 18, rect.top + 30), 10)
+        shown = draw.text(surface, texts.seat_label(self.lang, i, self.names), (rect.left + 32, rect.top + 10), 38,
                           INK, True, max_width=rect.width - 220)
         draw.seat_colour(surface, seat.colour, shown)
         done = len(view["fulfilled"][i])
@@ -182,8 +182,10 @@ class TeamplayView:
                 draw_mission(surface, self.lang, card, box, chosen=card == chosen)
         keys_top = rect.bottom - 2 * KEY_SIZE[1] - 6 - 8
         if any(seat.soft_keys):
-            draw.soft_keys(surface, self.lang, seat.soft_keys, (rect.right - 3 * KEY_SIZE[0] - 12 - 12, keys_top),
-                           KEY_SIZE, bold=False)
+            # at the right, clear of the panel's edge (draw.SEAT_MARGIN), centred where that is all the room
+            keys_left = max(rect.left + (rect.width - 3 * KEY_SIZE[0] - 12) // 2,
+                            rect.right - 3 * KEY_SIZE[0] - 12 - 12)
+            draw.soft_keys(surface, self.lang, seat.soft_keys, (keys_left, keys_top), KEY_SIZE, bold=False)
 
     def _teams(self, surface, view) -> None:
         teams = view["teams"]

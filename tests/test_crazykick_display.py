@@ -33,8 +33,8 @@ def test_centre_card_in_its_teams_colour_and_a_refusal_framed_red(screen):
     canvas = screen.render(table.snapshot())
     assert centre_border(canvas) == rgb("#c8102e")
     rect = seat_rects(4)[1]
-    from display.draw import REFUSED_INSET
-    assert tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3] == RED
+    from display.draw import PANEL_RADIUS
+    assert tuple(canvas.get_at((rect.left + 1, rect.top + PANEL_RADIUS + 2)))[:3] == RED
 
 
 def test_a_stall_is_no_banner_the_seats_say_who_has_spoken(screen):

@@ -99,6 +99,21 @@ def test_each_layer_says_what_is_wrong(tmp_path, changes, key):
         assert finding.line(lang).startswith("✗ ") and "{" not in finding.line(lang)
 
 
+def test_a_machine_that_is_not_a_pi_needs_no_gpio_group(tmp_path):
+    """Review of issue 42: doctor failed the groups on Debian in the virtual machine, which
+    has no gpio group and no host panel to need one; on a Pi its lack still fails."""
+    debian = set(doctor.GROUPS) - {"gpio"}
+    findings = run_checks(env_for(tmp_path, is_raspberry_pi=lambda: False, groups=lambda user: (debian, debian, debian)))
+    assert "doctor_groups" in keys(findings, OK) and "gpio" not in only(findings, "doctor_groups").text("en")
+    assert "doctor_groups_absent" not in keys(findings)
+    lacking = debian - {"render"}                       # a group it does need is still said
+    findings = run_checks(env_for(tmp_path, is_raspberry_pi=lambda: False,
+                                  groups=lambda user: (lacking, lacking, lacking)))
+    assert only(findings, "doctor_groups_absent").params["groups"] == "render"
+    findings = run_checks(env_for(tmp_path, groups=lambda user: (debian, debian, debian)))      # a Pi
+    assert only(findings, "doctor_groups_absent").params["groups"] == "gpio"
+
+
 def test_the_kmsdrm_libraries_line_names_the_packages(tmp_path):
     findings = run_checks(env_for(tmp_path, find_library=lambda name: None if name in ("gbm", "EGL") else name))
     assert only(findings, "doctor_kmsdrm_libraries").text("en") == \

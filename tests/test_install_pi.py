@@ -303,3 +303,100 @@ def test_sudo_itself_reads_the_sudoers_line(tmp_path):
     broken = tmp_path / "broken"
     broken.write_text("spieltisch ALL=(root) NOPASSWD /usr/bin/systemctl poweroff\n")    # the colon left out
     assert subprocess.run(["visudo", "-cf", str(broken)], capture_output=True, timeout=60).returncode != 0
+
+
+def an_older_install(root, *, data_line=True):
+    """``root`` as a Pi set up by the guide before issue 42: the table ran as the Imager's
+    user anna, its saved games and card key in anna's home, readable by others (0644)."""
+    a_system(root)
+    data = root / "home/anna/.local/share/spieltisch"
+    (data / "demos").mkdir(parents=True)
+    (data / "spieltisch.db").write_bytes(b"SQLite format 3\0 the family's games")
+    (data / "card-keys.json").write_text('{"key": "old"}')
+    (data / "demos" / "game-1.jsonl").write_text("{}\n")
+    for path in [data, *data.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    environment = "Environment=SPIELTISCH_DATA=/home/anna/.local/share/spieltisch\n" if data_line else ""
+    (root / UNIT).parent.mkdir(parents=True)
+    (root / UNIT).write_text(f"[Service]\nUser=anna\nEnvironment=SDL_VIDEODRIVER=kmsdrm\n{environment}"
+                             "ExecStart=/home/anna/spieltisch-venv/bin/spieltisch box --panel\n")
+    return root, data
+
+
+@pytest.mark.parametrize("data_line", [True, False])
+def test_an_older_install_s_data_moves_to_the_table_s_user_with_its_history_and_card_key(tmp_path, monkeypatch,
+                                                                                         data_line):
+    """Review of issue 42: install-pi on a Pi set up before left the family's data in anna's
+    home: the box started with an empty history and a new card key that refused the taught
+    decks. The old unit's user and data folder (or, without SPIELTISCH_DATA, that user's
+    default) are read, the table stopped, the folder moved to spieltisch's, made its alone,
+    said in one line, and only then the unit started."""
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
+    root, old = an_older_install(tmp_path, data_line=data_line)
+    run, out, err = Recorder(), io.StringIO(), io.StringIO()
+    assert install(root=root, live=True, run=run, out=out, err=err) == 0, err.getvalue()
+    new = root / "var/lib/spieltisch/.local/share/spieltisch"
+    assert not old.exists()
+    assert (new / "spieltisch.db").read_bytes() == b"SQLite format 3\0 the family's games"
+    assert (new / "card-keys.json").read_text() == '{"key": "old"}' and (new / "demos" / "game-1.jsonl").exists()
+    assert {oct(p.stat().st_mode & 0o777) for p in [new, new / "demos"]} == {"0o700"}
+    assert {oct(p.stat().st_mode & 0o777) for p in new.rglob("*") if p.is_file()} == {"0o600"}
+    names = [" ".join(step[:2]) for step in run.steps]
+    assert names == ["visudo -cf", "systemctl stop", "useradd --system", "usermod -aG", "chown -R",
+                     "udevadm control", "udevadm trigger", "systemctl daemon-reload", "systemctl enable"]
+    assert run.steps[4] == ["chown", "-R", "spieltisch:", str(root / "var/lib/spieltisch/.local")]
+    said = [line for line in out.getvalue().splitlines() if "family's data" in line]
+    assert len(said) == 1 and "/home/anna/.local/share/spieltisch (anna's)" in said[0]
+    assert "/var/lib/spieltisch/.local/share/spieltisch (spieltisch's" in said[0] and "card key" in said[0]
+    assert "User=spieltisch" in (root / UNIT).read_text()
+    again = Recorder()                  # a second run: nothing left to move, the table not stopped
+    root = a_system(root, users="spieltisch:x:998:998::/var/lib/spieltisch:/usr/sbin/nologin\n")
+    assert install(root=root, live=True, run=again, out=io.StringIO(), err=io.StringIO()) == 0
+    assert ["systemctl", "stop", "spieltisch.service"] not in again.steps and "chown" not in [s[0] for s in again.steps]
+
+
+def test_an_older_install_s_data_is_not_mixed_with_data_already_there(tmp_path, monkeypatch):
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
+    root, old = an_older_install(tmp_path)
+    there = root / "var/lib/spieltisch/.local/share/spieltisch"
+    there.mkdir(parents=True)
+    (there / "spieltisch.db").write_text("another history")
+    unit = (root / UNIT).read_text()
+    run, out, err = Recorder(), io.StringIO(), io.StringIO()
+    assert install(root=root, live=True, run=run, out=out, err=err) == 2
+    assert err.getvalue().count("\n") == 1 and str(there.relative_to(root)) in err.getvalue()
+    assert "already holds" in err.getvalue() and "/home/anna/.local/share/spieltisch" in err.getvalue()
+    assert run.steps == [] and out.getvalue() == "" and (root / UNIT).read_text() == unit
+    assert (old / "spieltisch.db").exists() and (there / "spieltisch.db").read_text() == "another history"
+
+
+def test_an_sd_card_s_older_data_is_moved_by_the_commands_shown(tmp_path):
+    """--root of a folder: the files are written, the move is shown for the Pi, in order:
+    the table stopped, the user made, the data moved and made its own, the unit started."""
+    root, old = an_older_install(tmp_path)
+    out = io.StringIO()
+    assert install(root=root, out=out, err=io.StringIO()) == 0
+    assert (old / "spieltisch.db").exists()                   # nothing of the family's moved here
+    advice = [line.removeprefix("  sudo ") for line in out.getvalue().splitlines()]
+    new = "/var/lib/spieltisch/.local/share/spieltisch"
+    order = ["systemctl stop spieltisch.service", "usermod -aG dialout,input,video,render,audio spieltisch",
+             f"mv /home/anna/.local/share/spieltisch {new}", "chown -R spieltisch: /var/lib/spieltisch/.local",
+             f"find {new} -type d -exec chmod 0700 '{{}}' +", f"find {new} -type f -exec chmod 0600 '{{}}' +",
+             "systemctl enable --now spieltisch.service"]
+    places = [advice.index(step) for step in order]
+    assert places == sorted(places)
+    assert sum("card key" in line for line in advice) == 1
+
+
+def test_data_that_cannot_be_moved_is_said_in_one_line_and_the_table_is_not_started(tmp_path, monkeypatch):
+    from controller.app import install_pi
+    monkeypatch.setattr(install_pi, "table_command", lambda: "/usr/bin/true")
+    root, old = an_older_install(tmp_path)
+    (root / "var/lib").mkdir(parents=True)
+    (root / "var/lib/spieltisch").write_text("a file where the home should be")
+    run, err = Recorder(), io.StringIO()
+    assert install(root=root, live=True, run=run, out=io.StringIO(), err=err) == 1
+    assert err.getvalue().count("\n") == 1 and "could not be moved" in err.getvalue()
+    assert (old / "spieltisch.db").exists() and ["systemctl", "enable", "--now", "spieltisch.service"] not in run.steps

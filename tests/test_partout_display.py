@@ -7,17 +7,21 @@ import pytest
 from controller.games.texts import LANGUAGES
 from controller.inputs.base import OK, PLUS
 from display.app import Screen
-from display.draw import GOLD, RED, REFUSED_INSET
+from display.draw import GOLD, PANEL_RADIUS, RED
 from display.partout_view import CARD_GAP, middle, seat_rects, trick_card_size
 
 
-def border_pixel(canvas, rect):
-    return tuple(canvas.get_at((rect.centerx, rect.top + 1)))[:3]
+def framed_gold(canvas, rect) -> bool:
+    """Whether the seat's top edge is gold (on turn): along all of it, or between a refusal's
+    red dashes, which lie on the same edge."""
+    edge = [tuple(canvas.get_at((x, rect.top + 1)))[:3] for x in range(rect.left + PANEL_RADIUS, rect.right - PANEL_RADIUS)]
+    return edge.count(GOLD) > len(edge) // 4
 
 
 def refusal_pixel(canvas, rect):
-    """The corner of the dashed red frame a standing refusal draws inside a seat's panel."""
-    return tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3]
+    """The start of the left side of the dashed red frame a standing refusal draws on a seat
+    panel's edge (a dash there, continuing the corner's)."""
+    return tuple(canvas.get_at((rect.left + 1, rect.top + PANEL_RADIUS + 2)))[:3]
 
 
 def test_refused_seat_is_framed_red_and_the_seat_to_act_gold(make_table, screen):
@@ -25,10 +29,10 @@ def test_refused_seat_is_framed_red_and_the_seat_to_act_gold(make_table, screen)
     h.press(3, OK)                                   # out of turn
     canvas = screen.render(h.table.snapshot())
     rects = seat_rects(4)
-    assert refusal_pixel(canvas, rects[3]) == RED and border_pixel(canvas, rects[3]) != GOLD
-    assert border_pixel(canvas, rects[1]) == GOLD    # seat 2 names the trump number
+    assert refusal_pixel(canvas, rects[3]) == RED and not framed_gold(canvas, rects[3])
+    assert framed_gold(canvas, rects[1])    # seat 2 names the trump number
     assert refusal_pixel(canvas, rects[1]) != RED
-    assert border_pixel(canvas, rects[0]) != GOLD and refusal_pixel(canvas, rects[0]) != RED
+    assert not framed_gold(canvas, rects[0]) and refusal_pixel(canvas, rects[0]) != RED
 
 
 def test_the_seat_on_turn_refused_keeps_its_gold_frame_and_every_red_frame_can_be_read(make_table, monkeypatch):
@@ -45,7 +49,7 @@ def test_the_seat_on_turn_refused_keeps_its_gold_frame_and_every_red_frame_can_b
         drawn = record_texts(monkeypatch)
         canvas = Screen(headless=True, lang=lang).render(snap)
         rects = seat_rects(4)
-        assert border_pixel(canvas, rects[1]) == GOLD and refusal_pixel(canvas, rects[1]) == RED
+        assert framed_gold(canvas, rects[1]) and refusal_pixel(canvas, rects[1]) == RED
         assert refusal_pixel(canvas, rects[3]) == RED
         words = " ".join(w for w, _, _ in drawn)
         for seat in (1, 3):

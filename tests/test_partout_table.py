@@ -62,8 +62,8 @@ class TestSoftKeys:
         assert h.sims[2].wait_for(lambda s: s.led == LED_YOUR_TURN)
         # waiting again: the dim glow of its team's colour (Partout with 4 is played in teams)
         from controller.games.team_colours import TEAM_COLOURS
-        from controller.table.table import dimmed
-        assert h.sims[1].wait_for(lambda s: s.led == dimmed(TEAM_COLOURS[h.state.setup.team_of[1]]))
+        from controller.table.table import team_glow
+        assert h.sims[1].wait_for(lambda s: s.led == team_glow(TEAM_COLOURS[h.state.setup.team_of[1]]))
 
     def test_special_card_choice_then_back(self, make_table):
         h = make_table()

@@ -20,8 +20,8 @@ from display.tadika_view import (
 
 def refusal_corner(canvas, rect):
     """The corner of the dashed red frame a standing refusal draws inside a seat's panel."""
-    from display.draw import REFUSED_INSET
-    return tuple(canvas.get_at((rect.left + REFUSED_INSET + 2, rect.top + REFUSED_INSET + 2)))[:3]
+    from display.draw import PANEL_RADIUS
+    return tuple(canvas.get_at((rect.left + 1, rect.top + PANEL_RADIUS + 2)))[:3]
 
 
 def border(canvas, rect):

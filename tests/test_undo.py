@@ -176,7 +176,7 @@ def test_a_refusal_stays_at_its_seat_while_others_are_refused_and_goes_when_the_
     no longer true. Seat 1's "not your turn" stays while seat 4 is refused too, and is gone
     once seat 3 names the colour (the turn it spoke of has passed), from the seat and the
     message box alike."""
-    from display.draw import message_shown
+    from display.draw import messages_shown
     people = trump_number_named()
     people.press(0, OK)                                # seat 1: not its turn
     refusal = people.table.snapshot().seats[0].refusal
@@ -184,10 +184,11 @@ def test_a_refusal_stays_at_its_seat_while_others_are_refused_and_goes_when_the_
     people.press(3, OK)                                # seat 4 is refused too: seat 1's still stands
     snap = people.table.snapshot()
     assert snap.seats[0].refusal == refusal and snap.seats[3].refusal.key == "not_your_turn"
+    assert messages_shown(snap)[-2:] == [snap.seats[3].refusal, refusal]    # both reasons, newest first
     people.press(2, PLUS, OK)                          # seat 3 names the colour: the game goes on
     snap = people.table.snapshot()
     assert snap.message is None and all(seat.refusal is None for seat in snap.seats)
-    assert message_shown(snap) is None
+    assert messages_shown(snap) == []
     people.press(0, PLUS)                              # seat 1 again, out of turn: refused anew
     assert people.table.snapshot().seats[0].refusal.revision > refusal.revision
     people.press(people.state.to_act, PLUS)            # the seat on turn moves its bid: no refusal there

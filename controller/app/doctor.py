@@ -38,6 +38,7 @@ SYMBOL = {OK: "✓", FAIL: "✗", SKIP: "–"}
 PYTHON_AT_LEAST = (3, 10)
 PYGAME_AT_LEAST = (2, 5)
 GROUPS = ("dialout", "video", "render", "input", "gpio", "audio")
+PI_ONLY_GROUPS = ("gpio",)     # Raspberry Pi OS has it (the host panel's pins); Debian elsewhere has not
 # what kmsdrm loads at run time, and the Debian package that has it
 KMSDRM_LIBRARIES = (("gbm", "libgbm1"), ("drm", "libdrm2"), ("EGL", "libegl1"), ("GLESv2", "libgles2"))
 FREE_SPACE_MB = 100            # below this a long evening's logs (and SQLite's own files) may not fit
@@ -290,12 +291,16 @@ def check_screen(env: Environment, *, live: bool = False) -> list[Finding]:
 
 
 def check_groups(env: Environment) -> list[Finding]:
+    """The user is in the groups the table needs here: gpio (the host panel's pins) only on a
+    Raspberry Pi; another machine (Debian in the virtual machine) has no such group, and no
+    panel to need it."""
     user = env.user()
     listed, session, every = env.groups(user)
-    absent = [g for g in GROUPS if g not in every]
-    missing = [g for g in GROUPS if g in every and g not in listed]
+    needed = GROUPS if env.is_raspberry_pi() else tuple(g for g in GROUPS if g not in PI_ONLY_GROUPS)
+    absent = [g for g in needed if g not in every]
+    missing = [g for g in needed if g in every and g not in listed]
     # added since this session began (install-pi just ran): the service has them, this shell not yet
-    stale = [g for g in GROUPS if g in listed and g not in session] if user == env.session_user() else []
+    stale = [g for g in needed if g in listed and g not in session] if user == env.session_user() else []
     findings = []
     if missing:
         findings.append(Finding(FAIL, "doctor_groups_missing", {"user": user, "groups": ", ".join(missing),
@@ -305,7 +310,7 @@ def check_groups(env: Environment) -> list[Finding]:
     if stale:
         findings.append(Finding(FAIL, "doctor_groups_login", {"user": user, "groups": ", ".join(stale)}))
     if not findings:
-        findings.append(Finding(OK, "doctor_groups", {"user": user, "groups": ", ".join(GROUPS)}))
+        findings.append(Finding(OK, "doctor_groups", {"user": user, "groups": ", ".join(needed)}))
     return findings
 
 

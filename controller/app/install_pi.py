@@ -14,7 +14,12 @@ sudoers line, makes the user or adds it to the groups, and enables the unit. Run
 (``sudo``) it does all that; otherwise, or with ``--dry-run``, it shows the files and the
 commands without changing anything. ``--root DIR`` writes the files under DIR instead of /
 (for tests, or for preparing an SD card's root file system) and shows the commands to run on
-the Pi: it never runs useradd against DIR. See docs/raspberry-pi.md."""
+the Pi: it never runs useradd against DIR.
+
+A Pi set up by an earlier guide ran the table as the Imager's user, its data in that user's
+home: the unit found there names the user and the folder, and the folder moves to the table's
+user (a box started without it would begin an empty history with a new card key, and refuse
+the decks taught before). See docs/raspberry-pi.md, "Upgrading a Pi set up before"."""
 
 from __future__ import annotations
 
@@ -155,11 +160,14 @@ def useradd(user: str, home: Path) -> list[str]:
             "--shell", NOLOGIN, "--comment", "Spieltisch table", user]
 
 
-def commands(user: str, groups: Sequence[str], *, make: Path | None = None) -> list[list[str]]:
-    """What install-pi runs after writing the files; ``make``: the home of a user to be made."""
-    return ([useradd(user, make)] if make is not None else []) + \
-        [["usermod", "-aG", ",".join(groups), user],
-         ["udevadm", "control", "--reload"], ["udevadm", "trigger"],
+def user_commands(user: str, groups: Sequence[str], *, make: Path | None = None) -> list[list[str]]:
+    """What install-pi runs for the user after writing the files; ``make``: the home of a
+    user to be made."""
+    return ([useradd(user, make)] if make is not None else []) + [["usermod", "-aG", ",".join(groups), user]]
+
+
+# then the rules and the unit take effect: the table starts
+START = [["udevadm", "control", "--reload"], ["udevadm", "trigger"],
          ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "spieltisch.service"]]
 
 
@@ -184,10 +192,96 @@ def write_sudoers(target: Path, text: str, *, check: bool, run: Runner = _run) -
     return None
 
 
+def unit_settings(root: Path) -> dict[str, str]:
+    """User= and the Environment= settings of a unit install-pi wrote before (an older guide
+    ran the table as the Imager's user, its data in that user's home); empty when none."""
+    try:
+        lines = (root / UNIT).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    for line in lines:
+        key, _, value = line.strip().partition("=")
+        if key == "User":
+            found["User"] = value.strip()
+        elif key == "Environment" and "=" in value:
+            name, _, setting = value.strip().strip('"').partition("=")
+            found[name] = setting
+    return found
+
+
+def holds_data(folder: Path) -> bool:
+    try:
+        return folder.is_dir() and any(folder.iterdir())
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class DataMove:
+    """The family's data (saved games, the card key that signs taught decks) where an
+    earlier install kept it, to move into the table's user's data folder: left behind, the
+    box would start with an empty history and a new card key that refuses the decks."""
+    source: Path          # as the Pi sees them (the unit's paths)
+    target: Path
+    owner: str            # whose it was
+
+    def shell(self, user: str) -> list[list[str]]:
+        """The same move as commands, for an owner to run on the Pi."""
+        return [["mkdir", "-p", str(self.target.parent)], ["mv", str(self.source), str(self.target)],
+                ["chown", "-R", f"{user}:", str(self.target.parent.parent)],
+                ["find", str(self.target), "-type", "d", "-exec", "chmod", "0700", "{}", "+"],
+                ["find", str(self.target), "-type", "f", "-exec", "chmod", "0600", "{}", "+"]]
+
+
+def data_move(root: Path, data_dir: Path, users: dict[str, Account] | None) -> DataMove | None:
+    """The data an earlier unit's user kept elsewhere than ``data_dir``, or None (no earlier
+    unit, the same folder, or nothing in it)."""
+    before = unit_settings(root)
+    owner = before.get("User", "")
+    source = before.get("SPIELTISCH_DATA")
+    if source is None:                  # the table's own default: the user's home
+        account = (users or {}).get(owner)
+        if account is None:
+            return None
+        source = str(account.home / ".local" / "share" / "spieltisch")
+    move = DataMove(Path(source), data_dir, owner or "an earlier install")
+    if not move.source.is_absolute() or move.source == move.target or not holds_data(on(root, move.source)):
+        return None
+    return move
+
+
+def on(root: Path, path: Path) -> Path:
+    """``path`` of the Pi inside ``root`` (itself when ``root`` is /)."""
+    return root / path.relative_to(path.anchor)
+
+
+def move_data(root: Path, move: DataMove) -> None:
+    """Move the folder (a rename on the Pi's one file system) and make it its user's alone:
+    folders 0700, files 0600. Its owner is set by ``chown`` after, once the user is there."""
+    source, target = on(root, move.source), on(root, move.target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_dir():                 # an empty folder, made by a start of the new unit
+        target.rmdir()
+    shutil.move(str(source), str(target))
+    for folder, _, names in os.walk(target):
+        os.chmod(folder, 0o700)
+        for name in names:
+            os.chmod(os.path.join(folder, name), 0o600)
+
+
 def table_command() -> str:
     """The command the unit starts: this virtual environment's own ``spieltisch``."""
     beside = Path(sys.executable).parent / "spieltisch"
     return str(beside) if beside.exists() else shutil.which("spieltisch") or f"{sys.executable} -m controller.app.cli"
+
+
+def _ran(step: list[str], run: Runner, out: TextIO, err: TextIO) -> bool:
+    print("+ " + shlex.join(step), file=out)
+    done = run(step)
+    if done.returncode != 0:
+        print(f"spieltisch: {shlex.join(step)} failed: {done.stderr.strip()}", file=err)
+    return done.returncode == 0
 
 
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")     # Debian's NAME_REGEX, and useradd's length
@@ -234,6 +328,12 @@ def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_
                   "the table where every user may run it, in /opt/spieltisch (docs/raspberry-pi.md)", file=err)
             return 2
     data_dir = str(home / ".local" / "share" / "spieltisch")
+    move = data_move(root, Path(data_dir), users)
+    if move is not None and holds_data(on(root, move.target)):
+        print(f"spieltisch: {move.target} already holds a table's data, and {move.source} ({move.owner}'s) too: "
+              "keep one, move the other away, then run install-pi again (docs/raspberry-pi.md, \"Upgrading a Pi set up before\")",
+              file=err)
+        return 2
     files = {UNIT: unit_text(user, command, data_dir, usable), RULES: _template("99-spieltisch.rules"),
              SUDOERS: sudoers_text(user)}
     acting = live or (not dry_run and not on_system)
@@ -252,23 +352,41 @@ def install(user: str | None = None, *, root: str | os.PathLike[str] = "/", dry_
             print(f"wrote {target}", file=out)
         else:
             print(f"--- {target} ---\n{text}", file=out)
-    steps = commands(user, usable or list(GROUPS), make=home if account is None else None)
+    steps = user_commands(user, usable or list(GROUPS), make=home if account is None else None)
+    # the data moves once the user is there (it is its owner) and before the unit starts
+    # (the box would make a new, empty history and a new card key): the old table stopped first
+    stop = [["systemctl", "stop", "spieltisch.service"]] if move is not None else []
     if live:
-        for step in steps:
-            print("+ " + shlex.join(step), file=out)
-            done = run(step)
-            if done.returncode != 0:
-                print(f"spieltisch: {shlex.join(step)} failed: {done.stderr.strip()}", file=err)
+        for step in stop + steps:
+            if not _ran(step, run, out, err):
+                return 1
+        if move is not None:
+            try:
+                move_data(root, move)
+            except OSError as exc:      # the table stays stopped: it would start with no history
+                print(f"spieltisch: the family's data could not be moved from {move.source} to {move.target} "
+                      f"({exc.strerror or exc}); it is where it was, the table is stopped", file=err)
+                return 1
+            if not _ran(["chown", "-R", f"{user}:", str(on(root, move.target.parent.parent))], run, out, err):
+                return 1
+            print(f"Moved the family's data from {move.source} ({move.owner}'s) to {move.target} ({user}'s "
+                  "alone): the saved games and the card key are kept.", file=out)
+        for step in START:
+            if not _ran(step, run, out, err):
                 return 1
         print(f"Done: the table starts on the TV at the next boot (and now), as {user}. "
               "`journalctl -u spieltisch` shows what it says.", file=out)
         return 0
+    if move is not None:
+        print(f"The family's data moves from {move.source} ({move.owner}'s) to {move.target} ({user}'s alone) "
+              "with the commands below: the saved games and the card key are kept.", file=out)
     print("Then, as root:" if not acting else "Then, as root on the Pi:", file=out)
     if not acting:      # the sudoers line is checked before it is in place: a broken one stops sudo
         print(f"  (save the text of /{SUDOERS} above as spieltisch.sudoers first)", file=out)
     for step in ([["cp", str(root / UNIT), "/" + UNIT], ["cp", str(root / RULES), "/" + RULES],
                   ["visudo", "-cf", str(root / SUDOERS)], ["install", "-m", "0440", str(root / SUDOERS), "/" + SUDOERS]]
                  if acting else [["visudo", "-cf", "spieltisch.sudoers"],
-                                 ["install", "-m", "0440", "spieltisch.sudoers", "/" + SUDOERS]]) + steps:
+                                 ["install", "-m", "0440", "spieltisch.sudoers", "/" + SUDOERS]]) \
+            + stop + steps + (move.shell(user) if move is not None else []) + START:
         print("  sudo " + shlex.join(step), file=out)
     return 0

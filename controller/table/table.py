@@ -37,9 +37,17 @@ TEAM_GLOW = 0.25                   # a team's colour while the seat waits: dim, 
 #                                    flash and "your turn" stand out from it even in a red or green team
 
 
-def dimmed(colour: str) -> str:
-    """``colour`` ("rrggbb") at ``TEAM_GLOW`` of its brightness."""
-    return "".join(f"{round(int(colour[i:i + 2], 16) * TEAM_GLOW):02x}" for i in (0, 2, 4))
+GLOW_SEEN = 0x30                   # the brightest channel a dim glow needs to be seen on a station
+LED_DARK_TEAM = "404040"           # a team too dark for that (Crazy Kick's black): a dim white glow
+
+
+def team_glow(colour: str) -> str:
+    """A seat's LED while it waits in a game with teams: its team's colour ("rrggbb") at
+    ``TEAM_GLOW`` of its brightness. A colour too dark to be seen so (Crazy Kick's black
+    #1a1a1a dims to 060606: an LED that is off) glows a dim white of its own; the TV's shape
+    and underline still tell the teams apart."""
+    glow = "".join(f"{round(int(colour[i:i + 2], 16) * TEAM_GLOW):02x}" for i in (0, 2, 4))
+    return glow if max(int(glow[i:i + 2], 16) for i in (0, 2, 4)) >= GLOW_SEEN else LED_DARK_TEAM
 BUZZ_ACCEPTED = (1760, 40)
 BUZZ_WHISTLE = (2500, 400)         # a pause is over (Crazy Kick: the kick-off after a goal)
 
@@ -152,8 +160,9 @@ class Table:
         # the colour each seat is shown in (underline, idle LED): its team's in a game with
         # teams, else its person's (controller/games/team_colours.py); teams do not change
         view = rules.public_view(self.state)
-        self.shown_colours = seat_colours(view, (self.colours + [None] * len(self.stations))[:len(self.stations)])
-        self._idle_leds = [dimmed(c) if has_teams(view.get("team_of") or []) and c else LED_OFF
+        self.shown_colours = seat_colours(rules.name, view,
+                                          (self.colours + [None] * len(self.stations))[:len(self.stations)])
+        self._idle_leds = [team_glow(c) if has_teams(rules.name, view.get("team_of") or []) and c else LED_OFF
                            for c in self.shown_colours]
         self._finished_logged = rules.outcome(self.state) is not None
         self._snapshot: Snapshot | None = None
