@@ -233,6 +233,12 @@ class GameRules:
         (a text key and its parameters). None: nothing to say."""
         return None
 
+    def hint_restarts(self, before: Any, after: Any) -> bool:
+        """Real-time games: whether the move ``before`` → ``after`` starts the idle hint's
+        time anew although a hint still holds (a new situation that looks the same). False:
+        the time runs on from when the hint first held."""
+        return False
+
     def card_names(self) -> list[str]:
         """Every card of the game's full deck, in notation (empty for games without cards)."""
         return []

@@ -407,6 +407,12 @@ class CrazyKick(GameRules):
         team = load_deck(state.edition).team_names[min(agreed)]
         return STALL_HINT_S, "ck_stall_hint_agreed", {"team": team}
 
+    def hint_restarts(self, before: CrazyKickState, after: CrazyKickState) -> bool:
+        """A stall is one centre card's: a play, a kick-off or a ball-out that leaves a stall
+        begins a new one (its time, and the table's question, start again); flips and a
+        team's word do not."""
+        return stall_key(before) != stall_key(after)
+
     def seat_view(self, state: CrazyKickState, seat: int) -> CrazyKickState:
         """Every hand lies face down, the seat's own too: its cards and their order hidden
         (how many stays); the seed, which shuffles, 0. The piles and the centre lie open
@@ -535,6 +541,12 @@ def stalled(state: CrazyKickState) -> bool:
         return False
     follows = load_deck(state.edition).follows[state.centre[-1]]
     return not any(pile and pile[-1] in follows for seat in state.piles for pile in seat)
+
+
+def stall_key(state: CrazyKickState) -> tuple[int, Event | None]:
+    """What tells one stall from the next: every play, kick-off, goal and ball-out changes it;
+    a flip, a reshuffle and a team's word do not."""
+    return state.plays, state.last
 
 
 def agreed_teams(state: CrazyKickState) -> frozenset[int]:
