@@ -366,3 +366,15 @@ def test_team_ups_pages_say_the_puzzle_the_menu_offers_and_the_face_down_pile_of
     for lang, phrases in said.items():
         words = " ".join(page.text for page in texts.how_to_play("team-up", lang))
         assert all(p in words for p in phrases), (lang, [p for p in phrases if p not in words])
+
+
+@pytest.mark.parametrize("lang", texts.LANGUAGES)
+def test_crazy_kicks_pages_tell_the_ball_out_by_what_a_seat_shows_in_a_match(lang):
+    """The seat panels of a match show no soft-key labels (the how-to page alone draws
+    them): a page that says the top buttons read "out?" points at nothing. The page says
+    what a seat does show, the table's question on the seats' lines (ck_stall_hint), and
+    the top button that then answers it."""
+    words = " ".join(page.text for page in texts.how_to_play("crazy-kick", lang))
+    label = texts.text(lang, "ck_key_ball_out")
+    assert label not in words, (lang, label)
+    assert label.rstrip("? ").lower() in words.lower()          # the ball out is still told
