@@ -205,20 +205,36 @@ def non_keeper_hand(state, seat):
     return state._replace(hands=tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands)))
 
 
-def test_a_flip_may_go_onto_any_of_the_players_piles():
+def test_the_starting_piles_are_laid_first_then_a_flip_may_go_onto_any_pile():
     """The book: "Sobald die drei Karten offen ausliegen, kann jeder Spieler von seinen
     Handkarten weitere Karten einzeln aufdecken und sie auf einen beliebigen seiner offenen
-    Stapel ablegen." Nothing makes an empty pile come first: a flip onto a pile that has
-    cards while another is empty is taken (it was refused, "lay a card on your empty pile
-    first"), at the start and after a pile was played empty."""
+    Stapel ablegen", and after a reshuffle "rentre dans le jeu en formant à nouveau trois
+    piles devant lui". Until all starting piles are laid (since the deal or the last
+    reshuffle), a flip goes onto an empty pile; then onto any, and a pile played empty may
+    stay empty."""
     state = non_keeper_hand(RULES.new_game({"players": 2}, seed=2), 0)
     state = RULES.apply(state, Flip(0, 0))
-    state = RULES.apply(state, Flip(0, 0))                # onto pile 1 again, piles 2 and 3 empty
-    assert [len(p) for p in state.piles[0]] == [2, 0, 0]
+    error = refused(state, Flip(0, 0), "ck_fill_empty_pile")     # pile 1 again, piles 2 and 3 empty
+    assert "2" in error.message("en")
+    assert [a for a in RULES.legal_actions(state, 0) if isinstance(a, Flip)] == [Flip(0, 1), Flip(0, 2)]
+    state = RULES.apply(RULES.apply(state, Flip(0, 2)), Flip(0, 1))   # all three laid, in any order
+    assert [len(p) for p in state.piles[0]] == [1, 1, 1] and state.laid[0]
     assert [a for a in RULES.legal_actions(state, 0) if isinstance(a, Flip)] == [Flip(0, 0), Flip(0, 1), Flip(0, 2)]
-    state = RULES.apply(RULES.apply(state, Flip(0, 2)), Flip(0, 2))
-    assert [len(p) for p in state.piles[0]] == [2, 0, 2]
+    emptied = state._replace(piles=state.piles[:0] + (((), state.piles[0][1], state.piles[0][2]),) + state.piles[1:])
+    after = RULES.apply(emptied, Flip(0, 2))                        # pile 1 played empty may stay empty
+    assert [len(p) for p in after.piles[0]] == [0, 1, 2]
     refused(state, Flip(0, 3), "ck_no_such_pile")
+    # after a reshuffle the piles are laid anew
+    flipped = state._replace(hands=((),) + state.hands[1:])
+    again = RULES.apply(flipped, Reshuffle(0))
+    assert not again.laid[0] and not any(again.piles[0])
+    again = non_keeper_hand(again, 0)
+    again = RULES.apply(again, Flip(0, 1))
+    refused(again, Flip(0, 1), "ck_fill_empty_pile")
+    # a saved match from before the field: a seat whose piles all hold cards has laid them
+    data = RULES.state_to_json(state)
+    del data["laid"]
+    assert RULES.state_from_json(data).laid == (True, False)
 
 
 def test_the_first_keeper_flipped_kicks_off():
@@ -489,8 +505,9 @@ def test_what_a_seat_may_do():
     stefan = next(c for c in deck if c.player == "Stefan" and not c.goal and can_play(c, tim))
     other = next(c for c in deck if not c.keeper and not can_play(c, tim) and c.team == "black")
     state = arrange(RULES.new_game({"players": 2}, seed=3), {0: [[stefan.id], [other.id]]}, centre=[tim.id])
-    # a hand: flip onto any pile, and play what fits
-    assert RULES.legal_actions(state, 0) == [Flip(0, 0), Flip(0, 1), Flip(0, 2), Play(0, 0)]
+    # a hand while the starting piles are laid: flip onto the empty pile, and play what fits
+    assert RULES.legal_actions(state, 0) == [Flip(0, 2), Play(0, 0)]
+    assert RULES.legal_actions(state._replace(laid=(True, False)), 0) == [Flip(0, 0), Flip(0, 1), Flip(0, 2), Play(0, 0)]
     state = state._replace(hands=((), state.hands[1]))
     assert RULES.legal_actions(state, 0) == [Reshuffle(0), Play(0, 0)]
     won = state._replace(winner=0)
@@ -568,12 +585,13 @@ def test_a_state_with_votes_and_a_last_event_survives_json():
 def state_digest(state) -> str:
     """The cards where they lie and the match's counters (not the handicap, which the
     config sets, nor the record of every goal scored, the same as the goal cards set aside
-    at an even table: both came after these digests were pinned and change no card)."""
+    at an even table, nor whether the starting piles are laid, which the piles' history
+    says: all came after these digests were pinned and change no card)."""
     import hashlib
     import json
     data = RULES.state_to_json(state)
     assert state.kept == (False, False) and state.scored == state.goals
-    for added in ("needed", "kept", "scored"):
+    for added in ("needed", "kept", "scored", "laid"):
         del data[added]
     data["stuck"] = False            # the table's own call of the ball-out, gone (the teams agree)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

@@ -198,6 +198,9 @@ class CrazyKickState(NamedTuple):
     # an uneven table's handicap: per team, whether its scored goal cards go back to it
     kept: tuple[bool, bool]
     scored: tuple[tuple[int, ...], tuple[int, ...]]   # every goal card scored, per team, in order
+    # seat → whether all its starting piles have been laid since the deal or its last
+    # reshuffle: until then a flip goes onto an empty pile (docs/crazy-kick.md)
+    laid: tuple[bool, ...] = ()
 
     @property
     def top(self) -> int | None:
@@ -241,7 +244,7 @@ class CrazyKick(GameRules):
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
             centre=(), scores=(0, 0), goals=((), ()), shuffles=0, votes=frozenset(),
             last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players),
-            scored=((), ()))
+            scored=((), ()), laid=tuple(False for _ in team_of))
         return _deal(deck, state, deck.by_team)
 
     def to_act(self, state: CrazyKickState) -> int | None:
@@ -255,7 +258,7 @@ class CrazyKick(GameRules):
         actions: list[Any] = []
         hand, piles = state.hands[player], state.piles[player]
         if hand:
-            actions += [Flip(player, k) for k in range(len(piles))]
+            actions += [Flip(player, k) for k in range(len(piles)) if may_flip_onto(state, player, k)]
         elif any(piles):
             actions.append(Reshuffle(player))
         follows = deck.follows[state.top] if state.top is not None else deck.kickoff
@@ -303,8 +306,12 @@ class CrazyKick(GameRules):
             # the first goalkeeper shown goes straight to the centre and starts the attack
             return state._replace(hands=hands, centre=(card,), last=Event("kickoff", player, card),
                                   attacks=state.attacks + 1, plays=state.plays + 1)
+        if not may_flip_onto(state, player, pile):
+            empty = next(k for k, p in enumerate(state.piles[player]) if not p)
+            raise IllegalAction("ck_fill_empty_pile", pile=empty + 1)
         piles = _replace(state.piles, player, _replace(state.piles[player], pile, target + (card,)))
-        return state._replace(hands=hands, piles=piles)
+        laid = state.laid[player] or all(piles[player])
+        return state._replace(hands=hands, piles=piles, laid=_replace(state.laid, player, laid))
 
     def _play(self, deck: Deck, state: CrazyKickState, player: int, pile: int) -> CrazyKickState:
         source = self._pile(state, player, pile)
@@ -356,9 +363,10 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_no_cards")
         rng = _rng(state)
         rng.shuffle(cards)
+        # "rentre dans le jeu en formant à nouveau trois piles devant lui": laid anew
         return state._replace(hands=_replace(state.hands, player, tuple(cards)),
                               piles=_replace(state.piles, player, tuple(() for _ in state.piles[player])),
-                              shuffles=state.shuffles + 1)
+                              shuffles=state.shuffles + 1, laid=_replace(state.laid, player, False))
 
     def _ball_out(self, deck: Deck, state: CrazyKickState, player: int) -> CrazyKickState:
         """The book: "Wenn beide Teams sich darüber einig sind" — a press from each team.
@@ -493,7 +501,9 @@ class CrazyKick(GameRules):
             plays=data["plays"], winner=data["winner"],
             # a match saved before the goal cards kept: the book's rule, every goal scored set aside
             kept=tuple(data.get("kept", (False, False))),
-            scored=tuple(tuple(g) for g in data.get("scored", data["goals"])))  # type: ignore[arg-type]
+            scored=tuple(tuple(g) for g in data.get("scored", data["goals"])),  # type: ignore[arg-type]
+            # a match saved before: a seat whose piles all hold cards has laid them
+            laid=tuple(data.get("laid", [all(seat) for seat in data["piles"]])))
 
     def card_names(self) -> list[str]:
         return []          # no tags: the cards live in the table
@@ -521,7 +531,8 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
             hands[mates[i % len(mates)]].append(c)
     return state._replace(hands=tuple(tuple(h) for h in hands),
                           piles=tuple(tuple(() for _ in seat) for seat in state.piles),
-                          centre=(), shuffles=state.shuffles + 1, votes=frozenset())
+                          centre=(), shuffles=state.shuffles + 1, votes=frozenset(),
+                          laid=tuple(False for _ in state.team_of))
 
 
 def handicap_on(config: Mapping[str, Any]) -> bool:
@@ -531,6 +542,15 @@ def handicap_on(config: Mapping[str, Any]) -> bool:
     if "handicap" in config:
         return bool(config["handicap"])
     return "book_goals" in config and not config["book_goals"]
+
+
+def may_flip_onto(state: CrazyKickState, player: int, pile: int) -> bool:
+    """Whether the player's next flip may go onto ``pile``. The starting piles are laid
+    first ("Sobald die drei Karten offen ausliegen, kann jeder Spieler … auf einen beliebigen
+    seiner offenen Stapel ablegen"; after a reshuffle "en formant à nouveau trois piles"):
+    until all have been laid since the deal or the seat's last reshuffle, a flip goes onto
+    an empty pile. After that, any pile, and a pile played empty may stay empty."""
+    return state.laid[player] or not state.piles[player][pile]
 
 
 def stalled(state: CrazyKickState) -> bool:

@@ -9,8 +9,9 @@ Two piles use the first two buttons of each row. Four piles (the lone player of 
 three-player game) play with buttons 0-3 and flip with button 4 onto the pile chosen
 with button 5 (shown on the screen), so every play stays one press. Until button 5 is
 pressed, button 4 flips onto an empty pile while there is one, so the four piles are laid
-with four presses as three are with three; a pile chosen with button 5 takes the next flip
-whatever lies elsewhere (the book: "auf einen beliebigen seiner offenen Stapel").
+with four presses as three are with three; once they are laid, a pile chosen with button 5
+takes the next flip whatever lies elsewhere (the book: "Sobald die drei Karten offen
+ausliegen, … auf einen beliebigen seiner offenen Stapel").
 
 With an empty hand a flip button takes the piles back and shuffles them. In a stall (no
 open card fits the centre) a play button stays a play, refused like any card that does not
@@ -47,13 +48,14 @@ class CrazyKickInput(InputAdapter):
         """Other players' actions do not move a seat's chosen pile: nothing to forget."""
 
     def flip_target(self, state: CrazyKickState, seat: int) -> int:
-        """The pile button 4 flips onto: the one chosen with button 5 since the last flip;
-        else, while a pile is empty, an empty one (the chosen if it is, else the next), so
-        laying four piles takes four presses, as three take three at the other stations. A
-        convenience of the buttons, not a rule: any pile may take any flip."""
+        """The pile button 4 flips onto: while the starting piles are being laid (the rule,
+        ``may_flip_onto``), an empty one, the chosen if it is, else the next, so laying four
+        piles takes four presses, as three take three at the other stations. Once laid, the
+        one chosen with button 5 since the last flip; else, while a pile is empty, an empty
+        one (a convenience of the buttons, not a rule: any pile may then take any flip)."""
         piles = state.pile_count[seat]
         chosen = self._flip_target.get(seat, 0) % piles
-        if not state.hands[seat] or seat in self._chosen:
+        if not state.hands[seat] or (seat in self._chosen and state.laid[seat]):
             return chosen
         for k in range(piles):
             pile = (chosen + k) % piles
