@@ -689,7 +689,7 @@ def test_the_handicap_variant_gives_each_team_the_goals_that_even_out_their_chan
         assert RULES.apply(early, Play(seat, 0)).winner is None
 
 
-@pytest.mark.parametrize("config, pair_keeps", [({"handicap": True}, True), ({}, False)])
+@pytest.mark.parametrize("config, pair_keeps", [({"handicap": True}, True), ({"handicap": False}, False)])
 def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, pair_keeps):
     """docs/crazy-kick.md, "Uneven tables": at 3 players the pair's scored goal cards go
     back into the pair's cards for the next deal (the lone player's are set aside, as the
@@ -711,7 +711,12 @@ def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, 
         assert won.winner == team and goal_card in won.goals[team]
     assert RULES.new_game({"players": 3, **config}, seed=1).kept == (pair_keeps, False)
     for players in (2, 4, 5, 7, 8):
-        assert RULES.new_game({"players": players}, seed=1).kept == (False, False)
+        assert RULES.new_game(new_config(players), seed=1).kept == (False, False)
+
+
+def new_config(players: int) -> dict:
+    """A new match's config, as the menu and the command line make it (nothing chosen)."""
+    return RULES.prepare_config({"players": players}, lambda: [])
 
 
 def every_card_of_seat(state, seat):
@@ -732,11 +737,11 @@ def test_an_uneven_table_plays_as_the_book_prints_by_default(players):
     """The book: "Hat eine Mannschaft 5 Tore geschossen, wird abgepfiffen und sie verläßt
     als Sieger den Platz" — at every table, the uneven ones too: no handicap unless the
     variant is chosen; every goal card scored is set aside."""
-    state = RULES.new_game({"players": players}, seed=1)
+    state = RULES.new_game(new_config(players), seed=1)
     assert state.needed == (5, 5) and state.kept == (False, False)
-    assert RULES.new_game({"players": 7, "goals": 3}, seed=1).needed == (3, 3)
+    assert RULES.new_game(dict(new_config(7), goals=3), seed=1).needed == (3, 3)
     assert RULES.new_game({"players": players, "handicap": False}, seed=1).needed == (5, 5)
-    start, seat = winning_goal(players, 1)
+    start, seat = winning_goal(players, 1, new_config(players))
     assert RULES.apply(start._replace(scores=(0, 3)), Play(seat, 0)).winner is None    # 4 of 5: play on
     assert RULES.apply(start._replace(scores=(0, 4)), Play(seat, 0)).winner == 1
 
@@ -824,3 +829,28 @@ def test_a_bot_says_the_ball_is_out_once_its_teams_cards_lie_open_and_none_fits(
     fits = next(c for c in state.hands[0] if c in follows)
     under = team_done._replace(piles=(((fits, misfits[0][0]),) + team_done.piles[0][1:],) + team_done.piles[1:])
     assert isinstance(KickBot(0, seed=1).plan(under, 0.0).action, Reshuffle)  # a fitting card under a pile
+
+
+def test_an_old_saved_match_with_neither_switch_resumes_with_the_handicap_it_was_played_with(tmp_path):
+    """The old menu stored an option only when toggled, so an unfinished 3-player match
+    started with the old default (the handicap on) has neither ``handicap`` nor
+    ``book_goals``: it resumes with the handicap it was played with, not silently under
+    the book's rule. A new match's config always says (``prepare_config``), the book's
+    rule unless chosen."""
+    from controller.table.eventlog import EventLog
+    from controller.table.table import Table
+    old = {"players": 3, "edition": "schmidt", "mode": "virtual"}       # the old menu, nothing toggled
+    store = EventLog(tmp_path / "old.db")
+    game_id = store.start_game("crazy-kick", old, 5, ["a", "b", "c"])
+    state = non_keeper_hand(RULES.new_game(old, 5), 1)
+    for pile in range(4):                                               # the lone player lays four piles
+        action = Flip(1, pile)
+        state = RULES.apply(state, action)
+        store.append(game_id, RULES.action_to_json(action))
+    table = Table.resume(RULES, store.load(game_id), store)
+    assert table.state.needed == (5, 3) and table.state.kept == (True, False)
+    assert table.state.piles == state.piles
+    new = RULES.prepare_config({"players": 3, "edition": "schmidt"}, lambda: [])
+    assert new["handicap"] is False and RULES.new_game(new, 5).needed == (5, 5)
+    chosen = RULES.prepare_config({"players": 3, "handicap": True}, lambda: [])
+    assert chosen["handicap"] is True and RULES.new_game(chosen, 5).needed == (5, 3)

@@ -247,6 +247,11 @@ class CrazyKick(GameRules):
             scored=((), ()), laid=tuple(False for _ in team_of))
         return _deal(deck, state, deck.by_team)
 
+    def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
+        """A new match's config says whether the handicap is on, always (off, the book's
+        rule, unless chosen): a config without the key is an old one (``handicap_on``)."""
+        return dict(config, handicap=bool(config.get("handicap", False)))
+
     def to_act(self, state: CrazyKickState) -> int | None:
         """Nobody waits for anybody in Crazy Kick: there is no seat to act."""
         return None
@@ -536,12 +541,16 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
 
 
 def handicap_on(config: Mapping[str, Any]) -> bool:
-    """Whether a match plays the handicap variant. The book's rule is the default; a match
-    saved while the handicap was the default and switched off with ``book_goals`` keeps
-    its setting."""
+    """Whether a match plays the handicap variant. Every new config says so (``handicap``,
+    written by ``prepare_config``; the book's rule, off, unless chosen). A config saved
+    before says it the old way: ``book_goals`` false had the handicap on, true off; and one
+    with neither key was started when the handicap was the default and the old menu stored
+    an option only when toggled, so it was played with the handicap on, and resumes so."""
     if "handicap" in config:
         return bool(config["handicap"])
-    return "book_goals" in config and not config["book_goals"]
+    if "book_goals" in config:
+        return not config["book_goals"]
+    return True
 
 
 def may_flip_onto(state: CrazyKickState, player: int, pile: int) -> bool:
