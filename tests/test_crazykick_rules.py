@@ -789,7 +789,7 @@ def test_the_handicap_is_a_variant_of_the_menu_and_the_command_line_and_the_page
     assert isinstance(activity, Activity) and activity.options == {"handicap": True}
     parser = argparse.ArgumentParser()
     _game_arguments(parser)
-    assert game_options(parser.parse_args(["crazy-kick", "--handicap"]), RULES) == {"handicap": True}
+    assert game_options(parser.parse_args(["crazy-kick", "--players", "3", "--handicap"]), RULES) == {"handicap": True}
     assert game_options(parser.parse_args(["crazy-kick"]), RULES) == {}
     with pytest.raises(IllegalAction) as err:
         game_options(parser.parse_args(["partout", "--handicap"]), GAMES["partout"])
@@ -854,3 +854,32 @@ def test_an_old_saved_match_with_neither_switch_resumes_with_the_handicap_it_was
     assert new["handicap"] is False and RULES.new_game(new, 5).needed == (5, 5)
     chosen = RULES.prepare_config({"players": 3, "handicap": True}, lambda: [])
     assert chosen["handicap"] is True and RULES.new_game(chosen, 5).needed == (5, 3)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5, 6, 8])
+def test_the_handicap_is_offered_only_where_it_changes_something(players):
+    """The handicap changes the aims or the goal cards at 3 and 7 players only: the menu
+    offers it there alone, and ``--handicap`` at another count is refused with one line
+    that says where it applies (a switch that does nothing would mislead)."""
+    import argparse
+    from controller.app.cli import _game_arguments, game_options
+    from controller.app.menu import OK, PLUS, Menu
+    from tests.test_box import choose
+    assert [n for n in range(2, 9) if RULES.options[1].offered_at(n)] == [3, 7]
+    for count, offered in ((players, False), (7, True)):
+        menu = Menu(stations=8)
+        choose(menu, "menu_play")
+        choose(menu, RULES.title)
+        while menu.lines()[1][menu.chosen].params.get("n") != count:
+            menu.press(PLUS)
+        menu.press(OK)
+        keys = [line.key for line in menu.lines()[1]]
+        assert ("menu_option_handicap" in keys) is offered and "menu_option_edition" in keys
+        assert keys[menu.chosen] == "menu_start"
+    parser = argparse.ArgumentParser()
+    _game_arguments(parser)
+    with pytest.raises(IllegalAction) as err:
+        game_options(parser.parse_args(["crazy-kick", "--players", str(players), "--handicap"]), RULES)
+    assert err.value.key == "option_not_at_count"
+    assert err.value.message("en") == (f"--handicap is for Crazy Kick with 3 or 7 players only: with {players} it "
+                                       "would change nothing.")

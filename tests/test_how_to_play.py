@@ -355,14 +355,17 @@ def test_team_ups_pages_say_the_puzzle_the_menu_offers_and_the_face_down_pile_of
     """The book's "Kopfnuss": "Wenn die Karten in der Reihenfolge nach den Nummern in der
     linken oberen Ecke geordnet werden, hat man eine Kartenabfolge, mit welcher eine Palette
     perfekt beladen werden kann. Doch das ist trotzdem nicht einfach." The menu offers it
-    (``puzzle``); the pages say what it is, and that another team's challenge pile lies face
-    down ("So kann auch ein anderes Team herausgefordert werden")."""
+    (``puzzle``); the pages say what it is, and that a challenge's pile lies face down,
+    whoever plays it ("Alle verwendeten Karten werden auf einmal umgedreht und bilden so den
+    Stapel"), and another team ("So kann auch ein anderes Team herausgefordert werden") does
+    not know its order. It said the pile lay face down when another team played it, as if
+    it lay face up for one's own."""
     rules = GAMES["team-up"]
     assert "puzzle" in [o.name for o in rules.options]
-    said = {"en": ("Kopfnuss", "1 to 36", "loaded perfectly", "another team, the pile lies face down"),
-            "de": ("Kopfnuss", "von 1 bis 36", "perfekt beladen", "anderes Team, liegt der Stapel verdeckt"),
-            "fr": ("casse-tête", "de 1 à 36", "palette parfaite", "autre équipe le joue, la pioche est face cachée"),
-            "it": ("rompicapo", "da 1 a 36", "alla perfezione", "un’altra squadra, il mazzo è coperto")}
+    said = {"en": ("Kopfnuss", "1 to 36", "loaded perfectly", "The pile lies face down; another team does not know"),
+            "de": ("Kopfnuss", "von 1 bis 36", "perfekt beladen", "Der Stapel liegt verdeckt; ein anderes Team kennt"),
+            "fr": ("casse-tête", "de 1 à 36", "palette parfaite", "La pioche est face cachée ; une autre équipe n’en"),
+            "it": ("rompicapo", "da 1 a 36", "alla perfezione", "Il mazzo è coperto; un’altra squadra non ne")}
     for lang, phrases in said.items():
         words = " ".join(page.text for page in texts.how_to_play("team-up", lang))
         assert all(p in words for p in phrases), (lang, [p for p in phrases if p not in words])

@@ -411,6 +411,18 @@ def test_partouts_ranking_hint_puts_the_jester_king_and_queen_above_the_trumps()
         assert jester < king < trump and queen < trump, (lang, words)
 
 
+def test_partouts_ranking_hint_says_the_first_played_of_the_other_trump_numbers_wins():
+    """The book: "2. Die restlichen Karten mit der Trumpf-Zahl, wobei die zuerst gelegte
+    sticht". The hint said "then every 3" and left out which of two 3s wins."""
+    plays = [(pt.ALL_CARDS[n], None) for n in ("red3", "blue3")]
+    assert pt.resolve_trick(plays, 3, "green").winner == 0                      # the first played
+    first = {"en": "first played", "de": "zuerst gelegte sticht", "fr": "première jouée", "it": "prima giocata"}
+    for lang in texts.LANGUAGES:
+        words = texts.render(lang, "learn_partout_ranking", {"number": 3, "colour": "green"})
+        every = words.split(";")[2:4]                     # "then green 3", "then every 3, …"
+        assert first[lang] in every[1] and "3" in every[1], (lang, words)
+
+
 def test_tadika_a_swap_that_ends_the_turn_with_a_winning_hand_is_hinted_to_its_player():
     """The book: "Wenn die getauschten Karten in Farbe und Teiler passen, bleibt er am Zug,
     andernfalls ist der nächste Spieler an der Reihe" — and the table lets the player whose

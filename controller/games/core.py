@@ -58,10 +58,16 @@ class GameOption:
     name: str
     help: str
     choices: tuple[Any, ...] = ()
+    # the player counts it changes something at, where alone it is offered (empty: every count)
+    player_counts: tuple[int, ...] = ()
 
     @property
     def is_switch(self) -> bool:
         return not self.choices
+
+    def offered_at(self, players: int) -> bool:
+        """Whether the menu offers it, and the command line takes it, at ``players``."""
+        return not self.player_counts or players in self.player_counts
 
 
 # Every game's: the learning hints (``controller/learn``), a choice of the table, not of the

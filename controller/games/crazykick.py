@@ -218,7 +218,9 @@ class CrazyKick(GameRules):
     options = (GameOption("edition", "which deck", EDITIONS),
                GameOption("handicap", "with 3 or 7 players, a handicap the rule book does not have: each team "
                                       "its own aim in goals (3: the lone player 3, the pair 5; 7: the four 4), "
-                                      "because as printed the larger side wins 4 in 5 matches at 3 and 1 in 3 at 7"))
+                                      "because as printed the larger side wins 4 in 5 matches at 3 and 1 in 3 at 7",
+                          player_counts=tuple(n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+                                              if any(uneven_goals(n)) or any(keeps_goal_cards(n)))))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))
