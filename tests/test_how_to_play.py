@@ -292,7 +292,8 @@ def test_keys_after_the_pages_and_a_cards_key_before_a_game_are_the_games_not_lo
 
 def test_the_pages_before_a_game_say_the_variant_it_plays():
     """Crazy Kick's handicap is not the book's rule: the pages offered before a match say
-    whether it is on (the aim: the book's 5 goals, or each team's own aim)."""
+    whether it is on (the aim: the book's 5 goals, or each team's own aim), as the match
+    plays it: an old config with neither ``handicap`` nor ``book_goals`` plays it."""
     import queue
     from controller.app.play import offer_how_to_play
     from controller.table.runner import TableRunner
@@ -303,7 +304,8 @@ def test_the_pages_before_a_game_say_the_variant_it_plays():
             super().show(snapshot)
             self.variants = snapshot.variants
 
-    for config, variants in (({"players": 3}, ()), ({"players": 3, "handicap": True}, ("handicap",))):
+    for config, variants in (({"players": 3, "handicap": False}, ()), ({"players": 3, "handicap": True}, ("handicap",)),
+                             ({"players": 3}, ("handicap",))):
         table = Table(GAMES["crazy-kick"], config=config, seed=1, stations=["a", "b", "c"])
         screen = Recording([("button", SKIP)])
         assert offer_how_to_play(TableRunner(table, queue.Queue(), {}, screen=screen), "crazy-kick", timeout=5)

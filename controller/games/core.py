@@ -239,6 +239,11 @@ class GameRules:
         (a text key and its parameters). None: nothing to say."""
         return None
 
+    def switch_on(self, config: Mapping[str, Any], name: str) -> bool:
+        """Whether the game plays its switch ``name`` (an option without choices) with
+        ``config``: what the pages before a game say. Most games read the key."""
+        return bool(config.get(name))
+
     def hint_restarts(self, before: Any, after: Any) -> bool:
         """Real-time games: whether the move ``before`` → ``after`` starts the idle hint's
         time anew although a hint still holds (a new situation that looks the same). False:

@@ -254,6 +254,10 @@ class CrazyKick(GameRules):
         rule, unless chosen): a config without the key is an old one (``handicap_on``)."""
         return dict(config, handicap=bool(config.get("handicap", False)))
 
+    def switch_on(self, config: Mapping[str, Any], name: str) -> bool:
+        """The handicap as the match plays it (an old config without the key had it on)."""
+        return handicap_on(config) if name == "handicap" else bool(config.get(name))
+
     def to_act(self, state: CrazyKickState) -> int | None:
         """Nobody waits for anybody in Crazy Kick: there is no seat to act."""
         return None
