@@ -205,20 +205,36 @@ def non_keeper_hand(state, seat):
     return state._replace(hands=tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands)))
 
 
-def test_a_flip_may_go_onto_any_of_the_players_piles():
+def test_the_starting_piles_are_laid_first_then_a_flip_may_go_onto_any_pile():
     """The book: "Sobald die drei Karten offen ausliegen, kann jeder Spieler von seinen
     Handkarten weitere Karten einzeln aufdecken und sie auf einen beliebigen seiner offenen
-    Stapel ablegen." Nothing makes an empty pile come first: a flip onto a pile that has
-    cards while another is empty is taken (it was refused, "lay a card on your empty pile
-    first"), at the start and after a pile was played empty."""
+    Stapel ablegen", and after a reshuffle "rentre dans le jeu en formant à nouveau trois
+    piles devant lui". Until all starting piles are laid (since the deal or the last
+    reshuffle), a flip goes onto an empty pile; then onto any, and a pile played empty may
+    stay empty."""
     state = non_keeper_hand(RULES.new_game({"players": 2}, seed=2), 0)
     state = RULES.apply(state, Flip(0, 0))
-    state = RULES.apply(state, Flip(0, 0))                # onto pile 1 again, piles 2 and 3 empty
-    assert [len(p) for p in state.piles[0]] == [2, 0, 0]
+    error = refused(state, Flip(0, 0), "ck_fill_empty_pile")     # pile 1 again, piles 2 and 3 empty
+    assert "2" in error.message("en")
+    assert [a for a in RULES.legal_actions(state, 0) if isinstance(a, Flip)] == [Flip(0, 1), Flip(0, 2)]
+    state = RULES.apply(RULES.apply(state, Flip(0, 2)), Flip(0, 1))   # all three laid, in any order
+    assert [len(p) for p in state.piles[0]] == [1, 1, 1] and state.laid[0]
     assert [a for a in RULES.legal_actions(state, 0) if isinstance(a, Flip)] == [Flip(0, 0), Flip(0, 1), Flip(0, 2)]
-    state = RULES.apply(RULES.apply(state, Flip(0, 2)), Flip(0, 2))
-    assert [len(p) for p in state.piles[0]] == [2, 0, 2]
+    emptied = state._replace(piles=state.piles[:0] + (((), state.piles[0][1], state.piles[0][2]),) + state.piles[1:])
+    after = RULES.apply(emptied, Flip(0, 2))                        # pile 1 played empty may stay empty
+    assert [len(p) for p in after.piles[0]] == [0, 1, 2]
     refused(state, Flip(0, 3), "ck_no_such_pile")
+    # after a reshuffle the piles are laid anew
+    flipped = state._replace(hands=((),) + state.hands[1:])
+    again = RULES.apply(flipped, Reshuffle(0))
+    assert not again.laid[0] and not any(again.piles[0])
+    again = non_keeper_hand(again, 0)
+    again = RULES.apply(again, Flip(0, 1))
+    refused(again, Flip(0, 1), "ck_fill_empty_pile")
+    # a saved match from before the field: a seat whose piles all hold cards has laid them
+    data = RULES.state_to_json(state)
+    del data["laid"]
+    assert RULES.state_from_json(data).laid == (True, False)
 
 
 def test_the_first_keeper_flipped_kicks_off():
@@ -489,8 +505,9 @@ def test_what_a_seat_may_do():
     stefan = next(c for c in deck if c.player == "Stefan" and not c.goal and can_play(c, tim))
     other = next(c for c in deck if not c.keeper and not can_play(c, tim) and c.team == "black")
     state = arrange(RULES.new_game({"players": 2}, seed=3), {0: [[stefan.id], [other.id]]}, centre=[tim.id])
-    # a hand: flip onto any pile, and play what fits
-    assert RULES.legal_actions(state, 0) == [Flip(0, 0), Flip(0, 1), Flip(0, 2), Play(0, 0)]
+    # a hand while the starting piles are laid: flip onto the empty pile, and play what fits
+    assert RULES.legal_actions(state, 0) == [Flip(0, 2), Play(0, 0)]
+    assert RULES.legal_actions(state._replace(laid=(True, False)), 0) == [Flip(0, 0), Flip(0, 1), Flip(0, 2), Play(0, 0)]
     state = state._replace(hands=((), state.hands[1]))
     assert RULES.legal_actions(state, 0) == [Reshuffle(0), Play(0, 0)]
     won = state._replace(winner=0)
@@ -568,12 +585,13 @@ def test_a_state_with_votes_and_a_last_event_survives_json():
 def state_digest(state) -> str:
     """The cards where they lie and the match's counters (not the handicap, which the
     config sets, nor the record of every goal scored, the same as the goal cards set aside
-    at an even table: both came after these digests were pinned and change no card)."""
+    at an even table, nor whether the starting piles are laid, which the piles' history
+    says: all came after these digests were pinned and change no card)."""
     import hashlib
     import json
     data = RULES.state_to_json(state)
     assert state.kept == (False, False) and state.scored == state.goals
-    for added in ("needed", "kept", "scored"):
+    for added in ("needed", "kept", "scored", "laid"):
         del data[added]
     data["stuck"] = False            # the table's own call of the ball-out, gone (the teams agree)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
@@ -671,7 +689,7 @@ def test_the_handicap_variant_gives_each_team_the_goals_that_even_out_their_chan
         assert RULES.apply(early, Play(seat, 0)).winner is None
 
 
-@pytest.mark.parametrize("config, pair_keeps", [({"handicap": True}, True), ({}, False)])
+@pytest.mark.parametrize("config, pair_keeps", [({"handicap": True}, True), ({"handicap": False}, False)])
 def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, pair_keeps):
     """docs/crazy-kick.md, "Uneven tables": at 3 players the pair's scored goal cards go
     back into the pair's cards for the next deal (the lone player's are set aside, as the
@@ -693,7 +711,12 @@ def test_at_three_players_the_pairs_goal_cards_go_back_into_their_cards(config, 
         assert won.winner == team and goal_card in won.goals[team]
     assert RULES.new_game({"players": 3, **config}, seed=1).kept == (pair_keeps, False)
     for players in (2, 4, 5, 7, 8):
-        assert RULES.new_game({"players": players}, seed=1).kept == (False, False)
+        assert RULES.new_game(new_config(players), seed=1).kept == (False, False)
+
+
+def new_config(players: int) -> dict:
+    """A new match's config, as the menu and the command line make it (nothing chosen)."""
+    return RULES.prepare_config({"players": players}, lambda: [])
 
 
 def every_card_of_seat(state, seat):
@@ -714,11 +737,11 @@ def test_an_uneven_table_plays_as_the_book_prints_by_default(players):
     """The book: "Hat eine Mannschaft 5 Tore geschossen, wird abgepfiffen und sie verläßt
     als Sieger den Platz" — at every table, the uneven ones too: no handicap unless the
     variant is chosen; every goal card scored is set aside."""
-    state = RULES.new_game({"players": players}, seed=1)
+    state = RULES.new_game(new_config(players), seed=1)
     assert state.needed == (5, 5) and state.kept == (False, False)
-    assert RULES.new_game({"players": 7, "goals": 3}, seed=1).needed == (3, 3)
+    assert RULES.new_game(dict(new_config(7), goals=3), seed=1).needed == (3, 3)
     assert RULES.new_game({"players": players, "handicap": False}, seed=1).needed == (5, 5)
-    start, seat = winning_goal(players, 1)
+    start, seat = winning_goal(players, 1, new_config(players))
     assert RULES.apply(start._replace(scores=(0, 3)), Play(seat, 0)).winner is None    # 4 of 5: play on
     assert RULES.apply(start._replace(scores=(0, 4)), Play(seat, 0)).winner == 1
 
@@ -766,7 +789,7 @@ def test_the_handicap_is_a_variant_of_the_menu_and_the_command_line_and_the_page
     assert isinstance(activity, Activity) and activity.options == {"handicap": True}
     parser = argparse.ArgumentParser()
     _game_arguments(parser)
-    assert game_options(parser.parse_args(["crazy-kick", "--handicap"]), RULES) == {"handicap": True}
+    assert game_options(parser.parse_args(["crazy-kick", "--players", "3", "--handicap"]), RULES) == {"handicap": True}
     assert game_options(parser.parse_args(["crazy-kick"]), RULES) == {}
     with pytest.raises(IllegalAction) as err:
         game_options(parser.parse_args(["partout", "--handicap"]), GAMES["partout"])
@@ -806,3 +829,57 @@ def test_a_bot_says_the_ball_is_out_once_its_teams_cards_lie_open_and_none_fits(
     fits = next(c for c in state.hands[0] if c in follows)
     under = team_done._replace(piles=(((fits, misfits[0][0]),) + team_done.piles[0][1:],) + team_done.piles[1:])
     assert isinstance(KickBot(0, seed=1).plan(under, 0.0).action, Reshuffle)  # a fitting card under a pile
+
+
+def test_an_old_saved_match_with_neither_switch_resumes_with_the_handicap_it_was_played_with(tmp_path):
+    """The old menu stored an option only when toggled, so an unfinished 3-player match
+    started with the old default (the handicap on) has neither ``handicap`` nor
+    ``book_goals``: it resumes with the handicap it was played with, not silently under
+    the book's rule. A new match's config always says (``prepare_config``), the book's
+    rule unless chosen."""
+    from controller.table.eventlog import EventLog
+    from controller.table.table import Table
+    old = {"players": 3, "edition": "schmidt", "mode": "virtual"}       # the old menu, nothing toggled
+    store = EventLog(tmp_path / "old.db")
+    game_id = store.start_game("crazy-kick", old, 5, ["a", "b", "c"])
+    state = non_keeper_hand(RULES.new_game(old, 5), 1)
+    for pile in range(4):                                               # the lone player lays four piles
+        action = Flip(1, pile)
+        state = RULES.apply(state, action)
+        store.append(game_id, RULES.action_to_json(action))
+    table = Table.resume(RULES, store.load(game_id), store)
+    assert table.state.needed == (5, 3) and table.state.kept == (True, False)
+    assert table.state.piles == state.piles
+    new = RULES.prepare_config({"players": 3, "edition": "schmidt"}, lambda: [])
+    assert new["handicap"] is False and RULES.new_game(new, 5).needed == (5, 5)
+    chosen = RULES.prepare_config({"players": 3, "handicap": True}, lambda: [])
+    assert chosen["handicap"] is True and RULES.new_game(chosen, 5).needed == (5, 3)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5, 6, 8])
+def test_the_handicap_is_offered_only_where_it_changes_something(players):
+    """The handicap changes the aims or the goal cards at 3 and 7 players only: the menu
+    offers it there alone, and ``--handicap`` at another count is refused with one line
+    that says where it applies (a switch that does nothing would mislead)."""
+    import argparse
+    from controller.app.cli import _game_arguments, game_options
+    from controller.app.menu import OK, PLUS, Menu
+    from tests.test_box import choose
+    assert [n for n in range(2, 9) if RULES.options[1].offered_at(n)] == [3, 7]
+    for count, offered in ((players, False), (7, True)):
+        menu = Menu(stations=8)
+        choose(menu, "menu_play")
+        choose(menu, RULES.title)
+        while menu.lines()[1][menu.chosen].params.get("n") != count:
+            menu.press(PLUS)
+        menu.press(OK)
+        keys = [line.key for line in menu.lines()[1]]
+        assert ("menu_option_handicap" in keys) is offered and "menu_option_edition" in keys
+        assert keys[menu.chosen] == "menu_start"
+    parser = argparse.ArgumentParser()
+    _game_arguments(parser)
+    with pytest.raises(IllegalAction) as err:
+        game_options(parser.parse_args(["crazy-kick", "--players", str(players), "--handicap"]), RULES)
+    assert err.value.key == "option_not_at_count"
+    assert err.value.message("en") == (f"--handicap is for Crazy Kick with 3 or 7 players only: with {players} it "
+                                       "would change nothing.")

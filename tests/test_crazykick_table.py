@@ -67,6 +67,8 @@ def test_empty_hand_and_ball_out_change_what_buttons_mean():
     assert adapter.button(empty, 0, 3) == Reshuffle(0)
     assert adapter.soft_keys(empty, 0)[3].key == "ck_key_reshuffle"
     stuck, _ = stuck_state()
+    assert adapter.button(stuck, 1, 2) == Play(1, 2)               # a stall the table has not asked about yet
+    adapter.hint_due = True                                        # … and once it has: the team's word
     assert adapter.button(stuck, 1, 2) == BallOut(1) and adapter.button(stuck, 1, 3) == Flip(1, 0)
     assert [k.key for k in adapter.soft_keys(stuck, 1)] == ["ck_key_ball_out"] * 3 + ["ck_key_flip"] * 3
     assert adapter.prompt(stuck, 1) is None
@@ -872,13 +874,14 @@ def test_the_headless_demo_gives_the_arbiter_usbs_delays_to_judge(tmp_path, monk
 
 def test_each_team_says_the_ball_is_out_with_a_top_button_and_then_it_is():
     """The book: "Wenn beide Teams sich darüber einig sind, wird das Spiel kurz unterbrochen
-    und alle gespielten Karten - bis auf die oberste - werden an die Teams verteilt." In a
-    stall the top buttons read "out?"; one press from each team, and the ball is out. The
+    und alle gespielten Karten - bis auf die oberste - werden an die Teams verteilt." Once the
+    table asks about a stall, the top buttons read "out?"; one press from each team, and the ball is out. The
     seat lines say which team has spoken; a second press of the same team is refused."""
     adapter = CrazyKickInput(RULES)
     deck = load_deck("schmidt")
     paul = next(c for c in deck if c.player == "Paul" and not c.goal)
     state = arrange(RULES.new_game({"players": 4}, seed=1), {}, centre=[paul.id])
+    adapter.hint_due = True                                           # the table asks: is the ball out?
     assert adapter.button(state, 0, 1) == BallOut(0)
     state = RULES.apply(state, BallOut(0))                            # red (seats 1 and 3) says so
     assert adapter.prompt(state, 2) == ("ck_prompt_agreed", {"team": "black"})
@@ -891,23 +894,50 @@ def test_each_team_says_the_ball_is_out_with_a_top_button_and_then_it_is():
     assert state.last.kind == "ball_out" and state.centre == (paul.id,)
 
 
-def test_a_play_that_lost_the_race_into_a_stall_is_too_late_not_a_word():
-    """A press on a card that fitted the card just covered was a play made before the stall
-    began: it is refused as too late and says nothing about the ball being out. The seat's
-    next press is a word; a bot's word goes to a button that lost no race."""
-    adapter = CrazyKickInput(RULES)
+def test_a_mis_press_in_a_stall_is_refused_and_only_the_asked_word_counts():
+    """The book's ball-out is a lasting situation both teams agree on: "Es kann passieren,
+    dass keine Karte mehr gespielt werden kann … Wenn beide Teams sich darüber einig sind,
+    wird das Spiel kurz unterbrochen". A stall begins the instant a play leaves nothing open
+    that fits; a top press then (a race lost, a wrong card, an empty pile) is refused as
+    ever and says nothing for the team. Once the stall has lasted STALL_HINT_S, the table
+    asks, and a top press is the team's word: one a team, and both end the attack."""
+    from controller.games.crazykick import STALL_HINT_S, stalled
     deck = load_deck("schmidt")
     tim = next(c for c in deck if c.player == "Tim" and len(c.passes) == 2)
     first, second = tim.passes
     stefan = next(c for c in deck if c.player == first and not c.goal)
     mario = next(c for c in deck if c.player == second and not c.goal and not can_play(stefan, c))
-    state = arrange(RULES.new_game({"players": 4}, seed=1), {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
-    state = RULES.apply(state, Play(2, 0))
-    assert adapter.button(state, 0, 0) == Play(0, 0)                 # lost the race: too late
-    assert adapter.button(state, 0, 0) == BallOut(0)                 # pressed again: a word
-    assert [s.arg for s in adapter.inputs_for(state, 0, BallOut(0))] == [1]     # a bot's word: no lost race
-    other = CrazyKickInput(RULES)
-    assert other.button(state, 0, 1) == BallOut(0)                    # an empty pile lost no race
+    start = arrange(RULES.new_game({"players": 4}, seed=1), {0: [[stefan.id]], 2: [[mario.id]]}, centre=[tim.id])
+    table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
+    table.state = start
+    second_ns, seq = 1_000_000_000, iter(range(1, 100))
+
+    def press(station: str, button: int, at_ns: int) -> None:
+        table.handle(ButtonEvent(station, next(seq), button, True, 0, at_ns, at_ns))
+        table.handle(ButtonEvent(station, next(seq), button, False, 0, at_ns + 1, at_ns + 1))
+
+    press("s3", 0, second_ns)                                 # Mario: nothing open fits any more
+    assert table.state.top == mario.id and stalled(table.state)
+    press("s1", 0, second_ns + 200_000_000)                   # Stefan, too late: a lost race
+    assert table.message.key == "ck_too_late" and table.state.votes == frozenset()
+    press("s2", 1, second_ns + 300_000_000)                   # black, an empty pile
+    assert table.message.key == "ck_pile_empty" and table.state.votes == frozenset()
+    press("s1", 0, second_ns + 400_000_000)                   # red again, another mis-press
+    assert table.state.votes == frozenset() and table.state.top == mario.id
+    asked = second_ns + int(STALL_HINT_S * 1e9)
+    assert table.hint_due_ns() == asked
+    press("s2", 0, asked - 1)                                 # a moment before the table asks: still a play
+    assert table.state.votes == frozenset()
+    press("s1", 2, asked + 100_000_000)                       # red says the ball is out
+    assert table.state.votes == {0}
+    press("s3", 1, asked + 200_000_000)                       # red once more: refused
+    assert table.message.key == "ck_already_agreed" and table.state.votes == {0}
+    press("s4", 0, asked + 300_000_000)                       # black agrees
+    assert table.state.last.kind == "ball_out" and table.state.centre == (mario.id,)
+    # the ball-out leaves a stall (the piles are as they were): a new one, asked about anew
+    assert stalled(table.state) and table.hint_due_ns() == asked + 300_000_000 + int(STALL_HINT_S * 1e9)
+    press("s1", 0, asked + 400_000_000)
+    assert table.state.votes == frozenset() and table.message.refusal
 
 
 def test_a_station_whose_clock_stays_unsure_is_named_with_its_bound_and_its_exchanges(caplog):

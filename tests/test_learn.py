@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from controller.app.menu import OK, PLUS, Activity, Menu
 from controller.games import GAMES, texts
@@ -185,7 +186,7 @@ def test_tadika_hints_name_every_swap_and_move_the_rules_allow(forbidden):
                 any(isinstance(a, td.Renew) for a in legal)
             assert bool(said(hints, "learn_tadika_play_wish")) == any(isinstance(a, td.PlayWish) for a in legal)
             claims = [a for a in legal if isinstance(a, td.Claim)]
-            assert said(hints, "learn_tadika_claim") == [{"n": td.hand_score(c.hand)} for c in claims]
+            assert said(hints, "learn_tadika_claim") == [{"n": td.claim_points(state, seat, c.hand)} for c in claims]
             # a hand the table may not say (a bot's seat, a hand nobody at the keyboard holds)
             # is never told by a winning hand's hint either
             assert not said(hints_for(rules, state, seat, hand_known=False), "learn_tadika_claim")
@@ -410,6 +411,18 @@ def test_partouts_ranking_hint_puts_the_jester_king_and_queen_above_the_trumps()
         assert jester < king < trump and queen < trump, (lang, words)
 
 
+def test_partouts_ranking_hint_says_the_first_played_of_the_other_trump_numbers_wins():
+    """The book: "2. Die restlichen Karten mit der Trumpf-Zahl, wobei die zuerst gelegte
+    sticht". The hint said "then every 3" and left out which of two 3s wins."""
+    plays = [(pt.ALL_CARDS[n], None) for n in ("red3", "blue3")]
+    assert pt.resolve_trick(plays, 3, "green").winner == 0                      # the first played
+    first = {"en": "first played", "de": "zuerst gelegte sticht", "fr": "première jouée", "it": "prima giocata"}
+    for lang in texts.LANGUAGES:
+        words = texts.render(lang, "learn_partout_ranking", {"number": 3, "colour": "green"})
+        every = words.split(";")[2:4]                     # "then green 3", "then every 3, …"
+        assert first[lang] in every[1] and "3" in every[1], (lang, words)
+
+
 def test_tadika_a_swap_that_ends_the_turn_with_a_winning_hand_is_hinted_to_its_player():
     """The book: "Wenn die getauschten Karten in Farbe und Teiler passen, bleibt er am Zug,
     andernfalls ist der nächste Spieler an der Reihe" — and the table lets the player whose
@@ -435,7 +448,7 @@ def test_tadika_a_swap_that_ends_the_turn_with_a_winning_hand_is_hinted_to_its_p
                 assert after.just_moved == seat and after.to_act != seat
                 assert rules.may_act(after) == (seat, after.to_act)          # its chance ends first
                 hints = hints_for(rules, after, seat, hand_known=True)
-                n = td.hand_score(after.hands[seat])
+                n = td.claim_points(after, seat, after.hands[seat])
                 assert said(hints, "learn_tadika_claim_still") == [{"n": n}] and len(hints) == 1
                 assert not hints_for(rules, after, seat, hand_known=False)       # a hand nobody may tell
                 table = Table(rules, config={"players": 3, "mode": "virtual", "learn": True}, seed=seed,
@@ -467,3 +480,41 @@ def test_tadika_with_real_cards_hints_taking_the_wish_card_for_any_card():
     assert "Zahlenkarte" in texts.render("de", "learn_tadika_how_to_swap", {})
     used = state._replace(moved=True)                       # after a swap: "vor seinem Zug" has passed
     assert "learn_tadika_take_wish" not in [h.key for h in hints_for(rules, used, used.to_act, hand_known=False)]
+
+
+WINNING_HANDS = (("blue2", "yellow4", "red6", "pink8", "blue10", "yellow12", "red14"),      # rows of 2, 3, 4
+                 ("red3", "pink6", "blue9", "yellow12", "red15", "pink18", "blue21"),
+                 ("red4", "pink8", "blue12", "yellow16", "red20", "pink24", "blue28"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), steps=st.integers(0, 12))
+def test_tadika_a_claim_hint_says_the_points_the_claim_scores(seed, players, steps):
+    """The hint "show it now for {n} points" says what the claim scores, bonuses and all:
+    the book's "Wer es schafft, mit seinem erstem Spielzug 5" (and "ohne Tauschen",
+    "alle Karten tauschen … eine Reihe") count as the claim counts them, not the line alone."""
+    rules = GAMES["tadika"]
+    state = rules.new_game({"players": players, "mode": "virtual"}, seed)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(steps + 1):
+        for seat in rules.may_act(state):
+            hand = next((h for h in WINNING_HANDS if not set(h) & set(state.middle)), None)
+            if hand is None:
+                continue
+            won = state._replace(hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
+            if not any(isinstance(a, td.Claim) for a in rules.legal_actions(won, seat)):
+                continue
+            hints = hints_for(rules, won, seat, hand_known=True)
+            told = said(hints, "learn_tadika_claim") + said(hints, "learn_tadika_claim_still")
+            scored = rules.apply(won, td.Claim(seat, hand)).scores[seat] - won.scores[seat]
+            assert told == [{"n": scored}] and scored == td.claim_points(won, seat, hand)
+            checked += 1
+        seat = rules.to_act(state)
+        if seat is None or state.phase != "turn":
+            break
+        moves = [a for a in rules.legal_actions(state, seat) if not isinstance(a, td.Claim)]
+        if not moves:
+            break
+        state = rules.apply(state, rng.choice(moves))
+    assume(checked)                                   # every winning hand at hand clashed with the middle

@@ -187,3 +187,19 @@ def test_french_puts_a_space_before_every_colon_and_the_screen_writes_labels_as_
     assert texts.labelled("fr", "Esc", "quitter") == "Esc : quitter"
     assert texts.labelled("de", "Esc", "beenden") == "Esc: beenden"
     assert texts.labelled("fr", "Passe à") == "Passe à :"
+
+
+BALL_OUT_LINES = ("ck_prompt_ball_out", "ck_prompt_agreed", "ck_stall_hint_agreed")
+
+
+@pytest.mark.parametrize("lang, before", [("fr", "camp"), ("it", "in"), ("de", "Team")])
+def test_crazy_kicks_ball_out_lines_name_a_team_not_a_bare_colour(lang, before):
+    """A team's colour alone after a verb ("Sorti, dit noir", "On attend rouge", "Fuori, dice
+    il rosso") does not read as a team. French and Italian colours are adjectives: they
+    follow a noun they agree with ("le camp noir") or "in" ("la squadra in nero", which
+    never changes); German says "Team Rot" as the box does. docs/crazy-kick.md."""
+    from controller.games import texts
+    for key in BALL_OUT_LINES:
+        words = texts.table(lang)[key].split()
+        at = next(i for i, w in enumerate(words) if "{team}" in w)
+        assert words[at - 1] == before, (lang, key, texts.table(lang)[key])

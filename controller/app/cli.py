@@ -343,6 +343,11 @@ def game_options(args: argparse.Namespace, rules: Any) -> dict[str, Any]:
             continue
         if name not in own:
             raise IllegalAction("option_not_for_game", option=f"--{name.replace('_', '-')}", game=rules.title)
+        option = next(o for o in rules.options if o.name == name)
+        players = getattr(args, "players", None)
+        if players is not None and not option.offered_at(players):    # it would change nothing: say so
+            raise IllegalAction("option_not_at_count", option=f"--{name.replace('_', '-')}", game=rules.title,
+                                counts=list(option.player_counts), players=players)
         chosen[name] = value
     return chosen
 

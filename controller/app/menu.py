@@ -114,6 +114,11 @@ class Menu:
             raise ValueError(f"the menu's {self.page} page without a game chosen")
         return GAMES[self.game]
 
+    def _offered(self) -> list[Any]:
+        """The chosen game's options the menu offers at the chosen player count (one that
+        changes nothing there, as Crazy Kick's handicap at 4, is not offered)."""
+        return [option for option in self._rules().options if option.offered_at(self.players)]
+
     def _too_few_stations(self) -> MenuLine:
         rules = self._rules()
         return MenuLine("menu_too_few_stations", {"game": rules.title, "n": min(rules.player_counts)})
@@ -159,7 +164,7 @@ class Menu:
         if self.page == "options":
             rules = self._rules()
             lines = []
-            for option in rules.options:
+            for option in self._offered():
                 value = self.options.get(option.name, False if option.is_switch else option.choices[0])
                 lines.append(MenuLine(f"menu_option_{option.name}", {"value": _shown(value)}))
             if self._bot_choices():
@@ -219,7 +224,9 @@ class Menu:
     def _chosen_options(self) -> dict[str, Any]:
         """The variants chosen, and how many seats bots take (kept with the game: a resumed
         game seats its bots again)."""
-        return dict(self.options, **({"bots": self.bots} if self.bots else {}))
+        offered = {option.name for option in self._offered()}
+        chosen = {name: value for name, value in self.options.items() if name in offered}
+        return dict(chosen, **({"bots": self.bots} if self.bots else {}))
 
     def _go(self, page: str, chosen: int = 0) -> None:
         self.page, self.chosen = page, chosen
@@ -262,22 +269,22 @@ class Menu:
             self.players = self._player_counts()[self.chosen]
             self.bots = (self._bot_choices() or (0,))[0]             # the fewest bots the stations allow
             extra = 1 if self._bot_choices() else 0
-            self._go("options", len(self._rules().options) + extra)   # "start" is chosen first
+            self._go("options", len(self._offered()) + extra)   # "start" is chosen first
             return None
         if self.page == "options":
-            rules = self._rules()
-            if self._bot_choices() and self.chosen == len(rules.options):     # the bots' line
+            offered = self._offered()
+            if self._bot_choices() and self.chosen == len(offered):     # the bots' line
                 choices = self._bot_choices()
                 self.bots = choices[(choices.index(self.bots) + 1) % len(choices)] if self.bots in choices else choices[0]
                 return None
-            if self.chosen == len(rules.options) + (1 if self._bot_choices() else 0):
+            if self.chosen == len(offered) + (1 if self._bot_choices() else 0):
                 saved = self.unfinished(self.game) if self.set_aside != self.game else None
                 if saved is not None:                # never a different game silently: ask
                     self.offer(saved)
                     return None
                 return Activity("play", game=self.game, players=self.players, options=self._chosen_options(),
                                 new=self.set_aside == self.game)
-            option = rules.options[self.chosen]
+            option = offered[self.chosen]
             if option.is_switch:
                 self.options[option.name] = not self.options.get(option.name, False)
             else:

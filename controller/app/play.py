@@ -299,7 +299,7 @@ def offer_how_to_play(runner: TableRunner, game: str, timeout: float | None = No
     from controller.app.howto import show_pages
     deadline = None if timeout is None else time.monotonic() + timeout
     table = runner.table
-    variants = tuple(o.name for o in table.rules.options if o.is_switch and table.config.get(o.name))
+    variants = tuple(o.name for o in table.rules.options if o.is_switch and table.rules.switch_on(table.config, o.name))
     return show_pages(runner.screen, runner.events, game, before_game=True, other=runner.handle,
                       deadline=deadline, until=lambda: runner.stopped, keys=runner.key,
                       variants=variants)

@@ -80,7 +80,7 @@ def _match_counts(seeds: range, players: int, edition: str, handicap: bool) -> t
     from controller.bots.crazykick import simulate_match
     wins = decided = kickoff_goals = goals = 0
     for seed in seeds:
-        stats = simulate_match({"players": players, "edition": edition, **({"handicap": True} if handicap else {})},
+        stats = simulate_match({"players": players, "edition": edition, "handicap": handicap},
                                seed)
         if stats.result["winner"] is not None:
             decided += 1
@@ -99,7 +99,7 @@ def matches(players: int, edition: str, count: int, handicap: bool = False) -> t
 
 def _longest_stalls(seeds: range, players: int) -> list[float]:
     from controller.bots.crazykick import simulate_match
-    return [max(simulate_match({"players": players}, seed).stalls, default=0.0) for seed in seeds]
+    return [max(simulate_match({"players": players, "handicap": False}, seed).stalls, default=0.0) for seed in seeds]
 
 
 def stalls(players: int, count: int) -> tuple[float, float]:

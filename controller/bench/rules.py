@@ -59,7 +59,7 @@ def crazykick_matches(players: int, seeds: range) -> tuple[list[float], list]:
     times, stats = [], []
     for seed in seeds:
         start = time.process_time()
-        stats.append(simulate_match({"players": players}, seed))
+        stats.append(simulate_match({"players": players, "handicap": False}, seed))
         times.append((time.process_time() - start) * 1000)
     return times, stats
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from controller.games.core import IllegalAction
 from controller.games.crazykick import (
-    RULES, BallOut, CrazyKickState, Flip, Play, Reshuffle, agreed_teams, load_deck, stalled,
+    RULES, STALL_HINT_S, BallOut, CrazyKickState, Flip, Play, Reshuffle, agreed_teams, load_deck, stall_key,
+    stalled,
 )
 
 
@@ -64,6 +65,7 @@ class KickBot:
         self.reaction = reaction
         self.rng = random.Random(f"kickbot:{seed}:{seat}")
         self._view: tuple[CrazyKickState, CrazyKickState] | None = None   # (state, its view): asked twice a change
+        self._stall: tuple[Any, float] | None = None   # (stall_key, when the bot saw that stall begin)
 
     def view(self, state: CrazyKickState) -> CrazyKickState:
         """What this seat sees of ``state``: all the bot decides from."""
@@ -91,7 +93,9 @@ class KickBot:
         if stalled(view) and self._team_has_nothing(view, follows):
             if view.team_of[seat] in agreed_teams(view):
                 return None                    # said: the other team's word is awaited
-            return Plan(now_ms + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), view.top)
+            # a top button says so only once the table asks (the stall has lasted STALL_HINT_S)
+            asked_ms = self._stall_seen_ms(view, now_ms) + STALL_HINT_S * 1000
+            return Plan(max(now_ms, asked_ms) + rng.uniform(r.play_low, r.play_high) * 2, BallOut(seat), view.top)
         if view.hands[seat]:
             empty = [k for k, pile in enumerate(piles) if not pile]
             pile = empty[0] if empty else rng.randrange(len(piles))
@@ -99,6 +103,13 @@ class KickBot:
         if any(piles) and (not stalled(view) or any(c in follows for pile in piles for c in pile)):
             return Plan(now_ms + r.reshuffle * rng.uniform(0.8, 1.2), Reshuffle(seat), view.top)
         return None                            # in a stall with nothing of its own that fits: it waits
+
+    def _stall_seen_ms(self, view: CrazyKickState, now_ms: float) -> float:
+        """When the bot saw the present stall begin (as the table counts it: stall_key)."""
+        key = stall_key(view)
+        if self._stall is None or self._stall[0] != key:
+            self._stall = (key, now_ms)
+        return self._stall[1]
 
     def _team_has_nothing(self, view: CrazyKickState, follows: frozenset[int]) -> bool:
         """Whether, from what lies open, the bot's team has no card left that fits: every

@@ -58,10 +58,16 @@ class GameOption:
     name: str
     help: str
     choices: tuple[Any, ...] = ()
+    # the player counts it changes something at, where alone it is offered (empty: every count)
+    player_counts: tuple[int, ...] = ()
 
     @property
     def is_switch(self) -> bool:
         return not self.choices
+
+    def offered_at(self, players: int) -> bool:
+        """Whether the menu offers it, and the command line takes it, at ``players``."""
+        return not self.player_counts or players in self.player_counts
 
 
 # Every game's: the learning hints (``controller/learn``), a choice of the table, not of the
@@ -232,6 +238,17 @@ class GameRules:
         """Real-time games: after this many seconds with no move, the table says this
         (a text key and its parameters). None: nothing to say."""
         return None
+
+    def switch_on(self, config: Mapping[str, Any], name: str) -> bool:
+        """Whether the game plays its switch ``name`` (an option without choices) with
+        ``config``: what the pages before a game say. Most games read the key."""
+        return bool(config.get(name))
+
+    def hint_restarts(self, before: Any, after: Any) -> bool:
+        """Real-time games: whether the move ``before`` → ``after`` starts the idle hint's
+        time anew although a hint still holds (a new situation that looks the same). False:
+        the time runs on from when the hint first held."""
+        return False
 
     def card_names(self) -> list[str]:
         """Every card of the game's full deck, in notation (empty for games without cards)."""

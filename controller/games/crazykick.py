@@ -198,6 +198,9 @@ class CrazyKickState(NamedTuple):
     # an uneven table's handicap: per team, whether its scored goal cards go back to it
     kept: tuple[bool, bool]
     scored: tuple[tuple[int, ...], tuple[int, ...]]   # every goal card scored, per team, in order
+    # seat → whether all its starting piles have been laid since the deal or its last
+    # reshuffle: until then a flip goes onto an empty pile (docs/crazy-kick.md)
+    laid: tuple[bool, ...] = ()
 
     @property
     def top(self) -> int | None:
@@ -215,7 +218,9 @@ class CrazyKick(GameRules):
     options = (GameOption("edition", "which deck", EDITIONS),
                GameOption("handicap", "with 3 or 7 players, a handicap the rule book does not have: each team "
                                       "its own aim in goals (3: the lone player 3, the pair 5; 7: the four 4), "
-                                      "because as printed the larger side wins 4 in 5 matches at 3 and 1 in 3 at 7"))
+                                      "because as printed the larger side wins 4 in 5 matches at 3 and 1 in 3 at 7",
+                          player_counts=tuple(n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+                                              if any(uneven_goals(n)) or any(keeps_goal_cards(n)))))
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> CrazyKickState:
         players = int(config.get("players", 4))
@@ -241,8 +246,17 @@ class CrazyKick(GameRules):
             piles=tuple(tuple(() for _ in range(piles_by_team[t])) for t in team_of),
             centre=(), scores=(0, 0), goals=((), ()), shuffles=0, votes=frozenset(),
             last=None, attacks=0, plays=0, winner=None, kept=(False, False) if book else keeps_goal_cards(players),
-            scored=((), ()))
+            scored=((), ()), laid=tuple(False for _ in team_of))
         return _deal(deck, state, deck.by_team)
+
+    def prepare_config(self, config: Mapping[str, Any], previous: Any) -> dict[str, Any]:
+        """A new match's config says whether the handicap is on, always (off, the book's
+        rule, unless chosen): a config without the key is an old one (``handicap_on``)."""
+        return dict(config, handicap=bool(config.get("handicap", False)))
+
+    def switch_on(self, config: Mapping[str, Any], name: str) -> bool:
+        """The handicap as the match plays it (an old config without the key had it on)."""
+        return handicap_on(config) if name == "handicap" else bool(config.get(name))
 
     def to_act(self, state: CrazyKickState) -> int | None:
         """Nobody waits for anybody in Crazy Kick: there is no seat to act."""
@@ -255,7 +269,7 @@ class CrazyKick(GameRules):
         actions: list[Any] = []
         hand, piles = state.hands[player], state.piles[player]
         if hand:
-            actions += [Flip(player, k) for k in range(len(piles))]
+            actions += [Flip(player, k) for k in range(len(piles)) if may_flip_onto(state, player, k)]
         elif any(piles):
             actions.append(Reshuffle(player))
         follows = deck.follows[state.top] if state.top is not None else deck.kickoff
@@ -303,8 +317,12 @@ class CrazyKick(GameRules):
             # the first goalkeeper shown goes straight to the centre and starts the attack
             return state._replace(hands=hands, centre=(card,), last=Event("kickoff", player, card),
                                   attacks=state.attacks + 1, plays=state.plays + 1)
+        if not may_flip_onto(state, player, pile):
+            empty = next(k for k, p in enumerate(state.piles[player]) if not p)
+            raise IllegalAction("ck_fill_empty_pile", pile=empty + 1)
         piles = _replace(state.piles, player, _replace(state.piles[player], pile, target + (card,)))
-        return state._replace(hands=hands, piles=piles)
+        laid = state.laid[player] or all(piles[player])
+        return state._replace(hands=hands, piles=piles, laid=_replace(state.laid, player, laid))
 
     def _play(self, deck: Deck, state: CrazyKickState, player: int, pile: int) -> CrazyKickState:
         source = self._pile(state, player, pile)
@@ -356,9 +374,10 @@ class CrazyKick(GameRules):
             raise IllegalAction("ck_no_cards")
         rng = _rng(state)
         rng.shuffle(cards)
+        # "rentre dans le jeu en formant à nouveau trois piles devant lui": laid anew
         return state._replace(hands=_replace(state.hands, player, tuple(cards)),
                               piles=_replace(state.piles, player, tuple(() for _ in state.piles[player])),
-                              shuffles=state.shuffles + 1)
+                              shuffles=state.shuffles + 1, laid=_replace(state.laid, player, False))
 
     def _ball_out(self, deck: Deck, state: CrazyKickState, player: int) -> CrazyKickState:
         """The book: "Wenn beide Teams sich darüber einig sind" — a press from each team.
@@ -406,6 +425,12 @@ class CrazyKick(GameRules):
             return STALL_HINT_S, "ck_stall_hint", {}
         team = load_deck(state.edition).team_names[min(agreed)]
         return STALL_HINT_S, "ck_stall_hint_agreed", {"team": team}
+
+    def hint_restarts(self, before: CrazyKickState, after: CrazyKickState) -> bool:
+        """A stall is one centre card's: a play, a kick-off or a ball-out that leaves a stall
+        begins a new one (its time, and the table's question, start again); flips and a
+        team's word do not."""
+        return stall_key(before) != stall_key(after)
 
     def seat_view(self, state: CrazyKickState, seat: int) -> CrazyKickState:
         """Every hand lies face down, the seat's own too: its cards and their order hidden
@@ -487,7 +512,9 @@ class CrazyKick(GameRules):
             plays=data["plays"], winner=data["winner"],
             # a match saved before the goal cards kept: the book's rule, every goal scored set aside
             kept=tuple(data.get("kept", (False, False))),
-            scored=tuple(tuple(g) for g in data.get("scored", data["goals"])))  # type: ignore[arg-type]
+            scored=tuple(tuple(g) for g in data.get("scored", data["goals"])),  # type: ignore[arg-type]
+            # a match saved before: a seat whose piles all hold cards has laid them
+            laid=tuple(data.get("laid", [all(seat) for seat in data["piles"]])))
 
     def card_names(self) -> list[str]:
         return []          # no tags: the cards live in the table
@@ -515,16 +542,30 @@ def _deal(deck: Deck, state: CrazyKickState, cards_by_team: Sequence[Sequence[in
             hands[mates[i % len(mates)]].append(c)
     return state._replace(hands=tuple(tuple(h) for h in hands),
                           piles=tuple(tuple(() for _ in seat) for seat in state.piles),
-                          centre=(), shuffles=state.shuffles + 1, votes=frozenset())
+                          centre=(), shuffles=state.shuffles + 1, votes=frozenset(),
+                          laid=tuple(False for _ in state.team_of))
 
 
 def handicap_on(config: Mapping[str, Any]) -> bool:
-    """Whether a match plays the handicap variant. The book's rule is the default; a match
-    saved while the handicap was the default and switched off with ``book_goals`` keeps
-    its setting."""
+    """Whether a match plays the handicap variant. Every new config says so (``handicap``,
+    written by ``prepare_config``; the book's rule, off, unless chosen). A config saved
+    before says it the old way: ``book_goals`` false had the handicap on, true off; and one
+    with neither key was started when the handicap was the default and the old menu stored
+    an option only when toggled, so it was played with the handicap on, and resumes so."""
     if "handicap" in config:
         return bool(config["handicap"])
-    return "book_goals" in config and not config["book_goals"]
+    if "book_goals" in config:
+        return not config["book_goals"]
+    return True
+
+
+def may_flip_onto(state: CrazyKickState, player: int, pile: int) -> bool:
+    """Whether the player's next flip may go onto ``pile``. The starting piles are laid
+    first ("Sobald die drei Karten offen ausliegen, kann jeder Spieler … auf einen beliebigen
+    seiner offenen Stapel ablegen"; after a reshuffle "en formant à nouveau trois piles"):
+    until all have been laid since the deal or the seat's last reshuffle, a flip goes onto
+    an empty pile. After that, any pile, and a pile played empty may stay empty."""
+    return state.laid[player] or not state.piles[player][pile]
 
 
 def stalled(state: CrazyKickState) -> bool:
@@ -535,6 +576,12 @@ def stalled(state: CrazyKickState) -> bool:
         return False
     follows = load_deck(state.edition).follows[state.centre[-1]]
     return not any(pile and pile[-1] in follows for seat in state.piles for pile in seat)
+
+
+def stall_key(state: CrazyKickState) -> tuple[int, Event | None]:
+    """What tells one stall from the next: every play, kick-off, goal and ball-out changes it;
+    a flip, a reshuffle and a team's word do not."""
+    return state.plays, state.last
 
 
 def agreed_teams(state: CrazyKickState) -> frozenset[int]:

@@ -771,6 +771,29 @@ def _play_wish(state: TadikaState, action: PlayWish) -> TadikaState:
     return _renew(state, player, "wish", draw_for_hand=True)
 
 
+def claim_bonuses(state: TadikaState, player: int) -> list[tuple[str, int]]:
+    """The bonuses a win shown now earns besides its line: the book's "ohne Tauschen",
+    "mit seinem erstem Spielzug" and a row got by swapping all."""
+    bonuses = []
+    change = state.last_change[player]
+    if change is None:
+        bonuses.append(("without_swapping", POINTS["without_swapping"]))
+    elif state.turns[player] == 1:
+        bonuses.append(("first_move", POINTS["first_move"]))
+    if change == "swap_all_row":
+        bonuses.append(("swap_all_for_a_row", POINTS["swap_all_for_a_row"]))
+    return bonuses
+
+
+def claim_points(state: TadikaState, player: int, hand: Sequence[str]) -> int:
+    """What showing ``hand`` now scores for ``player``: its best line and the bonuses, as
+    the claim counts them (0 for a hand that does not win). The hints say this number."""
+    lines = winning_lines(hand)
+    if not lines:
+        return 0
+    return lines[0].points + sum(p for _, p in claim_bonuses(state, player))
+
+
 def _claim(state: TadikaState, action: Claim) -> TadikaState:
     player = action.player
     if player != state.to_act and player != state.just_moved:
@@ -780,14 +803,7 @@ def _claim(state: TadikaState, action: Claim) -> TadikaState:
     if not lines:
         kind, what, have, need = closest_goal(hand)
         raise IllegalAction(f"tadika_not_a_win_{kind}", what=what, colour=what, have=have, need=need)
-    bonuses = []
-    change = state.last_change[player]
-    if change is None:
-        bonuses.append(("without_swapping", POINTS["without_swapping"]))
-    elif state.turns[player] == 1:
-        bonuses.append(("first_move", POINTS["first_move"]))
-    if change == "swap_all_row":
-        bonuses.append(("swap_all_for_a_row", POINTS["swap_all_for_a_row"]))
+    bonuses = claim_bonuses(state, player)
     points = lines[0].points + sum(p for _, p in bonuses)
     win = Win(player, hand, lines[0], tuple(bonuses), points)
     scores = _set(state.scores, player, state.scores[player] + points)

@@ -37,6 +37,9 @@ class InputAdapter:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
+        # whether the game's idle hint (rules.idle_hint) is being said: set by the table from
+        # the press's own time stamp, so the adapter knows time as the presses tell it
+        self.hint_due = False
 
     def reset(self) -> None:
         """Forget choices in progress (after an accepted action or an undo)."""

@@ -9,13 +9,18 @@ Two piles use the first two buttons of each row. Four piles (the lone player of 
 three-player game) play with buttons 0-3 and flip with button 4 onto the pile chosen
 with button 5 (shown on the screen), so every play stays one press. Until button 5 is
 pressed, button 4 flips onto an empty pile while there is one, so the four piles are laid
-with four presses as three are with three; a pile chosen with button 5 takes the next flip
-whatever lies elsewhere (the book: "auf einen beliebigen seiner offenen Stapel").
+with four presses as three are with three; once they are laid, a pile chosen with button 5
+takes the next flip whatever lies elsewhere (the book: "Sobald die drei Karten offen
+ausliegen, … auf einen beliebigen seiner offenen Stapel").
 
 With an empty hand a flip button takes the piles back and shuffles them. In a stall (no
-open card fits the centre) a play button cannot play; it says "out?" instead: the seat's
-team says the ball is out, and once a player of each team has, the ball-out follows (the
-first press that lost the race which began the stall stays a play, refused as too late).
+open card fits the centre) a play button stays a play, refused like any card that does not
+fit, until the stall has lasted STALL_HINT_S and the table asks whether the ball is out
+(``hint_due``, set by the table from the press's time stamp). From then on a top button
+says "out?": the seat's team says the ball is out, and once a player of each team has,
+the ball-out follows. A press that lost a race, or a wrong card pressed in haste, is so
+refused and casts no vote: the book's ball-out is a lasting situation ("Es kann passieren,
+dass keine Karte mehr gespielt werden kann"), agreed on, not a reflex.
 """
 
 from __future__ import annotations
@@ -38,19 +43,19 @@ class CrazyKickInput(InputAdapter):
         super().__init__(rules)
         self._flip_target: dict[int, int] = {}      # four-pile layout: the pile a flip goes to
         self._chosen: set[int] = set()              # … chosen with button 5 since the last flip
-        self._top_pressed: dict[int, int] = {}      # seat → plays counted at its last top-button press
 
     def reset(self) -> None:
         """Other players' actions do not move a seat's chosen pile: nothing to forget."""
 
     def flip_target(self, state: CrazyKickState, seat: int) -> int:
-        """The pile button 4 flips onto: the one chosen with button 5 since the last flip;
-        else, while a pile is empty, an empty one (the chosen if it is, else the next), so
-        laying four piles takes four presses, as three take three at the other stations. A
-        convenience of the buttons, not a rule: any pile may take any flip."""
+        """The pile button 4 flips onto: while the starting piles are being laid (the rule,
+        ``may_flip_onto``), an empty one, the chosen if it is, else the next, so laying four
+        piles takes four presses, as three take three at the other stations. Once laid, the
+        one chosen with button 5 since the last flip; else, while a pile is empty, an empty
+        one (a convenience of the buttons, not a rule: any pile may then take any flip)."""
         piles = state.pile_count[seat]
         chosen = self._flip_target.get(seat, 0) % piles
-        if not state.hands[seat] or seat in self._chosen:
+        if not state.hands[seat] or (seat in self._chosen and state.laid[seat]):
             return chosen
         for k in range(piles):
             pile = (chosen + k) % piles
@@ -81,22 +86,16 @@ class CrazyKickInput(InputAdapter):
         return self._flip(state, seat, column)
 
     def _top_button(self, state: CrazyKickState, seat: int, pile: int) -> Any:
-        """A play; in a stall, the seat's team saying the ball is out. Except the seat's
-        first press since the play that began the stall, on a card that fitted the card that
-        play covered: it lost that race, so it is refused as too late (not taken as a word);
-        a press after it is a word."""
-        first = self._top_pressed.get(seat) != state.plays
-        self._top_pressed[seat] = state.plays
-        if not stalled(state) or (first and self._lost_race(state, seat, pile)):
-            return Play(seat, pile)
-        return BallOut(seat)
+        """A play; in a stall the table has asked about (``hint_due``), the seat's team
+        saying the ball is out."""
+        if self.asks_ball_out(state):
+            return BallOut(seat)
+        return Play(seat, pile)
 
-    @staticmethod
-    def _lost_race(state: CrazyKickState, seat: int, pile: int) -> bool:
-        cards = state.piles[seat][pile]
-        if not cards or len(state.centre) < 2:
-            return False
-        return cards[-1] in load_deck(state.edition).follows[state.centre[-2]]
+    def asks_ball_out(self, state: CrazyKickState) -> bool:
+        """Whether the top buttons say "out?": a stall that has lasted until the table's
+        hint asks whether the ball is out."""
+        return self.hint_due and stalled(state)
 
     def _flip(self, state: CrazyKickState, seat: int, pile: int) -> Any:
         if not state.hands[seat] and any(state.piles[seat]):
@@ -114,7 +113,7 @@ class CrazyKickInput(InputAdapter):
         flip = (lambda k: SoftKey("ck_key_flip", {"pile": k + 1})) if state.hands[seat] else \
             (lambda k: SoftKey("ck_key_reshuffle"))
         # a top button plays its pile's card; in a stall it says (or has said) the ball is out
-        said = None if not stalled(state) else \
+        said = None if not self.asks_ball_out(state) else \
             "ck_key_agreed" if state.team_of[seat] in agreed_teams(state) else "ck_key_ball_out"
 
         def play(k: int) -> SoftKey:
@@ -148,9 +147,8 @@ class CrazyKickInput(InputAdapter):
 
     def inputs_for(self, state: CrazyKickState, seat: int, action: Any) -> list[Step]:
         piles = state.pile_count[seat]
-        if isinstance(action, BallOut):             # a play button, in a stall: one that lost no race
-            fresh = (k for k in range(piles) if not self._lost_race(state, seat, k))
-            return [Step("press", next(fresh, 0))]
+        if isinstance(action, BallOut):             # a play button, once the table asks
+            return [Step("press", 0)]
         if isinstance(action, Play):
             return [Step("press", action.pile)]
         pile = action.pile if isinstance(action, Flip) else self.flip_target(state, seat)

@@ -10,7 +10,7 @@ swap matches, which times table a forbidden card bars, and the moves without car
 from __future__ import annotations
 
 from controller.games.tadika import (
-    WISH_CARDS, Claim, PlayWish, Renew, Swap, Tadika, TadikaState, barred_rows, hand_score, swap_match, wish_open,
+    WISH_CARDS, Claim, PlayWish, Renew, Swap, Tadika, TadikaState, barred_rows, claim_points, swap_match, wish_open,
 )
 from controller.learn import Hint
 
@@ -22,11 +22,11 @@ def hints(rules: Tadika, state: TadikaState, seat: int, hand_known: bool) -> lis
     if state.to_act != seat:
         # the swap that ended the turn completed a winning hand: it may still be shown, until
         # the next player moves (the seat's line says so whatever the hand; this says it wins)
-        return [Hint("learn_tadika_claim_still", {"n": hand_score(state.hands[seat])})
+        return [Hint("learn_tadika_claim_still", {"n": claim_points(state, seat, state.hands[seat])})
                 for a in legal if isinstance(a, Claim) and hand_known]
     out: list[Hint] = []
     if hand_known and any(isinstance(a, Claim) for a in legal):    # else it would tell the table a hand
-        out.append(Hint("learn_tadika_claim", {"n": hand_score(state.hands[seat])}))
+        out.append(Hint("learn_tadika_claim", {"n": claim_points(state, seat, state.hands[seat])}))
     if any(isinstance(a, Renew) for a in legal):
         # the rules allow it for a wish card in the middle, or when everybody passed
         wish = any(c in WISH_CARDS for c in state.middle)

@@ -274,6 +274,8 @@ class Table:
             if back:
                 self._held[station] = event.pressed_ns
             self._pressed_ns = event.pressed_ns
+            due = self.hint_due_ns()
+            self.adapter.hint_due = due is not None and event.pressed_ns >= due   # by the press's own time
             try:
                 return self._input(seat, lambda: self.adapter.button(self.state, seat, event.button),
                                    defer_refusal=station if back else None)
@@ -338,7 +340,7 @@ class Table:
         if self._batch is not None:
             self._batch.seats.append(getattr(action, "player", None))
         pause = self.rules.pause_after(self.state, new_state) if self._pressed_ns is not None else None
-        self.state = new_state
+        before, self.state = self.state, new_state
         self.actions.append(action)
         self.adapter.reset()
         if pause is not None and self._pressed_ns is not None:      # (a pause comes after a press only)
@@ -347,8 +349,10 @@ class Table:
         self._hint = self.rules.idle_hint(new_state)   # asked once a move: the loop asks when it is due
         if self._hint is None:
             self._hint_since_ns = None
-        elif self._hint_since_ns is None:
+            self.adapter.hint_due = False
+        elif self._hint_since_ns is None or self.rules.hint_restarts(before, new_state):
             self._hint_since_ns = self._pressed_ns
+            self.adapter.hint_due = False
         actor = getattr(action, "player", None)
         self.message = None
         self._moved_on()
@@ -424,6 +428,7 @@ class Table:
         due = self.hint_due_ns()
         if due is None or now_ns < due:
             return
+        self.adapter.hint_due = True                 # what the buttons mean follows what is said
         _, key, params = self._hint                  # type: ignore[misc]
         if self.message is None or (self.message.key == key and self.message.params != params):
             self._note(Message(key, params, None, False, self.revision + 1))
@@ -552,6 +557,7 @@ class Table:
         self.actions.pop()
         self.state = self.rules.replay(self.config, self.seed, self.actions)
         self._hint = self._hint_since_ns = None           # the state went back: no hint is owed
+        self.adapter.hint_due = False
         self.adapter.reset()
         self._finished_logged = self.rules.outcome(self.state) is not None
         self._moved_on()

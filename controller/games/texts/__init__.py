@@ -46,7 +46,7 @@ _CARD_PARAMS = frozenset({"card", "give", "take"})
 # a list parameter said as a list: what each item is said as, and the word before the last
 _LISTS = {"seats": ("seat", "list_and"), "cards": ("card", "list_and"), "takes": ("card", "list_or"),
           "again": ("card", "list_or"),
-          "piles": ("number", "list_and"), "rows": ("number", "list_and"), "colours": ("colour", "list_or"),
+          "piles": ("number", "list_and"), "counts": ("number", "list_or"), "rows": ("number", "list_and"), "colours": ("colour", "list_or"),
           "packages": ("package", "list_or"), "missions": ("mission", "list_and"), "swaps": ("swap", "list_and")}
 # a context of the catalogues → where its names are in ``table``
 CONTEXTS = {"colour": "_colours", "card": "_cards", "mission": "_missions", "card_mark": "_card_marks",
