@@ -66,6 +66,9 @@ MAX_WINDOW_NS = 90_000_000_000
 # bound on the error counts what it could bend the line over the window and since the
 # newest exchange (``error_ns``).
 WANDER_PER_S = 1.1e-7
+# The line's error is bounded again from the exchanges of these last seconds alone, when the
+# window is longer (``ClockSync._fit``): the least bound holds, and a short window bends less.
+SHORTER_BOUND_WINDOWS_S = (20, 30, 45, 60)
 UNSYNCED_ERROR_NS = 5_000_000    # the bound before any exchange: a press then counts at its arrival
 
 
@@ -210,10 +213,11 @@ class ClockSync:
         # the line: host ns per station µs, and the point it passes through (station µs, host ns)
         self._line: tuple[float, int, float] | None = None
         self.margin_ns: float | None = None    # the room the line leaves on each side (negative: no line fits)
-        # the bound on the error at the newest exchange (ns), how fast it grows since (ns per
-        # station µs: the slopes the bounds still allow), the newest exchange's host time (ns),
-        # and what the window's length could bend the line (ns)
-        self._error: tuple[float, float, int, float] | None = None
+        # bounds on the error: at the newest exchange (ns), how fast it grows since (ns per
+        # station µs: the slopes the bounds still allow), and what the window's length could
+        # bend the line (ns), for the whole window and shorter ones (the least holds); and
+        # the newest exchange's host time (ns)
+        self._error: tuple[list[tuple[float, float, float]], int] | None = None
         self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
@@ -306,11 +310,39 @@ class ClockSync:
         self.margin_ns = (top - bottom) / 2
         self._line = (slope, origin[0], origin[1] + (top + bottom) / 2)
         believed = slope != NOMINAL or (len(points) >= MIN_SLOTS and span >= MIN_SPAN_US)
+        bounds = [self._bound_over(upper, lower, room, slope, (top + bottom) / 2, high[0], believed, span)]
+        # The same line's error bounded again from the exchanges of the last few tens of
+        # seconds alone: each is a bound (the true curve is near a line between those bounds
+        # too), with less bend than the whole window's and fewer exchanges, and the least of
+        # them holds. With one exchange a second the window is 90 s and its bend (67 µs) is
+        # most of its bound; a window long enough for the line, a shorter one for its error.
+        for seconds in SHORTER_BOUND_WINDOWS_S:
+            since_us = high[0] - seconds * 1_000_000
+            if span <= (seconds + 1) * 1_000_000:
+                continue
+            recent = [p for p in points if p.low[0] - origin[0] >= since_us]
+            if len(recent) < MIN_SLOTS:
+                continue
+            upper_r = _upper_hull(_one_per_x([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in recent], max))
+            lower_r = _lower_hull(_one_per_x([(p.high[0] - origin[0], p.high[1] - origin[1]) for p in recent], min))
+
+            def room_r(b: float, upper_r=upper_r, lower_r=lower_r) -> float:
+                return min(y - b * x for x, y in lower_r) - max(y - b * x for x, y in upper_r)
+
+            bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, (top + bottom) / 2, high[0], True,
+                                           high[0] - recent[0].low[0] + origin[0]))
+        self._error = (bounds, newest.high[1])
+
+    @staticmethod
+    def _bound_over(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
+                    x: int, believed: bool, span: float) -> tuple[float, float, float]:
+        """The line's error at the newest exchange from the bounds of a window ``span`` µs
+        long, how fast it grows after (ns per µs), and the window's bend (ns)."""
         bend = WANDER_PER_S * 1e9 * (span / 1e6) ** 2 / 16
-        at_newest, per_us = _error_at(upper, lower, room, slope, (top + bottom) / 2, high[0], believed, bend)
+        at_newest, per_us = _error_at(upper, lower, room, slope, through, x, believed, bend)
         # after the newest exchange the curve leaves that nearest line at up to the rate its
         # drift changed over half the window (a parabola's chord), and bends on
-        self._error = (at_newest, per_us + WANDER_PER_S * 1e3 * (span / 1e6) / 2, newest.high[1], bend)
+        return at_newest, per_us + WANDER_PER_S * 1e3 * (span / 1e6) / 2, bend
 
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
@@ -331,9 +363,10 @@ class ClockSync:
         from another thread than the one that adds: it never fits)."""
         if self._error is None:
             return UNSYNCED_ERROR_NS
-        at_newest, per_us, newest_ns, bend = self._error
+        bounds, newest_ns = self._error
         since_s = abs(at_host_ns - newest_ns) / 1e9
-        return round(at_newest + per_us * since_s * 1e6 + bend + WANDER_PER_S * 1e9 * since_s * since_s / 2)
+        return round(min(at_newest + per_us * since_s * 1e6 + bend for at_newest, per_us, bend in bounds)
+                     + WANDER_PER_S * 1e9 * since_s * since_s / 2)
 
     @property
     def drift_ppm(self) -> float | None:

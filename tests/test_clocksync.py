@@ -412,6 +412,19 @@ def test_the_window_is_long_when_exchanges_are_few_and_short_when_they_are_many(
     assert len(dense.points) == 150                      # the last 15 s
 
 
+def test_a_long_window_s_error_is_bounded_from_its_last_seconds_too():
+    """One exchange a second keeps 90 s of them for the line, whose bend a wandering crystal
+    could make 56 µs; the line's error is also bounded from its last 20-60 s alone, which
+    bend far less, and the least bound holds: half the 300 µs round trip and a few µs, not
+    the whole window's 204 µs."""
+    sync = ClockSync()
+    for k in range(120):
+        exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=300 * US, ppm=40)
+    now = 10 * S + 119 * S
+    assert len(sync.points) == 90
+    assert 150 * US <= sync.error_ns(now) < 160 * US
+
+
 @settings(max_examples=60, deadline=None)
 @given(ppm=st.floats(-1000, 1000), offset_us=st.integers(0, STATION_TICKS_MODULO - 1),
        gaps_ms=st.lists(st.integers(1, 3000), min_size=1, max_size=40),
