@@ -29,9 +29,10 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
   slots (15 s at 50 exchanges a second) but at least 15 s and at most 90 s of them, so a
   station that answers one exchange a second is fitted over 90 of them;
 * **a bound on its own error** (``error_ns``): how far any line that passes between the
-  bounds, at any slope they allow, is from the chosen one at the newest exchange; plus those
-  slopes' spread times the time since, plus what a crystal wandering 0.1 ppm a second could
-  bend the line over the window and since;
+  bounds, each moved outwards by what a crystal wandering 0.11 ppm a second could bend the
+  line over the window, at any slope they allow, is from the chosen one at the newest
+  exchange; plus that bend, plus those slopes' spread times the time since, plus the bend
+  since; and the same from the window's last 20-60 s alone, the least of them;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.
@@ -356,9 +357,11 @@ class ClockSync:
     def error_ns(self, at_host_ns: int) -> int:
         """A bound on the error of a stamp made at ``at_host_ns`` (host time), mapped now:
         how far the true line can be from this one at the newest exchange, given every
-        exchange's two bounds (the lines that pass between them, at every slope they
-        allow), plus what the slopes they allow make of the time since, plus what a
-        wandering crystal (WANDER_PER_S) could bend the line over the window and since.
+        exchange's two bounds each moved outwards by what a wandering crystal
+        (WANDER_PER_S) could bend the line over the window (the lines that pass between
+        them, at every slope they allow), plus that bend, plus what the slopes they allow
+        make of the time since, plus the bend since; the least of those over the whole
+        window and its last SHORTER_BOUND_WINDOWS_S.
         UNSYNCED_ERROR_NS before the first exchange. As of the last fit (this may be asked
         from another thread than the one that adds: it never fits)."""
         if self._error is None:
