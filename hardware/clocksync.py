@@ -45,6 +45,7 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import NamedTuple
 
@@ -332,7 +333,27 @@ class ClockSync:
 
             bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, (top + bottom) / 2, high[0], True,
                                            high[0] - recent[0].low[0] + origin[0]))
+        if span > MIN_WINDOW_NS // 1000:
+            bounds.append(self._bound_by_tangent(slope, (top + bottom) / 2, high[0], origin))
         self._error = (bounds, newest.high[1])
+
+    def _bound_by_tangent(self, slope: float, through: float, x: int, origin: tuple[int, int]) -> tuple[float, float, float]:
+        """The line's error bounded from the line touching the crystal's curve at the newest
+        exchange: it is within ½κ·age² of each bound (κ the drift's change, WANDER_PER_S),
+        nothing at the newest, so each bound is moved outwards by its own age's share."""
+        k = WANDER_PER_S * 1e-3 / 2                   # ns per µs² (half the drift's change)
+        lows = [(p.low[0] - origin[0], p.low[1] - origin[1] - math.ceil(k * (x - p.low[0] + origin[0]) ** 2))
+                for p in self.points]
+        highs = [(p.high[0] - origin[0], p.high[1] - origin[1] + math.ceil(k * (x - p.high[0] + origin[0]) ** 2))
+                 for p in self.points]
+        upper = _upper_hull(_one_per_x(lows, max))
+        lower = _lower_hull(_one_per_x(highs, min))
+
+        def room(b: float) -> float:
+            return min(y - b * x_ for x_, y in lower) - max(y - b * x_ for x_, y in upper)
+
+        at_newest, per_us = _error_at(upper, lower, room, slope, through, x, True)
+        return at_newest, per_us, 0.0
 
     @staticmethod
     def _bound_over(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
