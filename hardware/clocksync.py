@@ -32,7 +32,9 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
   bounds, each moved outwards by what a crystal wandering 0.11 ppm a second could bend the
   line over the window, at any slope they allow, is from the chosen one at the newest
   exchange; plus that bend, plus those slopes' spread times the time since, plus the bend
-  since; and the same from the window's last 20-60 s alone, the least of them;
+  since; and the same from the window's last 20-60 s alone, and from the line touching the
+  crystal's curve at the newest exchange (each bound moved out by its own age's bend): the
+  least of them;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.
