@@ -335,7 +335,7 @@ class ClockSync:
 
             bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, (top + bottom) / 2, high[0], True,
                                            high[0] - recent[0].low[0] + origin[0]))
-        if span > MIN_WINDOW_NS // 1000:
+        if span > MIN_WINDOW_NS // 1000 + 1_000_000:        # a window longer than the least (few exchanges)
             bounds.append(self._bound_by_tangent(slope, (top + bottom) / 2, high[0], origin))
         self._error = (bounds, newest.high[1])
 
