@@ -29,9 +29,12 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
   slots (15 s at 50 exchanges a second) but at least 15 s and at most 90 s of them, so a
   station that answers one exchange a second is fitted over 90 of them;
 * **a bound on its own error** (``error_ns``): how far any line that passes between the
-  bounds, at any slope they allow, is from the chosen one at the newest exchange; plus those
-  slopes' spread times the time since, plus what a crystal wandering 0.1 ppm a second could
-  bend the line over the window and since;
+  bounds, each moved outwards by what a crystal wandering 0.11 ppm a second could bend the
+  line over the window, at any slope they allow, is from the chosen one at the newest
+  exchange; plus that bend, plus those slopes' spread times the time since, plus the bend
+  since; and the same from the window's last 20-60 s alone, and from the line touching the
+  crystal's curve at the newest exchange (each bound moved out by its own age's bend): the
+  least of them;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.
@@ -44,6 +47,7 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import NamedTuple
 
@@ -61,9 +65,14 @@ MIN_SLOTS = 3                   # … and three slots
 MIN_WINDOW_NS = 15_000_000_000
 MAX_WINDOW_NS = 90_000_000_000
 # The fastest a crystal's drift is taken to change (its temperature: 0.5-2 ppm per °C away
-# from its turning point): 0.1 ppm a second. The bound on the error counts what it could bend
-# the line over the window and since the newest exchange (``error_ns``).
-WANDER_PER_S = 1e-7
+# from its turning point): 0.11 ppm a second, the model's fastest (±10 ppm over 10 minutes:
+# 0.105 ppm a second; controller/bench/syncmodel.py; until 2026-11-28 0.1, under it). The
+# bound on the error counts what it could bend the line over the window and since the
+# newest exchange (``error_ns``).
+WANDER_PER_S = 1.1e-7
+# The line's error is bounded again from the exchanges of these last seconds alone, when the
+# window is longer (``ClockSync._fit``): the least bound holds, and a short window bends less.
+SHORTER_BOUND_WINDOWS_S = (20, 30, 45, 60)
 UNSYNCED_ERROR_NS = 5_000_000    # the bound before any exchange: a press then counts at its arrival
 
 
@@ -158,7 +167,7 @@ def _feasible_slopes(upper: list[tuple[int, int]], lower: list[tuple[int, int]],
 
 
 def _error_at(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
-              x: int, believed: bool) -> tuple[float, float]:
+              x: int, believed: bool, bend: float = 0.0) -> tuple[float, float]:
     """How far a line the bounds allow can be from the chosen one (``slope``, through
     ``through`` at x = 0) at station time ``x`` (the newest exchange), and how fast that
     grows after it (ns per µs). Over the slopes the bounds allow (every slope within the
@@ -167,16 +176,29 @@ def _error_at(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, 
     convex in the slope, so their extremes are at an edge slope of a hull or at an end.
     When no line fits (stamps that contradict: a clock that jumped, a crystal that bent
     more than the window's allowance), the overlap counts whole and the slope as unknown
-    as before it was believed."""
+    as before it was believed.
+
+    ``bend``: how far the crystal's true curve may be from a straight line over the window
+    (a wandering drift). The straight line nearest the curve is then within ``bend`` of
+    every bound, not on its side of it, so the lines counted are those that pass between
+    the bounds each moved ``bend`` outwards: more slopes, and each further out at ``x``.
+    (Until 2026-11-28 the bend was added to the straight lines' spread alone; with one
+    exchange a second over a USB-serial bridge's 0-4 ms, one press in a hundred was
+    outside the bound, by up to twice it: T
+    ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``.)"""
     lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
-    feasible = _feasible_slopes(upper, lower, room) if believed else (lo, hi)
+
+    def relaxed(b: float) -> float:
+        return room(b) + 2 * bend
+
+    feasible = _feasible_slopes(upper, lower, relaxed) if believed else (lo, hi)
     if feasible is None:
         overlap = max(y - slope * x_ for x_, y in upper) - min(y - slope * x_ for x_, y in lower)
         return overlap, max(slope - lo, hi - slope)
     left, right = feasible
     candidates = [left, right] + [b for b in _slopes(upper) + _slopes(lower) if left < b < right]
-    highest = max(min(y + b * (x - x_) for x_, y in lower) for b in candidates)
-    lowest = min(max(y + b * (x - x_) for x_, y in upper) for b in candidates)
+    highest = max(min(y + b * (x - x_) for x_, y in lower) for b in candidates) + bend
+    lowest = min(max(y + b * (x - x_) for x_, y in upper) for b in candidates) - bend
     at = through + slope * x
     return max(highest - at, at - lowest, 0.0), max(slope - left, right - slope, 0.0)
 
@@ -195,10 +217,11 @@ class ClockSync:
         # the line: host ns per station µs, and the point it passes through (station µs, host ns)
         self._line: tuple[float, int, float] | None = None
         self.margin_ns: float | None = None    # the room the line leaves on each side (negative: no line fits)
-        # the bound on the error at the newest exchange (ns), how fast it grows since (ns per
-        # station µs: the slopes the bounds still allow), the newest exchange's host time (ns),
-        # and what the window's length could bend the line (ns)
-        self._error: tuple[float, float, int, float] | None = None
+        # bounds on the error: at the newest exchange (ns), how fast it grows since (ns per
+        # station µs: the slopes the bounds still allow), and what the window's length could
+        # bend the line (ns), for the whole window and shorter ones (the least holds); and
+        # the newest exchange's host time (ns)
+        self._error: tuple[list[tuple[float, float, float]], int] | None = None
         self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
@@ -291,8 +314,59 @@ class ClockSync:
         self.margin_ns = (top - bottom) / 2
         self._line = (slope, origin[0], origin[1] + (top + bottom) / 2)
         believed = slope != NOMINAL or (len(points) >= MIN_SLOTS and span >= MIN_SPAN_US)
-        at_newest, per_us = _error_at(upper, lower, room, slope, (top + bottom) / 2, high[0], believed)
-        self._error = (at_newest, per_us, newest.high[1], WANDER_PER_S * 1e9 * (span / 1e6) ** 2 / 16)
+        bounds = [self._bound_over(upper, lower, room, slope, (top + bottom) / 2, high[0], believed, span)]
+        # The same line's error bounded again from the exchanges of the last few tens of
+        # seconds alone: each is a bound (the true curve is near a line between those bounds
+        # too), with less bend than the whole window's and fewer exchanges, and the least of
+        # them holds. With one exchange a second the window is 90 s and its bend (67 µs) is
+        # most of its bound; a window long enough for the line, a shorter one for its error.
+        for seconds in SHORTER_BOUND_WINDOWS_S:
+            since_us = high[0] - seconds * 1_000_000
+            if span <= (seconds + 1) * 1_000_000:
+                continue
+            recent = [p for p in points if p.low[0] - origin[0] >= since_us]
+            if len(recent) < MIN_SLOTS:
+                continue
+            upper_r = _upper_hull(_one_per_x([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in recent], max))
+            lower_r = _lower_hull(_one_per_x([(p.high[0] - origin[0], p.high[1] - origin[1]) for p in recent], min))
+
+            def room_r(b: float, upper_r=upper_r, lower_r=lower_r) -> float:
+                return min(y - b * x for x, y in lower_r) - max(y - b * x for x, y in upper_r)
+
+            bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, (top + bottom) / 2, high[0], True,
+                                           high[0] - recent[0].low[0] + origin[0]))
+        if span > MIN_WINDOW_NS // 1000 + 1_000_000:        # a window longer than the least (few exchanges)
+            bounds.append(self._bound_by_tangent(slope, (top + bottom) / 2, high[0], origin))
+        self._error = (bounds, newest.high[1])
+
+    def _bound_by_tangent(self, slope: float, through: float, x: int, origin: tuple[int, int]) -> tuple[float, float, float]:
+        """The line's error bounded from the line touching the crystal's curve at the newest
+        exchange: it is within ½κ·age² of each bound (κ the drift's change, WANDER_PER_S),
+        nothing at the newest, so each bound is moved outwards by its own age's share."""
+        k = WANDER_PER_S * 1e-3 / 2                   # ns per µs² (half the drift's change)
+        lows = [(p.low[0] - origin[0], p.low[1] - origin[1] - math.ceil(k * (x - p.low[0] + origin[0]) ** 2))
+                for p in self.points]
+        highs = [(p.high[0] - origin[0], p.high[1] - origin[1] + math.ceil(k * (x - p.high[0] + origin[0]) ** 2))
+                 for p in self.points]
+        upper = _upper_hull(_one_per_x(lows, max))
+        lower = _lower_hull(_one_per_x(highs, min))
+
+        def room(b: float) -> float:
+            return min(y - b * x_ for x_, y in lower) - max(y - b * x_ for x_, y in upper)
+
+        at_newest, per_us = _error_at(upper, lower, room, slope, through, x, True)
+        return at_newest, per_us, 0.0
+
+    @staticmethod
+    def _bound_over(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
+                    x: int, believed: bool, span: float) -> tuple[float, float, float]:
+        """The line's error at the newest exchange from the bounds of a window ``span`` µs
+        long, how fast it grows after (ns per µs), and the window's bend (ns)."""
+        bend = WANDER_PER_S * 1e9 * (span / 1e6) ** 2 / 16
+        at_newest, per_us = _error_at(upper, lower, room, slope, through, x, believed, bend)
+        # after the newest exchange the curve leaves that nearest line at up to the rate its
+        # drift changed over half the window (a parabola's chord), and bends on
+        return at_newest, per_us + WANDER_PER_S * 1e3 * (span / 1e6) / 2, bend
 
     # -- using it -------------------------------------------------------------------------------
     def to_host_ns(self, station_ticks: int) -> int | None:
@@ -306,16 +380,19 @@ class ClockSync:
     def error_ns(self, at_host_ns: int) -> int:
         """A bound on the error of a stamp made at ``at_host_ns`` (host time), mapped now:
         how far the true line can be from this one at the newest exchange, given every
-        exchange's two bounds (the lines that pass between them, at every slope they
-        allow), plus what the slopes they allow make of the time since, plus what a
-        wandering crystal (WANDER_PER_S) could bend the line over the window and since.
+        exchange's two bounds each moved outwards by what a wandering crystal
+        (WANDER_PER_S) could bend the line over the window (the lines that pass between
+        them, at every slope they allow), plus that bend, plus what the slopes they allow
+        make of the time since, plus the bend since; the least of those over the whole
+        window and its last SHORTER_BOUND_WINDOWS_S.
         UNSYNCED_ERROR_NS before the first exchange. As of the last fit (this may be asked
         from another thread than the one that adds: it never fits)."""
         if self._error is None:
             return UNSYNCED_ERROR_NS
-        at_newest, per_us, newest_ns, bend = self._error
+        bounds, newest_ns = self._error
         since_s = abs(at_host_ns - newest_ns) / 1e9
-        return round(at_newest + per_us * since_s * 1e6 + bend + WANDER_PER_S * 1e9 * since_s * since_s / 2)
+        return round(min(at_newest + per_us * since_s * 1e6 + bend for at_newest, per_us, bend in bounds)
+                     + WANDER_PER_S * 1e9 * since_s * since_s / 2)
 
     @property
     def drift_ppm(self) -> float | None:
