@@ -216,8 +216,7 @@ def provisioned(say: Callable[[str], None] = _say) -> Disk:
                     out = machine.check(step, user=as_user, timeout=1800)
                     if out.strip():
                         say("  " + out.strip().replace("\n", "\n  ")[-3000:])
-                machine.run("systemctl poweroff", timeout=60)
-                machine.wait_exit(timeout=300)
+                machine.power_off(timeout=300)
             finally:
                 machine.remove()
             carrier.unlink()

@@ -11,7 +11,6 @@ kernel's console goes to a file (``console.log``), the agent talks over virtio-s
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import socket
@@ -190,6 +189,14 @@ class Machine:
             elif "rc" in message:
                 return Result(int(message["rc"]), "\n".join(lines))
         raise AssertionError("unreachable")
+
+    def power_off(self, timeout: float) -> int:
+        """``systemctl poweroff`` in the machine (no answer waited for: the agent stops with the
+        rest), then QEMU's own end: its exit code."""
+        sock = self._connect(time.monotonic() + timeout)
+        self._next_id += 1
+        sock.sendall((json.dumps({"id": self._next_id, "cmd": "systemctl poweroff"}) + "\n").encode())
+        return self.wait_exit(timeout)
 
     def check(self, cmd: str, **kwargs: object) -> str:
         """``run``, and a command that fails is an error with its output."""
