@@ -153,9 +153,16 @@ def build_wheels(target: Path, say: Callable[[str], None] = _say) -> list[Path]:
     guest's Python on x86_64, in ``target``."""
     target.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    say("pip wheel --no-deps . (the project's wheel)")
+    say("pip wheel --no-deps . (the project's wheel, from what git tracks, as the guide copies it)")
     with tempfile.TemporaryDirectory() as build:
-        subprocess.run(pip + ["wheel", "--no-deps", "-w", build, str(ROOT)], check=True)
+        source = Path(build) / "spieltisch"
+        tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True,
+                                 text=True).stdout.split("\0")
+        for name in filter(None, tracked):     # the working tree's files: a change not yet committed counts
+            if (ROOT / name).is_file():
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, source / name)
+        subprocess.run(pip + ["wheel", "--no-deps", "-w", build, str(source)], check=True)
         own = next(Path(build).glob("spieltisch-*.whl"))
         shutil.copy(own, target)
     say(f"pip download the dependencies for CPython {GUEST_PYTHON}, manylinux x86_64")

@@ -48,7 +48,10 @@ def unlikeness(picture: Path, canvas: Any) -> float:
     """The share of pixels that differ between the TV's picture and ``canvas``, both at 480×270."""
     pygame = _pygame()
     small = (480, 270)
-    seen = pygame.transform.smoothscale(pygame.image.load(str(picture)), small)
+    loaded = pygame.image.load(str(picture))              # a dark picture may come as 8-bit grey
+    full = pygame.Surface(loaded.get_size(), depth=32)
+    full.blit(loaded, (0, 0))
+    seen = pygame.transform.smoothscale(full, small)
     want = pygame.transform.smoothscale(canvas, small).convert(seen)
     one, other = seen.copy(), want.copy()
     one.blit(want, (0, 0), special_flags=pygame.BLEND_RGB_SUB)     # each channel's difference, both ways
