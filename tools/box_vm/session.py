@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tools.box_vm.image import Disk, provisioned
 from tools.box_vm.machine import Machine, MachineError, overlay
@@ -115,16 +115,18 @@ class Box:
 
     def wait_for_screen(self, canvas: Any, what: str, timeout: float) -> tuple[Path, float]:
         """Pictures of the TV until one is ``canvas``'s; that picture, and the seconds waited."""
+        return self.wait_for_picture(lambda shot: unlikeness(shot, canvas) <= LIKE, what, timeout)
+
+    def wait_for_picture(self, good: Callable[[Path], bool], what: str, timeout: float) -> tuple[Path, float]:
+        """Pictures of the TV until ``good`` says one is what is waited for; that picture, and
+        the seconds waited."""
         started = time.monotonic()
-        last = 1.0
         while True:
             shot = self.picture(what.replace(" ", "-"))
-            last = unlikeness(shot, canvas)
-            if last <= LIKE:
+            if good(shot):
                 return shot, time.monotonic() - started
             if time.monotonic() - started > timeout:
-                raise MachineError(f"the TV did not show {what} within {timeout} s ({last:.1%} of it differs; "
-                                   f"the last picture: {shot})")
+                raise MachineError(f"the TV did not show {what} within {timeout} s (the last picture: {shot})")
             assert self.machine is not None
             if not self.machine.alive():
                 raise MachineError(f"the machine ended while waiting for {what}")
