@@ -208,6 +208,7 @@ def take_seats(vm: dict[str, Any]) -> None:
     for index, name in enumerate(("Abe", "Bea", "Ace")):
         for letter in name:
             seat = seating._seat(ids[index])
+            assert seat is not None
             row = next(r for r, letters in enumerate(LETTER_ROWS) if letter.upper() in letters)
             while seat.row != row:
                 tap(index, NEXT_ROW)
