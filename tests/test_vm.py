@@ -24,7 +24,6 @@ pytestmark = pytest.mark.vm
 
 BOOT_S = 900            # power-on → the menu on the TV: measured 1-3 min under TCG on a busy 2-core host
 SCREEN_S = 300          # a press → its picture on the TV: seconds at a load of 2, minutes at 20 (TCG, software GL)
-BEEP = None             # set below (the table's "accepted" beep, as a station receives it)
 
 
 def _missing() -> str | None:
