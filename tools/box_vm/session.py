@@ -75,6 +75,8 @@ class Box:
 
     def boot(self) -> Machine:
         assert self.machine is None or not self.machine.alive()
+        if self.machine is not None:                     # the last boot's sockets and console log
+            self.machine.remove()
         self.machine = Machine(self.disk, self.image.kernel, self.image.initrd, stations=self.stations,
                                workdir=Path(tempfile.mkdtemp(prefix="sv-"))).start()
         return self.machine
