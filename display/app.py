@@ -65,13 +65,20 @@ class Screen:
             self.window = pygame.display.set_mode((1, 1))
             self.canvas = pygame.Surface(LOGICAL_SIZE)
         else:
-            if pygame.display.get_driver() == "x11":
+            driver = pygame.display.get_driver().lower()
+            if driver == "x11":
                 # X11 takes the window's pixels itself (shared memory). SDL's default hands them
                 # to OpenGL as a texture instead, which loads the GL stack: under Xvfb (Mesa's
                 # llvmpipe) 100 MB more in the screen's process, and a frame's flip 4 times
-                # slower (docs/architecture.md, "Memory"). kmsdrm (the Pi's console) has no such
-                # choice: it always draws through GL ES.
+                # slower (docs/architecture.md, "Memory").
                 os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+            elif driver == "kmsdrm":
+                # kmsdrm (the Pi's console) has no such choice: the pixels go through a GL
+                # renderer. SDL tries desktop OpenGL first, and without libGL.so.1 (the console
+                # has only the GL ES libraries the guide installs) it still made that renderer,
+                # over libGLESv2, and every frame was black (seen in the virtual machine,
+                # tools/box_vm, docs/raspberry-pi.md). GL ES 2 is the one the console has.
+                os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "opengles2")
             flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
             size = (0, 0) if fullscreen else (window or fitted_window(pygame.display.get_desktop_sizes()))
             self.window = pygame.display.set_mode(size, flags)

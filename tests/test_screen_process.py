@@ -344,3 +344,26 @@ def test_a_window_on_x11_does_not_load_the_gl_stack():
                              text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[:2] == ["no", "gl"] and "(1920, 1080)" in out.stdout, out.stdout
+
+
+def test_on_kmsdrm_the_screen_asks_sdl_for_gl_es_not_desktop_opengl(monkeypatch):
+    """On a console without libGL.so.1, SDL's first choice (desktop OpenGL) was made over
+    libGLESv2 and drew every frame black (seen in the virtual machine, tools/box_vm): on
+    kmsdrm the screen asks for the GL ES 2 renderer, unless told otherwise."""
+    import os
+    import subprocess
+    import sys
+    probe = ("import pygame\n"
+             "pygame.display.init()\n"
+             "pygame.display.get_driver = lambda: 'KMSDRM'    # what SDL names the console's driver\n"
+             "from display.app import Screen\n"
+             "Screen(lang='en', fullscreen=True, volume=0)\n"
+             "import os; print(os.environ.get('SDL_FRAMEBUFFER_ACCELERATION'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "SDL_FRAMEBUFFER_ACCELERATION"}
+    out = subprocess.run([sys.executable, "-c", probe], env=dict(env, SDL_VIDEODRIVER="dummy"), capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-1] == "opengles2", out.stdout
+    told = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                          env=dict(env, SDL_VIDEODRIVER="dummy", SDL_FRAMEBUFFER_ACCELERATION="opengl"))
+    assert told.stdout.split()[-1] == "opengl", told.stdout
