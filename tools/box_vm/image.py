@@ -235,11 +235,13 @@ def provisioned(say: Callable[[str], None] = _say) -> Disk:
 
 
 # the guide's steps on the machine: the wheels copied into the admin's home (the guide copies
-# the checkout), a venv, pip install from that folder only, the guide's install-pi line
+# the checkout), the venv in /opt/spieltisch (where the table's own user may run it), pip
+# install from that folder only (lgpio is a Pi's: this machine has no GPIO), the guide's
+# install-pi line
 PROVISION_SCRIPT = """mount -o ro /dev/vdb /mnt && install -d -o {admin} -g {admin} /home/{admin}/wheels && \
 cp /mnt/*.whl /home/{admin}/wheels/ && chown {admin}: /home/{admin}/wheels/* && umount /mnt
-python3 -m venv ~/spieltisch-venv
-~/spieltisch-venv/bin/pip install --no-index --find-links ~/wheels spieltisch
+sudo python3 -m venv /opt/spieltisch
+sudo /opt/spieltisch/bin/pip install --no-index --find-links ~/wheels spieltisch
 {install}
 """
 
