@@ -359,11 +359,22 @@ def _counterparts(images: list[Image]) -> set[str]:
 
 
 def _read_json(board: Any, name: str) -> dict[str, Any]:
+    """The list the table wrote on the station, or what of it has the table's shape: JSON
+    of another shape (edited by hand, or by another program) counts as no list."""
     try:
         data = json.loads(bytes(board.fs_readfile(name)).decode("utf-8"))
-        return data if isinstance(data, dict) else {}
     except (ValueError, OSError):
         return {}
+    if not isinstance(data, dict):
+        return {}
+    manifest: dict[str, Any] = {}
+    files = data.get("files")
+    if isinstance(files, dict):
+        manifest["files"] = {k: v for k, v in files.items() if isinstance(v, str)}
+    own = data.get("own")
+    if isinstance(own, list):
+        manifest["own"] = [n for n in own if isinstance(n, str)]
+    return manifest
 
 
 def _close(board: Any) -> None:
