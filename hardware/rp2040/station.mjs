@@ -30,6 +30,7 @@ const { GPIOPinState, I2CMode, Simulator, USBCDC } = await import(spec.rp2040js)
 const NS_PER_CYCLE = 1e9 / 125_000_000;
 const SLICE_NS = 1_000_000;                 // emulated time between two looks at the host's pipes
 const FLASH_START = 0x10000000;
+const FLASH_SIZE = 2 * 1024 * 1024;
 const ADDRESS = 0x24;
 const MASK = (1 << 30) - 1;
 const HAND_GAP_US = 30_000;                 // one hand: the next press or card this long after the last
@@ -146,10 +147,11 @@ function wireFlashChip() {
   let writeEnabled = false;
   // the SSI's FIFOs as the mask ROM and pico-sdk use them to talk to the chip directly:
   // every byte written to DR0 brings one back (the chip's answer while it is selected)
-  const TXFLR = 0x20, RXFLR = 0x24, SR = 0x28;
+  const SSIENR = 0x08, TXFLR = 0x20, RXFLR = 0x24, SR = 0x28;
   const ssiWrite = ssi.writeUint32.bind(ssi);
   const ssiRead = ssi.readUint32.bind(ssi);
   ssi.writeUint32 = (offset, value) => {
+    if (offset === SSIENR && !(value & 1)) rx = [];          // disabling the SSI empties its FIFOs
     if (offset !== DR0) return ssiWrite(offset, value);
     let answer = 0;
     if (selected) {
@@ -438,7 +440,7 @@ function stats() {
 }
 
 function finish() {
-  if (spec.flash_out) writeFileSync(spec.flash_out, flash);
+  if (spec.flash_out) writeFileSync(spec.flash_out, flash.subarray(0, FLASH_SIZE));   // a Pico's 2 MB
   process.exit(0);
 }
 process.on("SIGTERM", finish);
