@@ -145,6 +145,22 @@ def test_a_short_crazy_kick_match_races_on_the_firmware(tmp_path):
     assert result["finished"] and result["winner"] is not None, result
 
 
+@pytest.mark.parametrize("stations,code", [("firmware", 1), ("rp2040", 1), ("sim", 0)])
+def test_a_station_demo_that_ended_unfinished_exits_non_zero(tmp_path, monkeypatch, capsys, stations, code):
+    """Nobody watched it: a game the firmware's stations did not carry to its end (a board
+    that hung, the runner that gave up) prints its result line and exits 1, so a script or
+    CI sees it (before, it exited 0). The game's run is what ended it unfinished."""
+    import controller.app.demo as demo
+    from controller.app.cli import main
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setattr(demo, "run_demo", lambda game, **kw: {"game": game, "finished": False, "actions": 3,
+                                                               "game_id": 1})
+    assert main(["--data-dir", str(tmp_path), "demo", "partout", "--headless", "--stations", stations]) == code
+    out, err = capsys.readouterr()
+    assert json.loads(out.strip().splitlines()[-1])["finished"] is False
+    assert ("did not finish" in err) == (code == 1)
+
+
 @pytest.mark.slow
 def test_a_whole_partout_game_with_every_card_tapped_on_the_firmware(tmp_path):
     result = _demo("partout", tmp_path, "--seed", "3", timeout=1800)

@@ -134,7 +134,8 @@ def box_volume() -> int:
         return DEFAULT_VOLUME
 
 
-STATION_KINDS = ("sim", "firmware")   # --stations: our Python model of the firmware, or the firmware itself
+STATION_KINDS = ("sim", "firmware", "rp2040")   # --stations: our Python model of the firmware, the firmware
+#                                                 itself (WebAssembly), or the firmware on an emulated RP2040
 
 
 def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_process: bool,
@@ -147,10 +148,16 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     table names them slow. ``link_delay_ms``: USB's delay each way; ``clock``: a simulated
     one (only in the table's process). ``kind`` "firmware": each station is the project's own
     firmware/ under real MicroPython (``hardware/firmware_station.py``), each in a process of its
-    own and on the host's clock; its pseudo-terminal is opened as a USB station's."""
-    if kind == "firmware":
-        from hardware.firmware_station import firmware_stations
-        stations = firmware_stations(ids)
+    own and on the host's clock; its pseudo-terminal is opened as a USB station's. ``kind``
+    "rp2040": the same firmware on MicroPython's rp2 port on an emulated RP2040
+    (``hardware/rp2040_station.py``), flashed as a table flashes a Pico."""
+    if kind in ("firmware", "rp2040"):
+        if kind == "firmware":
+            from hardware.firmware_station import firmware_stations
+            stations = firmware_stations(ids)
+        else:
+            from hardware.rp2040_station import rp2040_stations
+            stations = rp2040_stations(ids)
         for station in stations:
             stack.callback(station.close)
         return stations
