@@ -31,12 +31,12 @@ import json
 import os
 import subprocess
 import sys
-import tty
 from pathlib import Path
 from typing import Any
 
 from hardware.firmware_station import FirmwareStation, FirmwareUnavailable, install_once, station_uid
 from hardware.pn532_chip import load_timing
+from hardware.sim import PtyDevice
 from hardware.stationflash import firmware_dir, firmware_files
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +45,7 @@ NPM_PACKAGE = "rp2040js"
 IMAGE = "micropython-rp2-RPI_PICO-v1.27.0.uf2"   # MicroPython v1.27.0, rp2 port, board RPI_PICO
 BOOTROM = "rp2040-bootrom-b1.bin"                # the RP2040's B1 mask ROM (raspberrypi/pico-bootrom), 16 KB
 BOOTROM_SIZE = 16384
+BOOT_WAIT_S = 600.0                              # wall time an emulated Pico may take to boot, at any load
 
 
 def silicon_dir() -> Path:
@@ -92,28 +93,54 @@ def wiring() -> dict[str, Any]:
             "I2C_ID": names["I2C_ID"], "I2C_SDA": names["I2C_SDA"], "I2C_SCL": names["I2C_SCL"]}
 
 
+class _UsbPort(PtyDevice):
+    """The emulated Pico's USB port as the host sees it: a pseudo-terminal behind a stable
+    by-id link, that goes away at a reset and comes back once the new boot's USB is up."""
+
+    BY_ID_NAME = "usb-MicroPython_Board_in_FS_mode_{name}-if00"
+
+    def __init__(self, name: str, by_id_dir: str, to_pico: int) -> None:
+        super().__init__(name, by_id_dir=by_id_dir)
+        self._to_pico = to_pico
+
+    def _received(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._to_pico, data)
+
+    def send(self, data: bytes) -> None:
+        with contextlib.suppress(RuntimeError):          # unplugged meanwhile: USB drops it
+            self._write(data)
+
+
 class Rp2040Station(FirmwareStation):
     """One station: an emulated Pico in a Node process, its PN532 in a Python process, its
-    USB on a pseudo-terminal (``port``). ``press``, ``tap``, ``place``, ``take_away`` and
-    ``stats`` as FirmwareStation's (its hands are in station.mjs: contacts that bounce, a
-    card lifted once its TAG went out). ``flash_in``: the flash's contents to start from
-    (None: the bare image, no files); ``flash_out``: where the flash is left when it ends."""
+    USB on a pseudo-terminal behind a by-id link (``port``). ``press``, ``tap``, ``place``,
+    ``take_away`` and ``stats`` as FirmwareStation's (its hands are in station.mjs: contacts
+    that bounce, a card lifted once its TAG went out). ``flash_in``: the flash's contents to
+    start from (None: the bare image, no files); ``flash_out``: where the flash is left when
+    it ends."""
+
+    # A station here runs some 20 times slower than a Pico (docs/rp2040.md), and each PONG
+    # costs the firmware's loop some 5 ms of its own time (a byte at a time on USB): a table's
+    # 50 exchanges a second would keep it answering and nothing else. The table pings it this
+    # far apart instead (open_links' ping_interval_ns).
+    ping_interval_ns = 1_000_000_000
 
     def __init__(self, name: str, module: Path, *, flash_in: Path | None = None, flash_out: Path | None = None,
                  paced: bool = True, reader: bool = True) -> None:
+        import tempfile
+        import threading
         image, bootrom = silicon()
         self.name = name
         self.station_id = station_uid(name)
         self.buttons = 6
         self.last_seq = -1
         self._seq = 0
-        import threading
         self._lock = threading.Lock()
         self.reports: list[dict[str, Any]] = []
         self._reported = threading.Condition()
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
+        usb_read, usb_write = os.pipe()          # the host's bytes to the Pico
+        os.set_blocking(usb_read, False)
         control_read, control_write = os.pipe()
         os.set_blocking(control_read, False)
         ask_read, ask_write = os.pipe()          # station.mjs -> the PN532 model
@@ -121,27 +148,59 @@ class Rp2040Station(FirmwareStation):
         timing = load_timing()
         spec = {"rp2040js": module.as_uri(), "image": str(image), "bootrom": str(bootrom),
                 "uid": self.station_id, "flash_in": str(flash_in) if flash_in else None,
-                "flash_out": str(flash_out) if flash_out else None, "usb_fd": master, "control_fd": control_read,
-                "chip_req_fd": ask_write, "chip_ans_fd": answer_read, "paced": paced, "reader": reader,
-                "pins": wiring(), "i2c_bits_per_byte": timing["i2c_bits_per_byte"]}
+                "flash_out": str(flash_out) if flash_out else None, "usb_in_fd": usb_read,
+                "control_fd": control_read, "chip_req_fd": ask_write, "chip_ans_fd": answer_read, "paced": paced,
+                "reader": reader, "pins": wiring(), "i2c_bits_per_byte": timing["i2c_bits_per_byte"]}
         try:
             self._chip = subprocess.Popen([sys.executable, "-m", "hardware.rp2040_pn532"], stdin=ask_read,
                                           stdout=answer_write, cwd=HERE.parent, start_new_session=True)
             self._process = subprocess.Popen(
                 ["node", str(RP2040 / "station.mjs"), json.dumps(spec)],
-                pass_fds=(master, control_read, ask_write, answer_read), stdin=subprocess.DEVNULL,
+                pass_fds=(usb_read, control_read, ask_write, answer_read), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         finally:
-            for fd in (master, control_read, ask_read, ask_write, answer_read, answer_write):
+            for fd in (usb_read, control_read, ask_read, ask_write, answer_read, answer_write):
                 os.close(fd)
-        self._slave = slave
-        self.port = os.ttyname(slave)
+        self._by_id = tempfile.mkdtemp(prefix="spieltisch-rp2040-")
+        self._usb = _UsbPort(self.station_id, self._by_id, usb_write).start()
+        self._usb_write = usb_write
+        self.port = self._usb.port
         self._control = os.fdopen(control_write, "w", buffering=1)
         self._reader = threading.Thread(target=self._read_reports, name=f"rp2040 {name}", daemon=True)
         self._reader.start()
 
     def __repr__(self) -> str:
         return f"<Rp2040Station {self.name} {self.station_id} {self.port}>"
+
+    def _read_reports(self) -> None:
+        """The Node process's lines: what the Pico sends on USB, its resets, its reports."""
+        stdout = self._process.stdout
+        assert stdout is not None
+        for line in stdout:
+            try:
+                report = json.loads(line)
+            except ValueError:
+                continue
+            usb = report.get("usb")
+            if usb == "gone":
+                self._usb.close()
+            elif usb == "up":
+                if not self._usb.plugged:
+                    self._usb.start()
+            elif usb is not None:
+                self._usb.send(bytes.fromhex(usb))
+            else:
+                with self._reported:
+                    self.reports.append(report)
+                    self._reported.notify_all()
+
+    def wait_for_hello(self, timeout: float = BOOT_WAIT_S) -> None:
+        """Until the firmware has said HELLO on USB once (booted; on this machine's emulator
+        that can take many seconds of wall time, more than a table waits for a HELLO)."""
+        from hardware.link import StationError
+        with self._reported:
+            if not self._reported.wait_for(lambda: any(r.get("hello") for r in self.reports), timeout):
+                raise StationError(f"station {self.name} did not boot within {timeout:.0f} s")
 
     def run_for(self, ms: float, timeout: float = 600.0) -> dict[str, Any]:
         """Let ``ms`` of emulated time pass (from now, as the emulator counts it); its report."""
@@ -154,7 +213,22 @@ class Rp2040Station(FirmwareStation):
             return next(r for r in self.reports[count:] if r.get("ran"))
 
     def close(self) -> None:
-        super().close()
+        with contextlib.suppress(OSError):
+            self._control.close()                # the Node process ends when its pipe closes
+        try:
+            self._process.wait(timeout=30.0)     # (it leaves the flash behind first)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._reader.join(timeout=5.0)
+        for stream in (self._process.stdout, self._process.stderr):
+            if stream is not None:
+                stream.close()
+        self._usb.close()
+        with contextlib.suppress(OSError):
+            os.close(self._usb_write)
+        with contextlib.suppress(OSError):
+            os.rmdir(self._by_id)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._chip.wait(timeout=5.0)
         if self._chip.poll() is None:
@@ -208,6 +282,8 @@ def rp2040_stations(names: list[str], *, reader: bool = True, paced: bool = True
     try:
         for name in names:
             stations.append(Rp2040Station(name, module, flash_in=flash, paced=paced, reader=reader))
+        for station in stations:
+            station.wait_for_hello()
     except BaseException:
         for station in stations:
             station.close()

@@ -69,7 +69,9 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching and stations == "sim" else None
         sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated, kind=stations)
-        links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
+        slow = [s.ping_interval_ns for s in sims if getattr(s, "ping_interval_ns", None)]
+        links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True,
+                           ping_interval_ns=max(slow) if slow else None)
         seats = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:

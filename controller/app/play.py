@@ -22,11 +22,12 @@ log = logging.getLogger(__name__)
 
 
 def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitStack,
-               clock: Any = None, bots: bool = False) -> dict[str, Any]:
+               clock: Any = None, bots: bool = False, ping_interval_ns: int | None = None) -> dict[str, Any]:
     """Open every station (HELLO handshake); station id → link, in port order. A port is
     opened by its /dev/serial/by-id/ name when it has one, so a replug finds it again.
     ``bots``: the stations are our simulated ones, pressed at machine speed, so their
-    links are not held to a person's event rate."""
+    links are not held to a person's event rate. ``ping_interval_ns``: clock-sync exchanges
+    this far apart instead of the link's own (stations slower than a Pico: emulated ones)."""
     from hardware.link import StationLink, stable_path
     links: dict[str, Any] = {}
     for port in ports:
@@ -36,7 +37,10 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
             link = PN532Reader(stable_path(port[len("pn532:"):]), events).open()
         else:
             link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
-                               flood_limit=not bots).open()
+                               flood_limit=not bots)
+            if ping_interval_ns is not None:
+                link.PING_INTERVAL_NS = ping_interval_ns
+            link.open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")

@@ -4,7 +4,10 @@
 //   node station.mjs <spec JSON>
 // spec: image (a UF2), bootrom (the RP2040's B1 mask ROM, 16 KB), uid (8 bytes as hex: what
 // the flash chip answers to 4Bh, machine.unique_id()), flash_in/flash_out (the flash's
-// contents to start from and to leave behind), usb_fd (the pseudo-terminal's master side),
+// contents to start from and to leave behind), usb_in_fd (what the host writes to the USB
+// port, a pipe; what the Pico sends goes to stdout, {"usb": hex}, with {"usb": "gone"} at a
+// reset and {"usb": "up"} once the new boot's USB is configured: the host's side plugs its
+// pseudo-terminal out and in again, as a Pico's port goes away and comes back),
 // control_fd (JSON commands from the host, one a line), chip_req_fd/chip_ans_fd (the PN532
 // model, hardware/rp2040_pn532.py, asked over two pipes), paced (emulated time no faster than
 // the host's), pins (config.py's BUTTON_PINS, LED_PIN, BUZZER_PIN, I2C_ID/SDA/SCL).
@@ -79,7 +82,6 @@ function tell(line) {
 let sim, mcu, clock, cdc;
 let boots = 0;
 let bootNs = 0;                               // emulated time of the boots before this one
-const usbOut = [];                            // bytes for the host the pty would not take yet
 let usbIn = Buffer.alloc(0);                  // bytes from the host the CDC's FIFO has no room for yet
 let line = [];                                // the line USB is sending, for the figures
 
@@ -117,9 +119,16 @@ function boot() {
   wireFlashChip();
   wireI2C();
   wirePins();
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => { resetPending = true; sim.stop(); };
+  const watchdog = mcu.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => { resetPending = true; sim.stop(); };
+  const watchdogWrite = watchdog.writeUint32.bind(watchdog);
+  watchdog.writeUint32 = (offset, value) => {
+    if (offset === 0x04) passDone();          // LOAD: the firmware's loop feeds it once a pass
+    watchdogWrite(offset, value);
+  };
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => usbSent(data);
+  cdc.onDeviceConnected = () => report({ usb: "up" });
   mcu.core.PC = FLASH_START;                  // as rp2040js's demo: boot2 at the flash's start, then the image
   boots += 1;
 }
@@ -323,14 +332,21 @@ function buzzerEdge(high) {
 }
 
 // -- USB --------------------------------------------------------------------------------------------------
-const figures = { press_to_usb_us: [], tag_to_usb_us: [] };
+const figures = { press_to_usb_us: [], tag_to_usb_us: [], tap_to_tag_us: [], pass_us: [], stat: [] };
+let lastFeedNs = null;
+let tapAtNs = null;                            // when the card under way was laid down
+function passDone() {
+  const t = clock.nanos;
+  if (lastFeedNs !== null) keep(figures.pass_us, Math.round((t - lastFeedNs) / 1000));
+  lastFeedNs = t;
+}
 const seen = { tags: 0, gones: 0 };
 function keep(ring, value) {
   ring.push(value);
   if (ring.length > 2000) ring.shift();
 }
 function usbSent(data) {
-  usbOut.push(Buffer.from(data));
+  report({ usb: Buffer.from(data).toString("hex") });
   for (const b of data) {
     if (b !== 10) { line.push(b); continue; }
     const parts = Buffer.from(line).toString("latin1").trim().split(" ");
@@ -338,25 +354,24 @@ function usbSent(data) {
     const now = ticksUs();
     const since = (stamp) => (((now - Number(stamp)) + (1 << 29)) & MASK) - (1 << 29);
     if (parts[0] === "BTN" && parts[3] === "D") keep(figures.press_to_usb_us, since(parts[4]));
-    if (parts[0] === "TAG") { keep(figures.tag_to_usb_us, since(parts[3])); seen.tags += 1; tagOut(); }
+    if (parts[0] === "TAG") {
+      keep(figures.tag_to_usb_us, since(parts[3]));
+      if (tapAtNs !== null) keep(figures.tap_to_tag_us, Math.round((nowNs() - tapAtNs) / 1000));
+      tapAtNs = null;
+      seen.tags += 1;
+      tagOut();
+    }
+    if (parts[0] === "STAT") {               // loop_us=… free=…: the firmware's own figures
+      const fields = Object.fromEntries(parts.slice(1).filter((f) => f.includes("=")).map((f) => f.split("=")));
+      keep(figures.stat, { at_ns: nowNs(), loop_us: Number(fields.loop_us), free: Number(fields.free) });
+    }
     if (parts[0] === "GONE") seen.gones += 1;
+    if (parts[0] === "HELLO") report({ hello: true, emulated_ns: nowNs() });
   }
 }
 function moveUsb() {
-  while (usbOut.length) {
-    let sent;
-    try {
-      sent = writeSync(spec.usb_fd, usbOut[0]);
-    } catch (err) {
-      if (err.code === "EAGAIN" || err.code === "EWOULDBLOCK") return;
-      if (err.code === "EIO") { usbOut.length = 0; return; }    // nobody has the port open
-      throw err;
-    }
-    if (sent < usbOut[0].length) { usbOut[0] = usbOut[0].subarray(sent); return; }
-    usbOut.shift();
-  }
   if (!usbIn.length) {
-    const n = tryRead(spec.usb_fd);
+    const n = tryRead(spec.usb_in_fd);
     if (n > 0) usbIn = Buffer.from(scratch.subarray(0, n));
   }
   const fifo = cdc.txFIFO;
@@ -396,6 +411,7 @@ function useHands() {
       handFreeAt = now + ((c.release !== false ? hold : 0) + HAND_GAP_US) * 1000;
     } else if (c.do === "tap") {
       tell(`T ${ticksUs()} ${c.uid} ${c.text === null || c.text === undefined ? "-" : Buffer.from(c.text, "utf8").toString("hex")}`);
+      tapAtNs = nowNs();
       waitingFor = { tags: seen.tags, gones: seen.gones, liftAt: null, lift_ms: c.lift_ms ?? 150, lifted: false };
     } else if (c.do === "lift") {
       tell(`L ${ticksUs()}`);
@@ -470,6 +486,8 @@ function slice() {
   }
   if (resetPending) {
     resetPending = false;
+    report({ usb: "gone" });
+    usbIn = Buffer.alloc(0);
     boot();
   }
   if (runFor !== null) {
