@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                            "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, loop, frames, "
-                            "faults); repeatable")
+                            "faults, silicon); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
 
