@@ -260,8 +260,11 @@ def prepared_flash(module: Path) -> Path:
             return target
         partial = target.with_suffix(".part")
         station = Rp2040Station("flashing", module, flash_out=partial, paced=False, reader=False)
+
+        class EmulatedPicoFlasher(StationFlasher):   # the emulator's pace (docs/rp2040.md), not a Pico's
+            PORT_WAIT_S = HELLO_WAIT_S = REPL_WAIT_S = BOOT_WAIT_S / 4
         try:
-            StationFlasher(station.port).flash()
+            EmulatedPicoFlasher(station.port).flash()
         except FlashError as exc:
             raise FirmwareUnavailable(f"--stations rp2040: the firmware could not be put on the emulated Pico "
                                       f"({exc})") from None

@@ -197,6 +197,7 @@ class StationFlasher:
     UPDATE_WAIT_S = 3.0        # a station that knows UPDATE resets at once
     PORT_WAIT_S = 15.0         # a Pico's USB is back about 1-2 s after a reset
     HELLO_WAIT_S = 5.0
+    REPL_WAIT_S = 3.0          # the raw REPL's answer, each try
 
     def __init__(self, port: str, *, folder: Path | None = None, progress: Progress = _quiet,
                  transport: Callable[[str], Any] | None = None, link: Callable[..., Any] | None = None) -> None:
@@ -273,7 +274,7 @@ class StationFlasher:
             try:
                 board = self.transport(self.port)
                 with contextlib.redirect_stdout(io.StringIO()):     # mpremote prints what it got instead
-                    board.enter_raw_repl(soft_reset=False, timeout_overall=3)
+                    board.enter_raw_repl(soft_reset=False, timeout_overall=self.REPL_WAIT_S)
                 return board
             except (TransportError, OSError) as exc:
                 if board is not None:

@@ -40,7 +40,7 @@ def module():
 def open_link(station, events: queue.Queue) -> StationLink:
     """The table's link to an emulated station, pinging it as the table does (open_links)."""
     link = StationLink(station.port, events)
-    link.PING_INTERVAL_NS = station.ping_interval_ns
+    link.PING_INTERVAL_NS = link.WHO_INTERVAL_NS = station.ping_interval_ns
     return link.open(hello_timeout=WAIT_S)
 
 
@@ -77,7 +77,7 @@ def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
         # the st1 record in one FAST_READ (firmware/config.py's I2C timeout allows it), a
         # press's frame and the TAG's on USB within the emulated time the firmware's loop takes
         assert (figures["fast_reads"], figures["reads"]) == (1, 0), figures
-        assert 0 < figures["press_to_usb_us"][0] < 20_000, figures
+        assert 0 < figures["press_to_usb_us"][0] < 50_000, figures     # (measured: p95 15 ms; bench --only silicon)
         assert 0 < figures["tag_to_usb_us"][0] < 100_000, figures
     finally:
         link.close()
@@ -91,12 +91,12 @@ def test_the_table_flashes_a_bare_emulated_pico_with_mpremote(module, capsys):
     from hardware.rp2040_station import Rp2040Station
     from hardware.stationflash import StationFlasher
     bare = Rp2040Station("bare-1", module, paced=False, reader=False)
-    waits = StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S
-    StationFlasher.PORT_WAIT_S = StationFlasher.HELLO_WAIT_S = WAIT_S / 4
+    waits = StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.REPL_WAIT_S
+    StationFlasher.PORT_WAIT_S = StationFlasher.HELLO_WAIT_S = StationFlasher.REPL_WAIT_S = WAIT_S / 4
     try:
         assert main(["stations", "--flash", "--port", bare.port]) == 0
     finally:
-        StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S = waits
+        StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.REPL_WAIT_S = waits
         bare.close()
     out = capsys.readouterr().out
     assert f"✓ Station {bare.station_id} on {bare.port}: firmware – is now {table_firmware_version()}" in out, out
@@ -107,12 +107,15 @@ def test_a_running_emulated_station_is_updated_through_update(station, capsys):
     again, and it comes back with HELLO (the path a table in use takes)."""
     from controller.app.cli import main
     from hardware.stationflash import StationFlasher
-    waits = StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.UPDATE_WAIT_S
-    StationFlasher.PORT_WAIT_S = StationFlasher.HELLO_WAIT_S = StationFlasher.UPDATE_WAIT_S = WAIT_S / 4
+    names = ("PORT_WAIT_S", "HELLO_WAIT_S", "UPDATE_WAIT_S", "REPL_WAIT_S")
+    waits = [getattr(StationFlasher, name) for name in names]
+    for name in names:                          # the emulator's pace, not a Pico's
+        setattr(StationFlasher, name, WAIT_S / 4)
     try:
         assert main(["stations", "--flash", "--port", station.port]) == 0
     finally:
-        StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.UPDATE_WAIT_S = waits
+        for name, wait in zip(names, waits, strict=True):
+            setattr(StationFlasher, name, wait)
     out = capsys.readouterr().out
     version = table_firmware_version()
     assert f"✓ Station {station.station_id} on {station.port}: firmware {version} is now {version}" in out, out

@@ -38,8 +38,9 @@ def open_links(ports: list[str], events: "queue.Queue", stack: contextlib.ExitSt
         else:
             link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
                                flood_limit=not bots)
-            if ping_interval_ns is not None:
+            if ping_interval_ns is not None:        # a slow station: asked for HELLO no more often either
                 link.PING_INTERVAL_NS = ping_interval_ns
+                link.WHO_INTERVAL_NS = max(link.WHO_INTERVAL_NS, ping_interval_ns)
             link.open()
         stack.callback(link.close)
         if link.station_id in links:

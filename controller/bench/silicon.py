@@ -62,7 +62,7 @@ def figures(quick: bool = False) -> dict[str, float]:
     wall = time.monotonic()
     try:
         link = StationLink(station.port, events)
-        link.PING_INTERVAL_NS = station.ping_interval_ns
+        link.PING_INTERVAL_NS = link.WHO_INTERVAL_NS = station.ping_interval_ns
         link.open(hello_timeout=600)
         try:
             station.run_for(1000)                          # idle: the reader polls, nobody there
