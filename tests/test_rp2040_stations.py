@@ -48,6 +48,7 @@ def open_link(station, events: queue.Queue) -> StationLink:
 def station(module):
     from hardware.rp2040_station import Rp2040Station, prepared_flash
     one = Rp2040Station("seat-1", module, flash_in=prepared_flash(module))
+    one.wait_for_hello()                         # booted, as rp2040_stations hands them out
     yield one
     one.close()
 
@@ -62,6 +63,7 @@ def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
         assert link.station_id == station.station_id
         assert link.firmware == table_firmware_version()
         assert link.capabilities.get("reader") == "pn532" and link.capabilities.get("led") == "ws2812"
+        station.run_for(1000)                   # the answers to the table's opening words are out
         last = station.press(4, hold_ms=80.0)
         down, up = next_event(events, "ButtonEvent", WAIT_S), next_event(events, "ButtonEvent", WAIT_S)
         assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
