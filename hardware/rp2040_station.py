@@ -262,7 +262,10 @@ def prepared_flash(module: Path) -> Path:
         station = Rp2040Station("flashing", module, flash_out=partial, paced=False, reader=False)
 
         class EmulatedPicoFlasher(StationFlasher):   # the emulator's pace (docs/rp2040.md), not a Pico's
-            PORT_WAIT_S = HELLO_WAIT_S = REPL_WAIT_S = BOOT_WAIT_S / 4
+            PORT_WAIT_S = REPL_WAIT_S = BOOT_WAIT_S / 4
+            # each try for HELLO short: the first may find the port from before the reset,
+            # which the emulated Pico takes seconds of wall time to make
+            HELLO_WAIT_S = 10.0
         try:
             EmulatedPicoFlasher(station.port).flash()
         except FlashError as exc:

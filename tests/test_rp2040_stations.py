@@ -94,7 +94,8 @@ def test_the_table_flashes_a_bare_emulated_pico_with_mpremote(module, capsys):
     from hardware.stationflash import StationFlasher
     bare = Rp2040Station("bare-1", module, paced=False, reader=False)
     waits = StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.REPL_WAIT_S
-    StationFlasher.PORT_WAIT_S = StationFlasher.HELLO_WAIT_S = StationFlasher.REPL_WAIT_S = WAIT_S / 4
+    StationFlasher.PORT_WAIT_S = StationFlasher.REPL_WAIT_S = WAIT_S / 4
+    StationFlasher.HELLO_WAIT_S = 10.0          # each try short: the first may find the port from before the reset
     try:
         assert main(["stations", "--flash", "--port", bare.port]) == 0
     finally:
@@ -113,6 +114,7 @@ def test_a_running_emulated_station_is_updated_through_update(station, capsys):
     waits = [getattr(StationFlasher, name) for name in names]
     for name in names:                          # the emulator's pace, not a Pico's
         setattr(StationFlasher, name, WAIT_S / 4)
+    StationFlasher.HELLO_WAIT_S = 10.0          # each try short: the first may find the port from before the reset
     try:
         assert main(["stations", "--flash", "--port", station.port]) == 0
     finally:
