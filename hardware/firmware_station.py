@@ -67,14 +67,17 @@ def micropython_module() -> Path:
     return install_once(runtime_dir(), PICO)
 
 
-def install_once(target: Path, sources: Path | None = None) -> Path:
+def install_once(target: Path, sources: Path | None = None, package: str = NPM_PACKAGE,
+                 entry: str = "micropython.mjs") -> Path:
     """MicroPython's WebAssembly build in ``target`` (npm ci there, with the package files
     from ``sources`` when given), its module's path; FirmwareUnavailable when npm cannot.
+    (``package`` and its file ``entry``: another package so installed, rp2040js for
+    ``--stations rp2040``.)
     One install at a time (a lock file): two tables, or two test workers, started at once
     would each run npm ci into the same folder, and each removes what the other writes; and
     an install is taken only once it is marked finished, never half-unpacked."""
     import fcntl
-    module = target / "node_modules" / NPM_PACKAGE / "micropython.mjs"
+    module = target / "node_modules" / package / entry
     installed = target / ".installed"
     if installed.is_file() and module.is_file():
         return module
@@ -90,13 +93,12 @@ def install_once(target: Path, sources: Path | None = None) -> Path:
             done = subprocess.run([shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
                                   cwd=target, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
-                                      f"({exc})") from None
+            raise FirmwareUnavailable(f"npm could not install {package} into {target} ({exc})") from None
         if done.returncode == 0 and module.is_file():
             installed.write_text("npm ci\n")
             return module
     why = (done.stderr.strip().splitlines() or ["no message"])[-1]
-    raise FirmwareUnavailable(f"--stations firmware: npm could not install {NPM_PACKAGE} into {target} "
+    raise FirmwareUnavailable(f"npm could not install {package} into {target} "
                               f"(is the npm registry reachable?): {why}")
 
 

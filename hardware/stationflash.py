@@ -199,6 +199,7 @@ class StationFlasher:
     UPDATE_WAIT_S = 3.0        # a station that knows UPDATE resets at once
     PORT_WAIT_S = 15.0         # a Pico's USB is back about 1-2 s after a reset
     HELLO_WAIT_S = 5.0
+    REPL_WAIT_S = 3.0          # the raw REPL's answer, each try
 
     def __init__(self, port: str, *, folder: Path | None = None, progress: Progress = _quiet,
                  transport: Callable[[str], Any] | None = None, link: Callable[..., Any] | None = None) -> None:
@@ -275,7 +276,7 @@ class StationFlasher:
             try:
                 board = self.transport(self.port)
                 with contextlib.redirect_stdout(io.StringIO()):     # mpremote prints what it got instead
-                    board.enter_raw_repl(soft_reset=False, timeout_overall=3)
+                    board.enter_raw_repl(soft_reset=False, timeout_overall=self.REPL_WAIT_S)
                 return board
             except (TransportError, OSError) as exc:
                 if board is not None:
@@ -361,11 +362,22 @@ def _counterparts(images: list[Image]) -> set[str]:
 
 
 def _read_json(board: Any, name: str) -> dict[str, Any]:
+    """The list the table wrote on the station, or what of it has the table's shape: JSON
+    of another shape (edited by hand, or by another program) counts as no list."""
     try:
         data = json.loads(bytes(board.fs_readfile(name)).decode("utf-8"))
-        return data if isinstance(data, dict) else {}
     except (ValueError, OSError):
         return {}
+    if not isinstance(data, dict):
+        return {}
+    manifest: dict[str, Any] = {}
+    files = data.get("files")
+    if isinstance(files, dict):
+        manifest["files"] = {k: v for k, v in files.items() if isinstance(v, str)}
+    own = data.get("own")
+    if isinstance(own, list):
+        manifest["own"] = [n for n in own if isinstance(n, str)]
+    return manifest
 
 
 def _close(board: Any) -> None:

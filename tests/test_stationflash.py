@@ -186,3 +186,23 @@ def test_only_picos_are_offered_to_the_flash():
     from controller.app.flash import picos
     ports = [SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A), SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403)]
     assert picos(["/dev/ttyACM0", "/dev/ttyUSB0"], comports=lambda: ports) == ["/dev/ttyACM0"]
+
+
+@pytest.mark.parametrize("manifest", [
+    b'{"version": "1.1.9", "files": ["config.py"], "own": []}',     # a list where the table keeps a dict
+    b'{"version": "1.1.9", "files": {"config.py": 7}, "own": 5}',    # a number where a list of names goes
+    b'["config.py"]',
+    b'"1.1.9"',
+])
+def test_a_list_of_the_wrong_shape_on_a_station_is_updated_like_any_other(pico, capsys, manifest):
+    """spieltisch.json holds valid JSON the table did not write: the station is updated as one
+    with no list (its config.py kept when it is not the table's), and so is the next one in the run."""
+    from controller.app.cli import main
+    files = old_firmware("1.1.9")
+    files["spieltisch.json"] = manifest
+    first, second = pico(files), pico(old_firmware("1.1.8"), uid="e6614103e7452d30")
+    assert main(["stations", "--flash", "--port", first.port, "--port", second.port]) == 0
+    out = capsys.readouterr().out
+    assert f"✓ Station e6614103e7452d2f on {first.port}" in out and f"✓ Station e6614103e7452d30 on {second.port}" in out
+    written = json.loads(first.files()["spieltisch.json"])
+    assert written["version"] == table_firmware_version() and isinstance(written["files"], dict)

@@ -65,10 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--timeout", type=_seconds, help="give up after this many seconds")
     demo.add_argument("--reaction",
                       help="real-time games (Crazy Kick): the bots' reaction time in ms, LOW-HIGH (default 250-600)")
-    demo.add_argument("--stations", choices=("sim", "firmware"), default="sim",
+    demo.add_argument("--stations", choices=("sim", "firmware", "rp2040"), default="sim",
                       help="sim: our Python model of a station (default); firmware: each station runs the project's "
                            "firmware/ under real MicroPython (WebAssembly, with Node.js), its buttons and PN532 "
-                           "simulated below it, on a pseudo-terminal like a USB station")
+                           "simulated below it, on a pseudo-terminal like a USB station; rp2040: that firmware on "
+                           "MicroPython's rp2 port on an emulated RP2040 (rp2040js; docs/rp2040.md)")
 
     play = sub.add_parser("play", help="run a real table with stations on serial ports")
     _game_arguments(play)
@@ -78,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--name", action="append", help="players' names, in seat order")
     play.add_argument("--bots", type=int, default=0,
                       help="bots take this many of the seats, the last ones (games where no card is hidden)")
-    play.add_argument("--stations", choices=("sim", "firmware"), default="sim",
-                      help="the bots' stations (virtual ports): sim, our Python model (default), or firmware, "
-                           "the project's firmware under real MicroPython")
+    play.add_argument("--stations", choices=("sim", "firmware", "rp2040"), default="sim",
+                      help="the bots' stations (virtual ports): sim, our Python model (default), firmware, "
+                           "the project's firmware under real MicroPython, or rp2040, on an emulated RP2040")
     play.add_argument("--virtual", action="store_true", help="the table deals (no physical cards)")
     play.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     play.add_argument("--fullscreen", action="store_true",
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                            "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, loop, frames, "
-                            "faults); repeatable")
+                            "faults, silicon); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
 
@@ -397,6 +398,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
                      f"no screenshot written (the game is saved as game {result['game_id']})", 1)
     result.pop("screenshot_taken", None)
     print(json.dumps(result, ensure_ascii=False), flush=True)
+    if no_screen is not None and args.stations != "sim" and not result.get("finished"):
+        # nobody watched it end: a game the stations did not carry to its end is a failure
+        return _fail("the game did not finish (the result above says where it stopped)", 1)
     return 0
 
 

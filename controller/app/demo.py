@@ -40,8 +40,9 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
     the game's variants (its ``GameRules.options``), e.g. ``{"target": 100}``;
     ``headless_note``: said on stderr once everything is set up and the game begins without
     a window (a mistake found before is said alone, in one line); ``stations``: "sim", our
-    Python model of a station, or "firmware", the project's own firmware under MicroPython
-    (then a real-time game runs on the real clock even headless: the firmware keeps its own)."""
+    Python model of a station, "firmware", the project's own firmware under MicroPython, or
+    "rp2040", that firmware on MicroPython's rp2 port on an emulated RP2040 (then a real-time
+    game runs on the real clock even headless: the firmware keeps its own)."""
     rules = find_game(game)
     folder = Path(data_dir or demo_data_dir())
     events = event_queue()
@@ -68,7 +69,9 @@ def run_demo(game: str = "partout", *, players: int = 4, seed: int | None = None
         # a real-time game without a screen runs on simulated time: nobody waits for reactions
         simulated = SimulatedTime() if rules.realtime and not watching and stations == "sim" else None
         sims = demo_stations(players, stack, realtime=rules.realtime, simulated=simulated, kind=stations)
-        links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True)
+        slow = [s.ping_interval_ns for s in sims if getattr(s, "ping_interval_ns", None)]
+        links = open_links([sim.port for sim in sims], events, stack, clock=simulated, bots=True,
+                           ping_interval_ns=max(slow) if slow else None)
         seats = [s.station_id for s in sims]
         names = NAMES[:players]
         if saved is not None:
@@ -128,7 +131,7 @@ def demo_stations(players: int, stack: contextlib.ExitStack, *, realtime: bool,
     presses instead (``simulated_stations``). ``kind`` "firmware": the firmware itself, whose
     USB delay is its own loop's."""
     on_the_real_clock = realtime and simulated is None
-    if kind == "firmware":
+    if kind in ("firmware", "rp2040"):
         return simulated_stations([f"sim-{i + 1}" for i in range(players)], stack, own_process=True, kind=kind)
     return simulated_stations([f"sim-{i + 1}" for i in range(players)], stack, own_process=on_the_real_clock,
                               link_delay_ms=DEMO_LINK_DELAY_MS if on_the_real_clock else None, clock=simulated)

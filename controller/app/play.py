@@ -23,11 +23,13 @@ log = logging.getLogger(__name__)
 
 
 def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack,
-               clock: Any = None, bots: bool = False) -> dict[str, Any]:
+               clock: Any = None, bots: bool = False,
+               ping_interval_ns: int | None = None) -> dict[str, Any]:
     """Open every station (HELLO handshake); station id → link, in port order. A port is
     opened by its /dev/serial/by-id/ name when it has one, so a replug finds it again.
     ``bots``: the stations are our simulated ones, pressed at machine speed, so their
-    links are not held to a person's event rate."""
+    links are not held to a person's event rate. ``ping_interval_ns``: clock-sync exchanges
+    this far apart instead of the link's own (stations slower than a Pico: emulated ones)."""
     from hardware.link import StationLink, stable_path
     links: dict[str, Any] = {}
     link: Any
@@ -38,7 +40,11 @@ def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack
             link = PN532Reader(stable_path(port[len("pn532:"):]), events).open()
         else:
             link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
-                               flood_limit=not bots).open()
+                               flood_limit=not bots)
+            if ping_interval_ns is not None:        # a slow station: asked for HELLO no more often either
+                link.PING_INTERVAL_NS = ping_interval_ns
+                link.WHO_INTERVAL_NS = max(link.WHO_INTERVAL_NS, ping_interval_ns)
+            link.open()
         stack.callback(link.close)
         if link.station_id in links:
             raise RuntimeError(f"station {link.station_id} is connected twice ({port})")
@@ -137,7 +143,8 @@ def box_volume() -> int:
         return DEFAULT_VOLUME
 
 
-STATION_KINDS = ("sim", "firmware")   # --stations: our Python model of the firmware, or the firmware itself
+STATION_KINDS = ("sim", "firmware", "rp2040")   # --stations: our Python model of the firmware, the firmware
+#                                                 itself (WebAssembly), or the firmware on an emulated RP2040
 
 
 def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_process: bool,
@@ -150,12 +157,18 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     table names them slow. ``link_delay_ms``: USB's delay each way; ``clock``: a simulated
     one (only in the table's process). ``kind`` "firmware": each station is the project's own
     firmware/ under real MicroPython (``hardware/firmware_station.py``), each in a process of its
-    own and on the host's clock; its pseudo-terminal is opened as a USB station's."""
-    if kind == "firmware":
-        from hardware.firmware_station import firmware_stations
-        stations = firmware_stations(ids)
-        for running in stations:
-            stack.callback(running.close)
+    own and on the host's clock; its pseudo-terminal is opened as a USB station's. ``kind``
+    "rp2040": the same firmware on MicroPython's rp2 port on an emulated RP2040
+    (``hardware/rp2040_station.py``), flashed as a table flashes a Pico."""
+    if kind in ("firmware", "rp2040"):
+        if kind == "firmware":
+            from hardware.firmware_station import firmware_stations
+            stations = firmware_stations(ids)
+        else:
+            from hardware.rp2040_station import rp2040_stations
+            stations = rp2040_stations(ids)
+        for station in stations:
+            stack.callback(station.close)
         return stations
     if own_process:
         from controller.table.realtime import REALTIME_SWITCH_S

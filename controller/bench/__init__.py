@@ -43,7 +43,7 @@ from controller.bench.measure import Target, format_table
 
 AREAS = ("rules", "balance", "teamup", "table", "app", "fairness", "race", "stations", "cards", "loop", "frames",
          "idle")
-ON_DEMAND = ("faults",)          # long: only when asked for
+ON_DEMAND = ("faults", "silicon")   # long: only when asked for
 
 
 def _area(name: str):
