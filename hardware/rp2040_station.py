@@ -87,7 +87,7 @@ def emulator_module() -> Path:
 def wiring() -> dict[str, Any]:
     """firmware/config.py's pins, read as the station reads them."""
     names: dict[str, Any] = {}
-    exec(compile((firmware_dir() / "config.py").read_text(), "config.py", "exec"), {}, names)  # noqa: S102 - our own file
+    exec(compile((firmware_dir() / "config.py").read_text(), "config.py", "exec"), {}, names)  # our own file
     led = names["LED_PIN"] if names.get("LED_KIND") == "ws2812" else None
     return {"BUTTON_PINS": list(names["BUTTON_PINS"]), "LED_PIN": led, "BUZZER_PIN": names.get("BUZZER_PIN"),
             "I2C_ID": names["I2C_ID"], "I2C_SDA": names["I2C_SDA"], "I2C_SCL": names["I2C_SCL"]}

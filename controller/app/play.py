@@ -161,14 +161,15 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     "rp2040": the same firmware on MicroPython's rp2 port on an emulated RP2040
     (``hardware/rp2040_station.py``), flashed as a table flashes a Pico."""
     if kind in ("firmware", "rp2040"):
+        stations: list[Any]
         if kind == "firmware":
             from hardware.firmware_station import firmware_stations
             stations = firmware_stations(ids)
         else:
             from hardware.rp2040_station import rp2040_stations
             stations = rp2040_stations(ids)
-        for station in stations:
-            stack.callback(station.close)
+        for running in stations:
+            stack.callback(running.close)
         return stations
     if own_process:
         from controller.table.realtime import REALTIME_SWITCH_S
