@@ -195,11 +195,11 @@ def test_a_card_is_read_when_the_loop_is_slow():
             one.press(2, hold_ms=40.0)
             one.tap("04A1B2C3D4E5F6", ST1)
             last = one.press(3, hold_ms=40.0)
-            assert next_event(events, "TagEvent", 60).text == ST1
-            next_event(events, "TagGone", 60)
+            assert next_event(events, TagEvent, 60).text == ST1
+            next_event(events, TagGone, 60)
             ups = []
             while not ups or ups[-1].seq != last:
-                ups.append(next_event(events, "ButtonEvent", 60))
+                ups.append(next_event(events, ButtonEvent, 60))
             assert ups[-1].button == 3 and not ups[-1].pressed
         finally:
             link.close()

@@ -18,6 +18,7 @@ import queue
 import pytest
 
 from conftest import next_event
+from hardware.events import ButtonEvent, TagEvent, TagGone
 from hardware.firmware_station import FirmwareUnavailable
 from hardware.link import StationLink
 from hardware.stationflash import table_firmware_version
@@ -65,15 +66,15 @@ def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
         assert link.capabilities.get("reader") == "pn532" and link.capabilities.get("led") == "ws2812"
         station.run_for(1000)                   # the answers to the table's opening words are out
         last = station.press(4, hold_ms=80.0)
-        down, up = next_event(events, "ButtonEvent", WAIT_S), next_event(events, "ButtonEvent", WAIT_S)
+        down, up = next_event(events, ButtonEvent, WAIT_S), next_event(events, ButtonEvent, WAIT_S)
         assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
         assert up.seq == last
         held = (up.station_us - down.station_us) & MASK
         assert 79_900 <= held <= 80_100, held          # the emulator's clock: each stamp is its first edge
         last = station.tap("04A1B2C3D4E5F6", ST1)
-        tag = next_event(events, "TagEvent", WAIT_S)
+        tag = next_event(events, TagEvent, WAIT_S)
         assert (tag.uid, tag.text) == ("04A1B2C3D4E5F6", ST1)
-        gone = next_event(events, "TagGone", WAIT_S)
+        gone = next_event(events, TagGone, WAIT_S)
         assert gone.uid == "04A1B2C3D4E5F6" and gone.seq == last
         figures = station.stats()
         # the st1 record in one FAST_READ (firmware/config.py's I2C timeout allows it), a
