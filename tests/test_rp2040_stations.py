@@ -148,6 +148,7 @@ def _demo(game: str, tmp_path, players: int, seed: int, **options):
                     options=options or None, stations="rp2040")
 
 
+@pytest.mark.slow          # minutes of wall time at the emulator's speed here (8+ under load): not in CI
 def test_a_short_crazy_kick_match_races_on_emulated_picos(module, tmp_path):
     """Two emulated Picos, one goal: every race decided on presses the rp2 port's IRQ stamped."""
     result = _demo("crazy-kick", tmp_path, 2, 5, goals=1)
