@@ -1,5 +1,5 @@
 # The bring-up probe (PROBE chip, PROBE card: `spieltisch stations --probe`): measures on
-# the station's own PN532 what the simulated chip (hardware/pn532_chip.py) takes from
+# the station's own PN532 what the simulated chip (hardware/sim/pn532_chip.py) takes from
 # hardware/data/pn532_timing.json, where several figures are estimates. The station's
 # loop runs one measurement a pass (each bounded: a command and its answers, at most a
 # few hundred ms), and the reader is set up again afterwards. Each figure goes to the

@@ -1,6 +1,6 @@
 """The bring-up probe's figures (PROBED frames, firmware/probe.py) → a timing file in the
 shape of ``hardware/data/pn532_timing.json``, which the simulated chip loads in place of
-the shipped one (``SPIELTISCH_PN532_TIMING``, ``hardware/pn532_chip.load_timing``).
+the shipped one (``SPIELTISCH_PN532_TIMING``, ``hardware/sim/pn532_chip.load_timing``).
 
 What the probe measures on the Pico is a command's time on the whole (from its last bit
 to its ACK, to its answer); the model's figures are parts of that, so each is the

@@ -20,7 +20,7 @@ from controller.games import find_game  # noqa: E402
 from controller.table import Table  # noqa: E402
 from hardware.events import EventQueue  # noqa: E402
 from hardware.link import StationLink  # noqa: E402
-from hardware.sim import SimulatedStation  # noqa: E402
+from hardware.sim.station import SimulatedStation  # noqa: E402
 
 _Event = TypeVar("_Event")
 
@@ -169,7 +169,7 @@ def micropython_for_the_checks() -> None:
     however many test workers ask at the same time (``pytest -n``), as ``--stations firmware``
     installs its own."""
     import shutil
-    from hardware.firmware_station import FirmwareUnavailable, install_once
+    from hardware.sim.firmware_station import FirmwareUnavailable, install_once
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.fail("Node.js (node and npm) is needed to run the firmware under MicroPython")
     try:

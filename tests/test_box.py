@@ -10,7 +10,7 @@ from conftest import wait_until
 
 from controller.app.menu import BACK, MINUS, OK, PLUS, Activity, Menu
 from controller.games import GAMES
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 
 
 def choose(menu: Menu, key: str, station: str | None = None):

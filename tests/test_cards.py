@@ -15,7 +15,7 @@ from controller.games import find_game
 from controller.games.core import IllegalAction
 from controller.table.cards import CardKeys, CardResolver, card_token, parse_text
 from controller.table.eventlog import EventLog
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 
 
 def uid_for(i: int) -> str:
@@ -279,7 +279,7 @@ def test_enroll_a_whole_deck_at_a_station_with_the_screen(tmp_path, write):
 
 def phone_writes(tag, page: int, data: bytes) -> bytes:
     """A phone's NFC app ("NFC Tools"): it lists the sticker and writes a page, without PWD_AUTH."""
-    from hardware import ntag
+    from hardware.sim import ntag
     tag.activate()
     return tag.command(bytes([ntag.WRITE, page]) + data)
 
@@ -290,7 +290,7 @@ def test_enroll_write_protects_each_sticker_a_phone_cannot_rewrite_it_and_the_ta
     and cannot write it, the password or the protection; enrolled again with --write, the
     table opens each sticker with its password and writes it again."""
     from controller.app.enroll import enroll
-    from hardware import ntag
+    from hardware.sim import ntag
     from hardware.pn532 import ndef_text
     deck = find_game("team-up").card_names()
     with SimulatedStation("learner") as station:
@@ -368,7 +368,7 @@ def test_enroll_write_refuses_a_station_whose_firmware_would_leave_the_record_op
     assert protects_what_it_writes("1.2.0") and protects_what_it_writes("1.10") and protects_what_it_writes("sim-1.0")
     assert not protects_what_it_writes("1.1.0") and not protects_what_it_writes(None)
     assert not protects_what_it_writes("pn532-1.6")
-    monkeypatch.setattr("hardware.sim.FIRMWARE", "1.1.0")
+    monkeypatch.setattr("hardware.sim.station.FIRMWARE", "1.1.0")
     with SimulatedStation("old") as station:
         with pytest.raises(IllegalAction) as caught:
             enroll("partout", station.port, write=True, headless=True, data_dir=tmp_path, timeout=5)
@@ -462,7 +462,7 @@ def test_a_new_cards_text_is_read_at_once_not_at_the_next_poll():
 
 def test_a_bare_reader_cannot_write_records_and_says_so(tmp_path):
     from controller.app.enroll import enroll
-    from hardware.sim_pn532 import SimulatedPN532
+    from hardware.sim.pn532_hsu import SimulatedPN532
     chip = SimulatedPN532("A10K3ZQ1", by_id_dir=tmp_path).start()
     try:
         with pytest.raises(IllegalAction) as caught:

@@ -19,7 +19,7 @@ from controller.table import LED_REFUSED, Table
 from hardware.clocksync import ClockSync
 from hardware.events import ButtonEvent
 from hardware.protocol import STATION_TICKS_MODULO
-from hardware.sim import StationClock
+from hardware.sim.station import StationClock
 from tests.test_crazykick_rules import arrange, stuck_state
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
@@ -704,7 +704,7 @@ def test_a_station_that_never_answers_is_named_as_silent_and_every_race_waits_on
 def test_a_simulated_station_too_slow_to_judge_blames_the_busy_computer_not_a_usb_adapter(caplog):
     """A demo's or a bot's station is late only because the computer is: the line says so
     rather than send the owner after a USB adapter's latency that is not there."""
-    from hardware.sim import FIRMWARE
+    from hardware.sim.station import FIRMWARE
     table = Table(RULES, config={"players": 4}, seed=1, stations=["s1", "s2", "s3", "s4"])
     links = {s: RacingLink() for s in table.stations}
     links["s2"].firmware, links["s3"].firmware = FIRMWARE, "1.2"

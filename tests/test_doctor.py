@@ -1,5 +1,5 @@
 """``spieltisch doctor``: each layer's ✓ and each ✗ it can say, through an injected
-environment; the stations are simulated ones (hardware/sim.py) speaking the real protocol
+environment; the stations are simulated ones (hardware/sim/station.py) speaking the real protocol
 over ptys, the host panel gpiozero's mock pins."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.app import doctor
 from controller.app.doctor import FAIL, OK, SKIP, Environment, run_checks
 from hardware.protocol import encode_frame
-from hardware.sim import SimulatedStation, StationClock
+from hardware.sim.station import SimulatedStation, StationClock
 
 
 class OldStation(SimulatedStation):

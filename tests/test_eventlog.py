@@ -43,7 +43,7 @@ def test_learning_a_deck_registers_every_tapped_tag(tmp_path, monkeypatch, capsy
     import threading
     from controller.app.cli import main
     from controller.games import find_game
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
 
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     deck = find_game("partout").card_names()

@@ -1,7 +1,7 @@
 """The real firmware in the loop (issue 32): stations that run the project's own firmware/
 under MicroPython's WebAssembly build, on a simulated Pico (bouncing contacts below the
 pins' IRQs, a datasheet-timed PN532 on I2C), behind the same pseudo-terminals and protocol
-as a USB station (hardware/firmware_station.py, hardware/pico/).
+as a USB station (hardware/sim/firmware_station.py, hardware/sim/pico/).
 
 Whole games take minutes on the real clock: they are in the ``slow`` group, which the
 default run leaves out (pyproject's addopts); ``python -m pytest -m slow`` runs them."""
@@ -19,7 +19,7 @@ import pytest
 
 from conftest import next_event
 from hardware.events import ButtonEvent, TagEvent, TagGone, TagWritten
-from hardware.firmware_station import FirmwareUnavailable, firmware_stations
+from hardware.sim.firmware_station import FirmwareUnavailable, firmware_stations
 from hardware.link import StationLink
 from hardware.stationflash import table_firmware_version
 
@@ -175,7 +175,7 @@ def test_a_whole_crazy_kick_match_on_the_firmware(tmp_path):
 
 
 def test_the_station_module_is_found_from_the_package():
-    from hardware.firmware_station import PICO, micropython_module
+    from hardware.sim.firmware_station import PICO, micropython_module
     assert micropython_module().is_file()
     assert {"board.py", "machine.py", "neopixel.py", "station.mjs"} <= {p.name for p in PICO.iterdir()}
 

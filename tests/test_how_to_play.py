@@ -12,7 +12,7 @@ import pytest
 from controller.app.howto import NEXT, OK, PREVIOUS, SKIP, HowToSnapshot, Pages
 from controller.app.menu import BACK, Activity, Menu
 from controller.games import GAMES, texts
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 from tests.conftest import record_texts, wait_until
 
 CASES = [(game, lang) for game in sorted(GAMES) for lang in texts.LANGUAGES]

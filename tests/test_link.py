@@ -10,7 +10,7 @@ import pytest
 from hardware.events import ButtonEvent, StationHello, StationLost, TagEvent
 from hardware.link import StationError, StationLink
 from hardware.protocol import Frame, encode_frame
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 
 
 STATION_ID = f"abc{os.getpid()}"

@@ -15,7 +15,7 @@ from controller.games.partout import Play
 from controller.inputs import adapter_for
 from controller.app.play import run_table
 from controller.table import BUZZ_ACCEPTED
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 
 RULES = find_game("partout")
 BEEP = ("BUZZ", tuple(map(str, BUZZ_ACCEPTED)))

@@ -14,7 +14,7 @@ from conftest import next_event, wait_until
 from hardware.events import StationHello, StationLost, TagEvent, TagGone
 from hardware.link import StationError
 from hardware.pn532 import IN_LIST_PASSIVE_TARGET as INLIST, PN532, ReplyParser, build_frame
-from hardware.sim_pn532 import SimulatedPN532, response_frame
+from hardware.sim.pn532_hsu import SimulatedPN532, response_frame
 
 
 def test_the_driver_wakes_and_configures_the_chip():
@@ -108,7 +108,7 @@ def test_the_simulated_sticker_answers_as_the_ntag_datasheet_says():
     83h, E3h); the CC says the size; READ gives four pages and rolls over past the last;
     PWD and PACK never read back; an address past the last page is refused and leaves the
     tag silent until it is listed again."""
-    from hardware import ntag
+    from hardware.sim import ntag
     for kind, size, pages, cc in (("NTAG213", 0x0F, 45, 0x12), ("NTAG215", 0x11, 135, 0x3E),
                                   ("NTAG216", 0x13, 231, 0x6D)):
         tag = ntag.Ntag("04A1B2C3D4E5F6", kind)
@@ -127,7 +127,7 @@ def test_the_simulated_sticker_answers_as_the_ntag_datasheet_says():
 def test_protection_takes_effect_when_the_sticker_is_listed_again():
     """As genuine NTAG215s do: the session that writes AUTH0 may go on writing; from the
     next activation on, a write from AUTH0 on needs PWD_AUTH, whose answer is PACK."""
-    from hardware import ntag
+    from hardware.sim import ntag
     tag = ntag.Ntag("04A1B2C3D4E5F6")
     tag.activate()
     cfg = tag.cfg
@@ -149,9 +149,9 @@ def test_a_phone_through_a_reader_cannot_write_a_protected_sticker_but_reads_it(
     """The simulated PN532 as a phone's reader: the protected sticker's text is read as
     always; a WRITE without PWD_AUTH gets the chip's error status and the sticker falls
     silent until listed again; with the password (InCommunicateThru 1Bh) it is written."""
-    from hardware import ntag
+    from hardware.sim import ntag
     from hardware.pn532 import IN_DATA_EXCHANGE
-    from hardware.sim_pn532 import IN_COMMUNICATE_THRU
+    from hardware.sim.pn532_hsu import IN_COMMUNICATE_THRU
     with SimulatedPN532("A1") as chip:
         port = serial.serial_for_url(chip.port, baudrate=115200, timeout=0.005)
         try:

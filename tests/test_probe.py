@@ -9,7 +9,7 @@ import datetime
 import json
 
 from controller.app.cli import main
-from hardware.pn532_chip import Pn532, load_timing
+from hardware.sim.pn532_chip import Pn532, load_timing
 from hardware.probe_timing import parse_figures, timing_from_probe
 from hardware.stationflash import table_firmware_version
 

@@ -15,7 +15,7 @@ import pytest
 from hardware.events import ButtonEvent, StationProgress
 from hardware.link import StationLink
 from hardware.protocol import Frame, FrameDecoder, encode_frame, ticks_diff
-from hardware.sim import SimulatedStation, StationClock
+from hardware.sim.station import SimulatedStation, StationClock
 
 STATION_ID = f"prog{os.getpid()}"
 
@@ -227,7 +227,7 @@ def test_the_stations_own_process_answers_fences_after_its_presses():
     """The simulated stations in a process of their own (a windowed demo's, the bots' at
     play) are the same SimulatedStation: a press made there comes ahead of the answer to a
     FENCE asked after it, and the answer's stamp is past the press."""
-    from hardware.sim_process import StationsProcess
+    from hardware.sim.process import StationsProcess
     with StationsProcess([{"station_id": STATION_ID + "proc", "seed": 1}]) as process:
         remote = process.stations[0]
         events: queue.Queue = queue.Queue()

@@ -177,7 +177,7 @@ def test_a_complete_real_game_without_its_result_is_recorded_by_play_and_never_o
     of offering it."""
     from controller.app.box import unfinished_game
     from controller.app.play import run_table
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     saved = whole_games("partout")["saved"]
     real = {k: v for k, v in saved.config.items() if k != "demo"}

@@ -573,7 +573,7 @@ def test_the_pause_banner_says_the_table_cannot_save(make_table, screen):
 # --- Ctrl-C, and actions from outside ---------------------------------------------------------------
 
 def test_ctrl_c_on_play_stops_at_once_with_a_message(tmp_path):
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     sims = [SimulatedStation(f"p{i}").start() for i in range(3)]
     proc = None
     try:

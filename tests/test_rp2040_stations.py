@@ -1,13 +1,13 @@
 """Stations on emulated silicon (issue 43): the project's firmware/ on MicroPython's rp2 port
 (the image a Pico runs) on rp2040js, flashed there by ``spieltisch stations --flash`` with
 mpremote, behind the same pseudo-terminals and protocol as a USB station
-(hardware/rp2040_station.py, hardware/rp2040/station.mjs, hardware/rp2040_pn532.py).
+(hardware/sim/rp2040_station.py, hardware/sim/rp2040/station.mjs, hardware/sim/rp2040_pn532.py).
 
 The emulator keeps its own clock (the core's cycles at 125 MHz): what these tests assert about
 time is read from it (the firmware's own stamps, the emulator's figures), never from the
 host's clock, so they hold at any load; only how long they take in wall time depends on it.
 
-They need the MicroPython image and the RP2040's boot ROM in hardware.rp2040_station's
+They need the MicroPython image and the RP2040's boot ROM in hardware.sim.rp2040_station's
 ``silicon_dir()`` (docs/rp2040.md): without them they are skipped, saying so. Whole games are
 in the ``slow`` group."""
 
@@ -19,7 +19,7 @@ import pytest
 
 from conftest import next_event
 from hardware.events import ButtonEvent, TagEvent, TagGone
-from hardware.firmware_station import FirmwareUnavailable
+from hardware.sim.firmware_station import FirmwareUnavailable
 from hardware.link import StationLink
 from hardware.stationflash import table_firmware_version
 
@@ -30,7 +30,7 @@ WAIT_S = 600                                   # wall time the emulator may take
 
 @pytest.fixture(scope="module")
 def module():
-    from hardware.rp2040_station import emulator_module, silicon
+    from hardware.sim.rp2040_station import emulator_module, silicon
     try:
         silicon()
         return emulator_module()
@@ -47,7 +47,7 @@ def open_link(station, events: queue.Queue) -> StationLink:
 
 @pytest.fixture
 def station(module):
-    from hardware.rp2040_station import Rp2040Station, prepared_flash
+    from hardware.sim.rp2040_station import Rp2040Station, prepared_flash
     one = Rp2040Station("seat-1", module, flash_in=prepared_flash(module))
     one.wait_for_hello()                         # booted, as rp2040_stations hands them out
     yield one
@@ -91,7 +91,7 @@ def test_the_table_flashes_a_bare_emulated_pico_with_mpremote(module, capsys):
     no files): mpremote writes the firmware, its SHA-256 is checked on the station, the Pico
     resets and says HELLO with the table's version."""
     from controller.app.cli import main
-    from hardware.rp2040_station import Rp2040Station
+    from hardware.sim.rp2040_station import Rp2040Station
     from hardware.stationflash import StationFlasher
     bare = Rp2040Station("bare-1", module, paced=False, reader=False)
     waits = StationFlasher.PORT_WAIT_S, StationFlasher.HELLO_WAIT_S, StationFlasher.REPL_WAIT_S

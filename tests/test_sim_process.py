@@ -1,4 +1,4 @@
-"""Simulated stations in a process of their own (hardware/sim_process.py): what a person
+"""Simulated stations in a process of their own (hardware/sim/process.py): what a person
 does at them reaches the table's links as from the stations in the table's process, the
 sequence numbers counted on the table's side are the frames', and the process ends with
 the table's, whatever way that ends."""
@@ -17,7 +17,7 @@ import pytest
 from hardware.events import ButtonEvent, TagEvent, TagGone
 from hardware.link import StationLink
 from hardware.protocol import STATION_TICKS_MODULO
-from hardware.sim_process import StationsProcess, StationsProcessError
+from hardware.sim.process import StationsProcess, StationsProcessError
 from tests.conftest import gone, next_event, stop_group, wait_until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,7 +100,7 @@ def test_stations_that_cannot_start_say_so_in_one_line(capfd):
 TABLE = """
 import sys, time
 sys.path.insert(0, {root!r})
-from hardware.sim_process import StationsProcess
+from hardware.sim.process import StationsProcess
 process = StationsProcess([{{"station_id": "far-1"}}])
 try:
     print(process._process.pid, flush=True)
@@ -138,8 +138,8 @@ def test_a_real_time_games_stations_on_the_real_clock_are_in_a_process_of_their_
     from controller.app.demo import demo_stations
     from controller.app.play import seat_bots
     from controller.table.realtime import SimulatedTime
-    from hardware.sim import SimulatedStation
-    from hardware.sim_process import RemoteStation
+    from hardware.sim.station import SimulatedStation
+    from hardware.sim.process import RemoteStation
     with contextlib.ExitStack() as stack:
         watched = demo_stations(3, stack, realtime=True, simulated=None)      # a demo someone watches
         assert all(isinstance(s, RemoteStation) for s in watched)
@@ -195,13 +195,13 @@ def test_a_watched_crazy_kick_demo_plays_on_the_real_clock_through_the_stations_
 # -- the simulated USB wire ---------------------------------------------------------------------
 
 def test_each_wire_delivers_in_order_never_sooner_than_its_delay_and_a_closed_one_drops_what_it_carries():
-    """Every simulated wire of a process shares one timeline (hardware/sim.py, _Timeline):
+    """Every simulated wire of a process shares one timeline (hardware/sim/station.py, _Timeline):
     each item leaves no sooner than the delay drawn for it, a wire's items leave in the order
     they were given (USB does not reorder), two wires do not wait on each other, and a wire
     unplugged drops what it still carries."""
     import random
     import threading
-    from hardware.sim import _DelayLine
+    from hardware.sim.station import _DelayLine
     left: list[tuple[str, int, float]] = []
     done = threading.Event()
     fast = _DelayLine((0.5, 1.0), random.Random(1))
@@ -231,7 +231,7 @@ def test_a_station_whose_host_does_not_read_holds_up_no_other_station():
     keeps what it cannot send, and the other stations' frames still leave on time (their
     host is reading)."""
     import select as select_module
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     with SimulatedStation("unread", link_delay_ms=(0.5, 1.0)) as unread, \
             SimulatedStation("read", link_delay_ms=(0.5, 1.0)) as read:
         port = os.open(read.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)

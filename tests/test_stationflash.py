@@ -87,7 +87,7 @@ def test_a_new_pico_with_only_micropython_gets_the_firmware(pico):
 
 
 def test_a_station_that_does_not_know_update_is_told_to_hold_its_button(tmp_path):
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     with SimulatedStation("old-1", by_id_dir=tmp_path) as station:
         with pytest.raises(FlashError) as caught:
             StationFlasher(station.port).flash()

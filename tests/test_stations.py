@@ -18,7 +18,7 @@ from controller.games import find_game
 from controller.table import Table
 from hardware.events import ButtonEvent, StationHello, StationLost
 from hardware.link import StationLink, stable_path
-from hardware.sim import SimulatedStation, StationClock
+from hardware.sim.station import SimulatedStation, StationClock
 
 
 @pytest.fixture
@@ -287,7 +287,7 @@ def test_spieltisch_stations_lists_stations_readers_and_silent_ports(tmp_path, c
     import controller.table.stations as stations
     from controller.app.cli import main
     from hardware.pn532 import PN532
-    from hardware.sim_pn532 import SimulatedPN532
+    from hardware.sim.pn532_hsu import SimulatedPN532
     # the simulated devices answer from this process's threads, which a busy machine holds
     # back: generous deadlines, so that a late answer is not taken for none (a real station
     # or chip answers within milliseconds; the silent port waits them out)

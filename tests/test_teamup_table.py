@@ -261,7 +261,7 @@ def test_the_table_knows_whether_a_challenge_is_played_by_another_team(tmp_path,
     order is not known to them; the same people, or people not named, play their own pile."""
     from controller.app.play import run_table
     from controller.table.eventlog import EventLog
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
     with EventLog(tmp_path / "spieltisch.db") as store:
         first = store.start_game("team-up", {"players": 2, "mode": "virtual"}, 3, ["a", "b"])

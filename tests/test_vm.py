@@ -87,7 +87,7 @@ def vm() -> Iterator[dict[str, Any]]:
     why = _missing()
     if why:
         pytest.skip(why)
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     from tools.box_vm.session import Box
     stations = [SimulatedStation(f"vm-{n}").start() for n in (1, 2, 3)]
     box = Box([s.pty for s in stations])

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controller.bench.fairness import LINK_DELAY_NS, PING_NS
 from controller.bench.measure import percentile
 from hardware import clocksync
-from hardware.sim import StationClock
+from hardware.sim.station import StationClock
 
 STALLS = {                      # name: (chance a ping starts a stall, its length ns, its extra delay ms)
     "quiet (0-4 ms each way)": (0.0, 0, 0),

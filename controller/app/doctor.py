@@ -374,7 +374,7 @@ def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda
     (a card laid on a reader meanwhile is timed), then judged."""
     from controller.table.runner import event_queue
     from hardware.events import TagEvent
-    from hardware.sim import is_simulated
+    from hardware.sim.station import is_simulated
     ports = env.ports()
     if not ports:
         return [Finding(FAIL, "doctor_no_stations")]
@@ -418,7 +418,7 @@ def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda
 
 
 def _station_facts(link: Any, read_ms: float | None) -> list[Finding]:
-    from hardware.sim import is_simulated
+    from hardware.sim.station import is_simulated
     station = link.station_id
     out = []
     reader = (link.stats or {}).get("reader")

@@ -219,7 +219,7 @@ def protects_what_it_writes(firmware: str | None) -> bool:
     """Whether a station of this firmware write-protects the records it writes: 1.2 and
     newer, and the simulated station (it models what 1.2 does). An older one would write
     the record and leave it open to any phone, and say "ok"."""
-    from hardware.sim import is_simulated
+    from hardware.sim.station import is_simulated
     if is_simulated(firmware):
         return True
     try:

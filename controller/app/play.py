@@ -152,34 +152,34 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
                        kind: str = "sim") -> list[Any]:
     """Simulated stations for bots (or a keyboard player), started; closed with ``stack``.
     ``own_process``: a real-time game on the real clock has them in a process of their own
-    (``hardware/sim_process.py``), as stations are devices of their own: in the table's
+    (``hardware/sim/process.py``), as stations are devices of their own: in the table's
     process their threads wait for the table's Python, their frames come late, and the
     table names them slow. ``link_delay_ms``: USB's delay each way; ``clock``: a simulated
     one (only in the table's process). ``kind`` "firmware": each station is the project's own
-    firmware/ under real MicroPython (``hardware/firmware_station.py``), each in a process of its
+    firmware/ under real MicroPython (``hardware/sim/firmware_station.py``), each in a process of its
     own and on the host's clock; its pseudo-terminal is opened as a USB station's. ``kind``
     "rp2040": the same firmware on MicroPython's rp2 port on an emulated RP2040
-    (``hardware/rp2040_station.py``), flashed as a table flashes a Pico."""
+    (``hardware/sim/rp2040_station.py``), flashed as a table flashes a Pico."""
     if kind in ("firmware", "rp2040"):
         stations: list[Any]
         if kind == "firmware":
-            from hardware.firmware_station import firmware_stations
+            from hardware.sim.firmware_station import firmware_stations
             stations = firmware_stations(ids)
         else:
-            from hardware.rp2040_station import rp2040_stations
+            from hardware.sim.rp2040_station import rp2040_stations
             stations = rp2040_stations(ids)
         for running in stations:
             stack.callback(running.close)
         return stations
     if own_process:
         from controller.table.realtime import REALTIME_SWITCH_S
-        from hardware.sim_process import StationsProcess
+        from hardware.sim.process import StationsProcess
         process = StationsProcess([{"station_id": station, "seed": i,
                                     "link_delay_ms": list(link_delay_ms) if link_delay_ms else None}
                                    for i, station in enumerate(ids)], switch_interval_s=REALTIME_SWITCH_S)
         stack.callback(process.close)
         return process.stations
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     sims = []
     for i, station in enumerate(ids):
         sim = SimulatedStation(station, clock=clock or time.monotonic_ns, seed=i, link_delay_ms=link_delay_ms)

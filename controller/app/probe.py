@@ -99,7 +99,7 @@ def probe_command(port: str | None, out: Path, *, simulated: bool = False,
     """The probe of the station on ``port`` (or of a simulated one); 0 when the file was
     written, 1 when the probe could not measure, 2 for a wrong call."""
     from hardware.link import StationError, StationLink
-    from hardware.pn532_chip import load_timing
+    from hardware.sim.pn532_chip import load_timing
     from hardware.probe_timing import parse_figures, timing_from_probe
     if (port is None) == (not simulated):
         print("spieltisch: the probe takes one station: --port DEV (or --stations firmware, a simulated one)",
@@ -111,7 +111,7 @@ def probe_command(port: str | None, out: Path, *, simulated: bool = False,
     link = None
     try:
         if simulated:
-            from hardware.firmware_station import firmware_stations
+            from hardware.sim.firmware_station import firmware_stations
             stations = firmware_stations(["probe"])
             port = stations[0].port
         assert port is not None

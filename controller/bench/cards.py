@@ -114,7 +114,7 @@ class TimedChip:
         if not self.queue or self.queue[0][0] > self.clock.us:
             return b"\x00" * n
         if n < 2:
-            return b"\x01"                 # the status byte alone: the frame stays (as hardware/pn532_chip.py)
+            return b"\x01"                 # the status byte alone: the frame stays (as hardware/sim/pn532_chip.py)
         _, current = self.queue.pop(0)
         if current[3:5] != b"\x00\xff":
             self.last = current
@@ -226,7 +226,7 @@ def host_taps(taps: int = 60) -> list[float]:
     """A TAG frame written by a simulated station → the event on the table's queue, ms."""
     from hardware.events import TagEvent
     from hardware.link import StationLink
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     events = event_queue()
     out = []
     with SimulatedStation("bench-cards") as station:

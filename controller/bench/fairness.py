@@ -58,7 +58,7 @@ def _synced_station(rng: random.Random, seconds: float = 10.0, link_ns: tuple[fl
     """A station clock with a random offset and up to ±200 ppm drift, and a ClockSync that
     has exchanged pings with it for ``seconds`` over a random link (``link_ns`` each way)."""
     from hardware.clocksync import ClockSync
-    from hardware.sim import StationClock
+    from hardware.sim.station import StationClock
     clock = StationClock(rng.randrange(1 << 30), rng.uniform(-200, 200))
     sync = ClockSync()
     end = _keep_syncing(rng, clock, sync, 1_000_000_000, 1_000_000_000 + int(seconds * 1e9), link_ns)
@@ -96,7 +96,7 @@ class _Station:
     def __init__(self, rng: random.Random, link_ns: tuple[float, float], link: str | None, answered: int,
                  wandering: bool) -> None:
         from hardware.clocksync import ClockSync
-        from hardware.sim import StationClock
+        from hardware.sim.station import StationClock
         from controller.bench import syncmodel
         if wandering:
             self.clock: Any = syncmodel.WanderingCrystal(

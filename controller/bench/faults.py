@@ -172,7 +172,7 @@ def _game_with_stations(game: str, seed: int, folder: Path, disturb: bool, rng: 
     from controller.table import Table
     from controller.table.eventlog import EventLog
     from controller.table.runner import TableRunner, Wake, event_queue
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
 
     rules = find_game(game)
     events = event_queue()
@@ -248,7 +248,7 @@ def flood() -> dict[str, float]:
     from controller.table.runner import event_queue
     from hardware.events import ButtonEvent
     from hardware.link import StationLink
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     logging.getLogger("hardware.link").setLevel(logging.ERROR)
     events = event_queue()
     sim = SimulatedStation("stuck").start()

@@ -44,7 +44,7 @@ def _cpu_ticks(pid: int) -> int:
 def _stations(count: int) -> None:
     """The simulators' side (``python -m controller.bench.idle N``): N stations on ptys,
     their ports on one line, plugged in until the input closes."""
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     sims = [SimulatedStation(f"idle{os.getpid()}x{i}").start() for i in range(count)]
     try:
         print(json.dumps([sim.port for sim in sims]), flush=True)

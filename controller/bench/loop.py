@@ -1,5 +1,5 @@
 """The real firmware in the loop (issue 32): figures of firmware/ itself under MicroPython,
-on the simulated Pico and the datasheet-timed PN532 (hardware/firmware_station.py).
+on the simulated Pico and the datasheet-timed PN532 (hardware/sim/firmware_station.py).
 
 These run on MicroPython's WebAssembly build on this machine, not on an RP2040: a pass of
 the loop here is not a pass on a Pico (its Cortex-M0+ at 125 MHz runs MicroPython several
@@ -84,7 +84,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
     laid down at random moments of the poll and lifted again, then ``events_and_presses``
     presses; the latencies (ms) and the board's report."""
     from hardware.events import ButtonEvent, TagEvent, TagGone
-    from hardware.firmware_station import firmware_stations
+    from hardware.sim.firmware_station import firmware_stations
     from hardware.link import StationLink
     (station,) = firmware_stations(["bench-1"], idle_us=0, config=config)     # a Pico's loop never sleeps
     events = event_queue()
@@ -118,7 +118,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
 
 
 def figures(quick: bool = False) -> dict[str, float]:
-    from hardware.pn532_chip import load_timing
+    from hardware.sim.pn532_chip import load_timing
     taps = 15 if quick else 60
     fast = taps_on({}, taps, events_and_presses=taps)
     alone = taps_on(READ_ALONE, taps)

@@ -210,7 +210,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
     import json
     import sys
     from hardware.protocol import decode_line
-    from hardware.sim import SimulatedStation, StationClock
+    from hardware.sim.station import SimulatedStation, StationClock
     rng = random.Random(seed)
     ids = [f"race{os.getpid()}x{i}" for i in range(stations)]   # unique: two benches may run at once
     sims = [SimulatedStation(i, link_delay_ms=link_delay_ms, seed=rng.randrange(1 << 30),

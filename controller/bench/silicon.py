@@ -1,5 +1,5 @@
 """Figures in the chip's own cycles (issue 43): firmware/ on MicroPython's rp2 port on an
-emulated RP2040 (hardware/rp2040_station.py, docs/rp2040.md), measured by the emulator's
+emulated RP2040 (hardware/sim/rp2040_station.py, docs/rp2040.md), measured by the emulator's
 clock (the Cortex-M0+'s cycles at 125 MHz), not modelled and not the host's clock: they are
 the same at any load. On demand (``--only silicon``): on this machine an emulated station
 runs some 20 times slower than a Pico, so a run takes minutes.
@@ -50,9 +50,9 @@ def _us(values: list[float], p: float) -> float:
 
 def figures(quick: bool = False) -> dict[str, float]:
     from controller.bench.fairness import PICO_NS
-    from hardware.firmware_station import FirmwareUnavailable
+    from hardware.sim.firmware_station import FirmwareUnavailable
     from hardware.link import StationLink
-    from hardware.rp2040_station import rp2040_stations
+    from hardware.sim.rp2040_station import rp2040_stations
     taps, presses = (2, 6) if quick else (10, 40)
     try:
         (station,) = rp2040_stations(["bench-1"])

@@ -14,7 +14,7 @@ from controller.bench.measure import Target, median_of, percentile
 from controller.table.runner import event_queue
 from hardware.link import StationLink
 from hardware.protocol import FrameDecoder, encode_frame
-from hardware.sim import SimulatedStation
+from hardware.sim.station import SimulatedStation
 
 TARGETS: dict[str, Target] = {
     "decode_frames_per_s": (50_000, "min", "frames/s", "host frame decoder on one core (mixed BTN/PONG/TAG)"),

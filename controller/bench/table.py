@@ -124,7 +124,7 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> CommitTimes:
     from controller.table import Table
     from controller.table.eventlog import EventLog
     from hardware.link import StationLink
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
 
     rules = find_game("partout")
     times = CommitTimes([], [], [], [], [])

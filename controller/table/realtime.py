@@ -32,7 +32,7 @@ from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
 from hardware.events import ButtonEvent, EventQueue, InputEvent, StationHello, StationLost, StationProgress
-from hardware.sim import is_simulated
+from hardware.sim.station import is_simulated
 
 log = logging.getLogger(__name__)
 

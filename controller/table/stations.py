@@ -180,7 +180,7 @@ def require_tables_firmware(links: Any, wanted: str | None = None) -> None:
     frames may mean something else (a newer table's, an older station's). Simulated
     stations model this table's firmware; a bare reader has none of ours."""
     from controller.games.core import IllegalAction
-    from hardware.sim import is_simulated
+    from hardware.sim.station import is_simulated
     from hardware.stationflash import table_firmware_version
     wanted = wanted or table_firmware_version()
     for station, link in dict(links).items():

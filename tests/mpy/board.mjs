@@ -4,7 +4,7 @@
 //
 // One JSON request a line on stdin, one JSON answer a line on stdout:
 //   {"op": "boot", "uid": "hex"}        a fresh interpreter over the same files (a reset);
-//                                        the Pico-only modules are hardware/pico's
+//                                        the Pico-only modules are hardware/sim/pico's
 //   {"op": "exec", "code": "..."}       run code as the raw REPL does → {out, err, reset}
 //   {"op": "main"}                       what MicroPython does with main.py at boot:
 //                                        → {mode: "station", out} or {mode: "repl", err}
@@ -36,7 +36,7 @@ async function boot(uid) {
     stdout: (bytes) => out.push(...bytes), stderr: (bytes) => out.push(...bytes),
   });
   mp.FS.mkdir("/fakes");
-  const pico = join(here, "..", "..", "hardware", "pico");       // the simulated Pico: machine, neopixel
+  const pico = join(here, "..", "..", "hardware", "sim", "pico");       // the simulated Pico: machine, neopixel
   for (const name of readdirSync(pico)) {
     if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(pico, name)));
   }

@@ -11,7 +11,7 @@ system that survives resets; ``machine.reset()`` unplugs the pty and plugs a new
 as a Pico's USB goes away and comes back. At boot, a Pico runs ``main.py``: here the
 firmware's own ``main.updating()`` decides (a mark left by UPDATE keeps the REPL), and
 then the firmware's own ``main.Firmware`` runs, stepped whenever the host sends bytes
-(with the simulated Pico's ``machine`` and ``neopixel``, hardware/pico/, below it and no reader chip).
+(with the simulated Pico's ``machine`` and ``neopixel``, hardware/sim/pico/, below it and no reader chip).
 
 Not modelled: the friendly REPL's line editing and execution (mpremote does not use it),
 USB timing, a flash that fills up, and ``boot.py``."""
@@ -24,7 +24,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from hardware.sim import PtyDevice
+from hardware.sim.station import PtyDevice
 
 HERE = Path(__file__).resolve().parent
 BANNER = b"MicroPython v1.27.0 on 2025-12-09; Raspberry Pi Pico with RP2040\r\nType \"help()\" for more information.\r\n"

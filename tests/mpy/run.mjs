@@ -1,5 +1,5 @@
 // Runs check_firmware.py under MicroPython's WebAssembly build: the firmware's files, the
-// simulated Pico below them (hardware/pico: machine, neopixel), the simulated PN532 with its
+// simulated Pico below them (hardware/sim/pico: machine, neopixel), the simulated PN532 with its
 // timing and the NTAG model (hardware/), the checks' own helpers (fakes/) and the shared
 // test vectors are copied into MicroPython's in-memory file system first. Exit code 0 only
 // if every check passed. Usage: node tests/mpy/run.mjs
@@ -31,12 +31,12 @@ function copyDir(from, to, ending) {
 }
 copyDir(join(root, "firmware"), "/firmware", ".py");
 copyDir(join(here, "fakes"), "/fakes", ".py");
-for (const name of readdirSync(join(root, "hardware", "pico"))) {
-  if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", "pico", name)));
+for (const name of readdirSync(join(root, "hardware", "sim", "pico"))) {
+  if (name.endsWith(".py")) mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", "sim", "pico", name)));
 }
 // the NTAG model and the PN532 the host's simulations use too (written in the Python both run)
 for (const name of ["ntag.py", "pn532_chip.py"]) {
-  mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", name)));
+  mp.FS.writeFile("/fakes/" + name, readFileSync(join(root, "hardware", "sim", name)));
 }
 // a real chip's figures (the bring-up probe's file) in place of the shipped ones, when named
 mp.FS.writeFile("/fakes/pn532_timing.json", readFileSync(process.env.SPIELTISCH_PN532_TIMING ||

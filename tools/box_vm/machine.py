@@ -5,7 +5,7 @@ TCG, not KVM: on the development machine ``/dev/kvm`` exists but a KVM guest hun
 The screen is virtio-gpu (a DRM/KMS device to the guest, fbcon on tty1, no X), the picture
 taken with QMP's ``screendump``. Each station is QEMU's ``usb-serial`` (an FTDI FT232,
 0403:6001, to the guest: ``ftdi_sio``, ``/dev/ttyUSB*``) on a host tty, a simulated
-station's pseudo-terminal (``hardware/sim.py``): QEMU opens its end as a serial line. The
+station's pseudo-terminal (``hardware/sim/station.py``): QEMU opens its end as a serial line. The
 kernel's console goes to a file (``console.log``), the agent talks over virtio-serial."""
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def demo(argv: list[str]) -> int:
     """Boot the box with one simulated station and save the TV's picture once the agent is up
     and the unit has started."""
     sys.path.insert(0, str(ROOT))
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     with contextlib.ExitStack() as stack:
         station = SimulatedStation("demo-1").start()
         stack.callback(station.close)

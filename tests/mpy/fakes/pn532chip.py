@@ -1,6 +1,6 @@
-# The checks' way to the simulated PN532 (hardware/pn532_chip.py, with its datasheet timing
+# The checks' way to the simulated PN532 (hardware/sim/pn532_chip.py, with its datasheet timing
 # from hardware/data/pn532_timing.json; run.mjs copies both here): a chip on the fake I2C
-# bus (machine.chip[0]), NTAG cards (hardware/ntag.py) to lay on it, and the NDEF memory
+# bus (machine.chip[0]), NTAG cards (hardware/sim/ntag.py) to lay on it, and the NDEF memory
 # the checks write on them. The chip's clock is the host's microseconds (run.mjs: this
 # MicroPython's own ticks_us counts whole milliseconds), and the bus waits out its
 # transfers without spinning.

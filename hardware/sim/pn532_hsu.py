@@ -3,7 +3,7 @@
 It speaks the chip's bytes: it sleeps until the ``55 55`` wake-up, ACKs every command
 frame and answers GetFirmwareVersion, SAMConfiguration, RFConfiguration,
 InListPassiveTarget (the card on it, or none), and InDataExchange / InCommunicateThru to
-the card: an NTAG213/215/216 as the datasheet has it (``hardware/ntag.py``: READ, WRITE,
+the card: an NTAG213/215/216 as the datasheet has it (``hardware/sim/ntag.py``: READ, WRITE,
 GET_VERSION, PWD_AUTH, its password protection and lock bits). So it is also the reader of
 a phone: a WRITE to a protected page without PWD_AUTH gets the chip's error status.
 Anything else gets the chip's error frame.
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hardware.ntag import Ntag, ndef_text_memory, pn532_exchange
+from hardware.sim.ntag import Ntag, ndef_text_memory, pn532_exchange
 from hardware.pn532 import (
     ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, RF_CONFIGURATION, SAM_CONFIGURATION,
     ReplyParser,
 )
-from hardware.sim import PtyDevice
+from hardware.sim.station import PtyDevice
 
 ERROR_FRAME = bytes.fromhex("0000ff01ff7f8100")
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])      # PN532, version 1.6, ISO 14443 A/B and 18092

@@ -1,7 +1,7 @@
 # An NTAG213/215/216 sticker as the NXP datasheet describes it ("NTAG213/215/216, NFC Forum
 # Type 2 Tag compliant IC with 144/504/888 bytes user memory"), for the simulations: the
-# host's simulated station and bare PN532 (hardware/sim.py, hardware/sim_pn532.py) and, under
-# MicroPython, the PN532 the firmware is checked against and runs with (hardware/pn532_chip.py;
+# host's simulated station and bare PN532 (hardware/sim/station.py, hardware/sim/pn532_hsu.py) and, under
+# MicroPython, the PN532 the firmware is checked against and runs with (hardware/sim/pn532_chip.py;
 # tests/mpy/run.mjs copies this file there). So it is written in the Python both run: no
 # annotations, no f-strings, no bytes.fromhex.
 #
@@ -194,7 +194,7 @@ class Ntag:
 # as a refusal, so the exact code a real PN532 gives a NAK does not matter to it; nfcpy's
 # pn53x driver notes the chip reports a Type 2 NAK as a CRC error, and hands it back as
 # data with the CRC check off, which the firmware's checks try too) or said nothing (01h, a
-# timeout, given when the chip's own wait for the card is up: hardware/pn532_chip.py).
+# timeout, given when the chip's own wait for the card is up: hardware/sim/pn532_chip.py).
 
 PN532_NAK_STATUS = 0x14
 PN532_TIMEOUT_STATUS = 0x01

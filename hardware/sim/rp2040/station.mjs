@@ -1,6 +1,6 @@
 // One station on emulated silicon: MicroPython's rp2 port (the image a Pico runs) on
 // rp2040js, Wokwi's RP2040 emulator, wired as firmware/config.py wires a station. Started by
-// hardware/rp2040_station.py:
+// hardware/sim/rp2040_station.py:
 //   node station.mjs <spec JSON>
 // spec: image (a UF2), bootrom (the RP2040's B1 mask ROM, 16 KB), uid (8 bytes as hex: what
 // the flash chip answers to 4Bh, machine.unique_id()), flash_in/flash_out (the flash's
@@ -9,7 +9,7 @@
 // reset and {"usb": "up"} once the new boot's USB is configured: the host's side plugs its
 // pseudo-terminal out and in again, as a Pico's port goes away and comes back),
 // control_fd (JSON commands from the host, one a line), chip_req_fd/chip_ans_fd (the PN532
-// model, hardware/rp2040_pn532.py, asked over two pipes), paced (emulated time no faster than
+// model, hardware/sim/rp2040_pn532.py, asked over two pipes), paced (emulated time no faster than
 // the host's), pins (config.py's BUTTON_PINS, LED_PIN, BUZZER_PIN, I2C_ID/SDA/SCL).
 //
 // Time is the emulator's own: the core's cycles at 125 MHz (rp2040js's SimulationClock).

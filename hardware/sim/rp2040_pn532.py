@@ -1,5 +1,5 @@
-"""The PN532 of a station on emulated silicon (``hardware/rp2040/station.mjs``): the one model
-of the chip, ``hardware/pn532_chip.py``, asked over two pipes, byte by byte as the RP2040's
+"""The PN532 of a station on emulated silicon (``hardware/sim/rp2040/station.mjs``): the one model
+of the chip, ``hardware/sim/pn532_chip.py``, asked over two pipes, byte by byte as the RP2040's
 I2C block meets it, in the emulator's time.
 
 Why a process of its own and not a port of the model to JavaScript: one model of the chip,
@@ -31,7 +31,7 @@ import json
 import sys
 from typing import IO
 
-from hardware import ntag, pn532_chip
+from hardware.sim import ntag, pn532_chip
 
 MASK = pn532_chip.MASK
 

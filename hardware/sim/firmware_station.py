@@ -1,14 +1,14 @@
 """Stations that run the project's own firmware under real MicroPython, behind the same
 pseudo-terminals and protocol as a USB station (``spieltisch demo --stations firmware``).
 
-    table's process                     one Node process per station (hardware/pico/station.mjs)
+    table's process                     one Node process per station (hardware/sim/pico/station.mjs)
     FirmwareStation.press ── JSON line ──► board.py: a contact closes and bounces below the pin
                                             firmware/main.py (MicroPython, WebAssembly) ── pty ──► StationLink
 
 Each station is MicroPython's WebAssembly build (npm: @micropython/micropython-webassembly-pyscript,
 the one the firmware's checks use) running ``firmware/main.py``'s Firmware and serve loop on
-a simulated Pico (``hardware/pico/``): its buttons are contacts that bounce, its reader a
-PN532 on I2C that keeps its datasheet's timing (``hardware/pn532_chip.py``) with NTAG cards
+a simulated Pico (``hardware/sim/pico/``): its buttons are contacts that bounce, its reader a
+PN532 on I2C that keeps its datasheet's timing (``hardware/sim/pn532_chip.py``) with NTAG cards
 on it. What the table sees is only what the firmware writes to USB.
 
 Needs Node.js (node and npm); the npm package is installed on first use into the user's
@@ -51,7 +51,7 @@ def runtime_dir() -> Path:
 
 def micropython_module() -> Path:
     """MicroPython's WebAssembly build, installed on first use (npm ci into the user's cache
-    folder, pinned by hardware/pico/package-lock.json); FirmwareUnavailable when it cannot be."""
+    folder, pinned by hardware/sim/pico/package-lock.json); FirmwareUnavailable when it cannot be."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         raise FirmwareUnavailable("--stations firmware runs each station's firmware under MicroPython's "
@@ -59,7 +59,7 @@ def micropython_module() -> Path:
                                   "install Node.js 18 or newer (Debian: apt-get install nodejs npm)")
     for name in ("board.py", "machine.py", "station.mjs", "package.json", "package-lock.json"):
         if not (PICO / name).is_file():
-            raise FirmwareUnavailable(f"--stations firmware: this installation lacks hardware/pico/{name}; "
+            raise FirmwareUnavailable(f"--stations firmware: this installation lacks hardware/sim/pico/{name}; "
                                       "reinstall spieltisch (pip install .) from a complete source tree")
     if not (firmware_dir() / "main.py").is_file():
         raise FirmwareUnavailable("--stations firmware: this installation lacks the station firmware "

@@ -4,7 +4,7 @@
 # tests/mpy, spieltisch bench --only loop). The timing is one data file,
 # hardware/data/pn532_timing.json, each figure with where it comes from.
 #
-# Written in the Python both CPython and MicroPython run (like hardware/ntag.py, which it
+# Written in the Python both CPython and MicroPython run (like hardware/sim/ntag.py, which it
 # holds the cards with): no annotations, no f-strings, no bytes.fromhex.
 #
 # What it models (PN532 user manual UM0701-02, 6.2 and 7; ESPHome's and Adafruit's I2C
@@ -39,7 +39,7 @@
 # stops on that timeout without a STOP and without aborting, so the chip is left in the
 # middle of handing out its frame: it holds SDA low (``sda_low_clocks``: until SCL has
 # clocked out the rest of the byte it was sending, at most 9 clocks; the simulated Pico's
-# machine.Pin clocks it, hardware/pico/machine.py), keeps the frame "ready" (status 01,
+# machine.Pin clocks it, hardware/sim/pico/machine.py), keeps the frame "ready" (status 01,
 # the whole frame again to the next read) and ignores every new command, NACK included,
 # until the host's ACK frame aborts it (UM0701-02 6.2.1.3; libnfc's pn532_i2c.c sends an
 # ACK "to abort the command"). A write cut off leaves the chip a broken command.
@@ -49,7 +49,7 @@ import time
 try:
     import ntag  # type: ignore[import-not-found]  # MicroPython's: ntag.py beside it on the simulated Pico
 except ImportError:                           # CPython: the package's own
-    from hardware import ntag
+    from hardware.sim import ntag
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
@@ -92,7 +92,7 @@ def load_timing(path=None):
     if path is None:
         import os
         path = os.environ.get("SPIELTISCH_PN532_TIMING") or \
-            os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pn532_timing.json")
+            os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "pn532_timing.json")
     with open(path) as f:
         return json.load(f)
 
@@ -347,7 +347,7 @@ class ChipI2C:
     ``timeout_us`` when that is up (pico-sdk's timeout bounds the whole transfer), the
     chip's clock stretching (``stretch_us``) counted in, and every transfer while the chip
     holds SDA low after such a cut. (That the Pico's controller itself refuses every
-    transfer after a cut until machine.I2C is made again is hardware/pico/machine.py's.)"""
+    transfer after a cut until machine.I2C is made again is hardware/sim/pico/machine.py's.)"""
 
     def __init__(self, chip, freq=100_000, timeout_us=5_000, sleep_us=None):
         self.chip = chip

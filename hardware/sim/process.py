@@ -1,6 +1,6 @@
 """Simulated stations in a process of their own, as real stations are devices of their own.
 
-    table's process                      stations' process (python -m hardware.sim_process)
+    table's process                      stations' process (python -m hardware.sim.process)
     RemoteStation.press ── a line ──► SimulatedStation.press ── frame, 0-4 ms ──► pty
                                                                                    │
     StationLink (the table's reader) ◄─────────────────────────────────────────────┘
@@ -43,7 +43,7 @@ class StationsProcessError(RuntimeError):
 
 
 class RemoteStation:
-    """A :class:`~hardware.sim.SimulatedStation` in the stations' process: a person's
+    """A :class:`~hardware.sim.station.SimulatedStation` in the stations' process: a person's
     ``press``, ``tap`` and ``take_away``, each returning the sequence number of the last
     frame it sends. Raises :class:`StationsProcessError` (a RuntimeError, as an unplugged
     simulated station) when the process has ended."""
@@ -81,7 +81,7 @@ class RemoteStation:
 
 class StationsProcess:
     """Starts the stations' process: ``stations`` are the keyword arguments of each
-    :class:`~hardware.sim.SimulatedStation` (JSON's kinds: ``station_id``, ``seed``,
+    :class:`~hardware.sim.station.SimulatedStation` (JSON's kinds: ``station_id``, ``seed``,
     ``link_delay_ms``, ``buttons``). ``switch_interval_s``: the process's thread switch
     interval (a real-time table's; its stations' threads then answer as soon as their
     bytes come)."""
@@ -93,7 +93,7 @@ class StationsProcess:
         # table's working directory (a source tree, or site-packages on the Pi)
         root = os.path.dirname(os.path.dirname(os.path.abspath(hardware.__file__)))
         env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-        self._process = subprocess.Popen([sys.executable, "-m", "hardware.sim_process", json.dumps(spec)],
+        self._process = subprocess.Popen([sys.executable, "-m", "hardware.sim.process", json.dumps(spec)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self._lock = threading.Lock()
         self.stations: list[RemoteStation] = []
@@ -161,7 +161,7 @@ def serve(spec: dict[str, Any], commands: Any, out: Any) -> None:
     """The stations' side: start them, say where they are, do what each line says until
     the pipe closes. A line it cannot do is one line on stderr, not the end of the
     stations (they are someone's seats)."""
-    from hardware.sim import SimulatedStation
+    from hardware.sim.station import SimulatedStation
     if spec.get("switch_interval_s"):
         sys.setswitchinterval(float(spec["switch_interval_s"]))
     sims = []

@@ -1,6 +1,6 @@
 // One simulated station: the project's firmware/ files under real MicroPython (the
 // WebAssembly build from npm) on the simulated Pico of board.py, its USB on a
-// pseudo-terminal the table opens like any station's. Started by hardware/firmware_station.py:
+// pseudo-terminal the table opens like any station's. Started by hardware/sim/firmware_station.py:
 //   node station.mjs <micropython.mjs> <usb fd> <control fd> <spec JSON>
 // The USB fd is the pseudo-terminal's master side and the control fd the read end of a pipe
 // from the host process (one JSON command a line: press, tap, lift, stats); both are
@@ -15,7 +15,8 @@ const usb = Number(usbArg);
 const control = Number(controlArg);
 const spec = JSON.parse(specJson);
 const here = dirname(fileURLToPath(import.meta.url));
-const hardware = join(here, "..");
+const sim = join(here, "..");                 // hardware/sim: the chip and card models
+const hardware = join(sim, "..");
 const { loadMicroPython } = await import(pathToFileURL(moduleFile).href);
 
 const wake = new Int32Array(new SharedArrayBuffer(4));
@@ -74,7 +75,7 @@ for (const name of readdirSync(here)) {
   if (name.endsWith(".py")) mp.FS.writeFile("/board/" + name, readFileSync(join(here, name)));
 }
 for (const name of ["ntag.py", "pn532_chip.py"]) {
-  mp.FS.writeFile("/board/" + name, readFileSync(join(hardware, name)));
+  mp.FS.writeFile("/board/" + name, readFileSync(join(sim, name)));
 }
 // a real chip's figures (the bring-up probe's file) in place of the shipped ones, when named
 mp.FS.writeFile("/board/pn532_timing.json", readFileSync(process.env.SPIELTISCH_PN532_TIMING ||

@@ -1,9 +1,9 @@
 # The Pico's `machine` module, simulated below the firmware for MicroPython on the host:
 # the firmware's checks (tests/mpy/check_firmware.py) and the firmware stations of
-# `spieltisch demo --stations firmware` (hardware/pico/board.py) import this instead of the
+# `spieltisch demo --stations firmware` (hardware/sim/pico/board.py) import this instead of the
 # rp2 port's. Pins keep a level and call the firmware's hard IRQ handler with the edge
 # flags the RP2040 latches (irq.flags(), as ports/rp2/machine_pin.c sets them before the
-# handler runs); I2C reaches a simulated PN532 (hardware/pn532_chip.py) with its bus time;
+# handler runs); I2C reaches a simulated PN532 (hardware/sim/pn532_chip.py) with its bus time;
 # WDT, reset, disable_irq/enable_irq and unique_id behave as the rp2 port's. A pin fresh
 # out of reset (the RP2040's pads come out of it pulled down) rises only ``pull_up_rise_us``
 # after its pull-up is switched on: the pull-up's 50-80 kOhm charging half a metre of wire
@@ -18,7 +18,7 @@ irq_enabled = [True]
 pending_irqs = []      # pins whose edge came while IRQs were off: their handlers run at enable_irq
 handlers = {}          # pin id -> the handler its irq() set (one per pin, as on the RP2040)
 irq_objects = {}       # pin id -> its IRQ object (pin.irq() returns the same one each time)
-chip = [None]          # the simulated PN532 on the I2C bus (hardware/pn532_chip.Pn532), or nobody
+chip = [None]          # the simulated PN532 on the I2C bus (hardware/sim/pn532_chip.Pn532), or nobody
 sleep_us = [None]      # how the bus waits out a transfer (the board's; else time.sleep_us)
 resets = []
 i2c_pins = {}          # "sda"/"scl" -> the pin ids the last machine.I2C was made with
@@ -183,7 +183,7 @@ class I2C:
         try:
             from pn532_chip import ChipI2C
         except ImportError:
-            from hardware.pn532_chip import ChipI2C
+            from hardware.sim.pn532_chip import ChipI2C
         return ChipI2C(chip[0], self.freq, self.timeout, sleep_us[0])
 
     def _transfer(self, name, address, arg):

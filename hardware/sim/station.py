@@ -41,8 +41,8 @@ import tty
 from pathlib import Path
 from typing import Callable
 
-from hardware import ntag
-from hardware.ntag import Ntag, ndef_text_memory
+from hardware.sim import ntag
+from hardware.sim.ntag import Ntag, ndef_text_memory
 from hardware.pn532 import ndef_text
 from hardware.protocol import (
     FENCE_CAPABILITY, PROTOCOL_VERSION, SEQ_MODULO, STATION_TICKS_MODULO, FrameDecoder, decode_text, encode_frame,

@@ -3,10 +3,10 @@ the image a real Pico runs, on rp2040js (Wokwi's RP2040 emulator, from npm), wit
 project's firmware/ on its flash as ``spieltisch stations --flash`` puts it there, behind a
 pseudo-terminal the table opens as a USB station.
 
-    table's process                       one Node process per station (hardware/rp2040/station.mjs)
+    table's process                       one Node process per station (hardware/sim/rp2040/station.mjs)
     Rp2040Station.press ── JSON line ──►  a contact closes and bounces on the button's GPIO
                                            MicroPython rp2 (emulated Cortex-M0+) ── USB CDC ── pty ──► StationLink
-                                           its I2C0 ◄── bytes ──► the PN532 model (hardware/rp2040_pn532.py)
+                                           its I2C0 ◄── bytes ──► the PN532 model (hardware/sim/rp2040_pn532.py)
 
 Below the firmware nothing is ours but the wiring: the USB stack, machine.I2C and its pico-sdk
 driver, the heap and the CPU are MicroPython's and pico-sdk's, run instruction by instruction.
@@ -16,7 +16,7 @@ that the station's timer and the table's agree as a real Pico's do; slower when 
 keep up (``stats()["emulated_ns"]`` says how far it got).
 
 What this machine needs besides Node.js (the npm package is installed on first use into the
-user's cache folder, pinned by hardware/rp2040/package-lock.json) lies in :func:`silicon_dir`:
+user's cache folder, pinned by hardware/sim/rp2040/package-lock.json) lies in :func:`silicon_dir`:
 the MicroPython image and the RP2040's boot ROM, which this repository does not carry (see
 docs/rp2040.md for what they are and where they come from). When something is missing,
 :class:`FirmwareUnavailable` says what, in one line.
@@ -34,9 +34,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hardware.firmware_station import FirmwareStation, FirmwareUnavailable, install_once, station_uid
-from hardware.pn532_chip import load_timing
-from hardware.sim import PtyDevice
+from hardware.sim.firmware_station import FirmwareStation, FirmwareUnavailable, install_once, station_uid
+from hardware.sim.pn532_chip import load_timing
+from hardware.sim.station import PtyDevice
 from hardware.stationflash import firmware_dir, firmware_files
 
 HERE = Path(__file__).resolve().parent
@@ -152,8 +152,8 @@ class Rp2040Station(FirmwareStation):
                 "control_fd": control_read, "chip_req_fd": ask_write, "chip_ans_fd": answer_read, "paced": paced,
                 "reader": reader, "pins": wiring(), "i2c_bits_per_byte": timing["i2c_bits_per_byte"]}
         try:
-            self._chip = subprocess.Popen([sys.executable, "-m", "hardware.rp2040_pn532"], stdin=ask_read,
-                                          stdout=answer_write, cwd=HERE.parent, start_new_session=True)
+            self._chip = subprocess.Popen([sys.executable, "-m", "hardware.sim.rp2040_pn532"], stdin=ask_read,
+                                          stdout=answer_write, cwd=HERE.parent.parent, start_new_session=True)
             self._process = subprocess.Popen(
                 ["node", str(RP2040 / "station.mjs"), json.dumps(spec)],
                 pass_fds=(usb_read, control_read, ask_write, answer_read), stdin=subprocess.DEVNULL,
