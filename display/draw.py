@@ -151,7 +151,14 @@ def rendered(words: str, size: int, bold: bool, colour: tuple[int, ...]) -> pyga
     rendering glyphs was a fifth of a frame's time (``spieltisch bench --only frames``)."""
     key = (words, size, bold, colour)
     image = _TEXTS.get(key)
-    return image if image is not None else _TEXTS.put(key, font(size, bold).render(words, True, colour))
+    return image if image is not None else _TEXTS.put(key, font(size, bold).render(drawable(words), True, colour))
+
+
+def drawable(words: str) -> str:
+    """``words`` without the characters a font cannot draw: control and format characters
+    (NUL among them, which pygame refuses with an error). Every text on the TV passes here,
+    and a sticker's text, quoted in a refusal, may hold any."""
+    return words if words.isprintable() else "".join(ch for ch in words if ch.isprintable())
 
 
 def _see_through(size: tuple[int, int], *colours: tuple[int, ...] | None) -> pygame.Surface:

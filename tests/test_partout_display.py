@@ -346,3 +346,18 @@ def test_a_special_cards_name_never_lies_over_its_letter_at_any_size(lang, monke
             assert letter and words, (card, size, drawn)
             assert all(not letter[0].colliderect(rect) for rect in words), (lang, card, size, drawn)
             monkeypatch.undo()
+
+
+@pytest.mark.parametrize("text", ["partout:\x00", "partout:Herz\x00 7", "partout:\x1b[2J\x07", "partout:\u202eSPAM\x00"])
+def test_a_foreign_stickers_text_is_refused_on_the_screen_without_breaking_it(make_table, screen, text):
+    """A sticker may name a card the deck lacks in any text, NUL and escapes too (the wire
+    carries them percent-encoded): the refusal quotes it on the TV, and drawing it does not
+    fail (pygame refuses a text with NUL in it)."""
+    h = make_table()
+    h.sims[1].tap("04a1b2c3d4e5f6", text)
+    h.settle(1)
+    refused = h.table.snapshot()
+    assert refused.seats[1].refusal.key == "unknown_card"
+    canvas = screen.render(refused)
+    assert canvas.get_size() == (1920, 1080)
+    assert refusal_pixel(canvas, seat_rects(4)[1]) == RED
