@@ -312,7 +312,16 @@ class StationFlasher:
                                               "total": total})
                 board.fs_writefile(image.name + STAGED, image.data, progress_callback=step)
                 done += len(image.data)
+            # checked while still staged: a file that does not verify stops the update before
+            # anything goes live, and the station keeps its old firmware whole
             self.progress("verifying", {"port": self.port})
+            for image in images:
+                got = bytes(board.fs_hashfile(image.name + STAGED, "sha256")).hex()
+                if got != image.digest:
+                    board.exec("import os\n"
+                               f"for n in {[i.name + STAGED for i in images]!r}:\n"
+                               " try:\n  os.remove(n)\n except OSError:\n  pass\n")
+                    raise FlashError("flash_not_verified", port=self.port, file=image.name)
             stale = sorted(_counterparts(images) & present)
             board.exec("import os\n"
                        f"for n in {[i.name for i in images]!r}:\n"
@@ -320,10 +329,6 @@ class StationFlasher:
                        f" os.rename(n + {STAGED!r}, n)\n"
                        f"for n in {stale!r}:\n"
                        " os.remove(n)\n")
-            for image in images:
-                got = bytes(board.fs_hashfile(image.name, "sha256")).hex()
-                if got != image.digest:
-                    raise FlashError("flash_not_verified", port=self.port, file=image.name)
             manifest = {"version": self.wanted, "files": {i.name: i.digest for i in images},
                         "own": ["config.py"] if report.kept_config else []}
             board.fs_writefile(MANIFEST, json.dumps(manifest, sort_keys=True).encode())
