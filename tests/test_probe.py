@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime
 import json
 
+import pytest
+
 from controller.app.cli import main
 from hardware.sim.pn532_chip import Pn532, load_timing
 from hardware.probe_timing import parse_figures, timing_from_probe
@@ -89,3 +91,59 @@ def test_a_probe_without_a_station_or_a_file_says_what_it_needs(tmp_path, capsys
     err = capsys.readouterr().err
     assert err.startswith("spieltisch: the probe stopped:") and "Traceback" not in err
     assert not (tmp_path / "x.json").exists()
+
+
+def test_the_probe_of_an_emulated_rp2040_station_says_what_the_bridge_does_not_model(tmp_path, monkeypatch, capsys):
+    """``--stations rp2040``: the firmware on MicroPython's rp2 port (rp2040js) probes the chip
+    model through pico-sdk's I2C driver. The model's figures are printed beside what it
+    measured; a cut transfer and clock stretching, which the emulator's PN532 bridge does not
+    model (docs/rp2040.md), are said to be not measured and left out of the file; the file
+    the simulated chip loads, and a station runs with it."""
+    from hardware.sim.firmware_station import FirmwareUnavailable, firmware_stations
+    from hardware.sim.rp2040_station import emulator_module, silicon
+    try:
+        silicon()
+        emulator_module()
+    except FirmwareUnavailable as exc:
+        pytest.skip(str(exc))
+    out = tmp_path / "rp2040.json"
+    assert main(["stations", "--probe", "--stations", "rp2040", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    shipped = load_timing()
+    timing = json.loads(out.read_text())
+    probe = timing["probe"]
+    assert probe["simulated"] == "rp2040" and probe["chip"] == "1.6"
+    assert probe["firmware"] == table_firmware_version()
+    # the model's figure and the measured one side by side: the chip answers no sooner than its figure
+    ack_row = next(line for line in printed.splitlines() if line.startswith("ack_us"))
+    assert ack_row.split()[1:3] == [str(shipped["ack_us"]), str(timing["ack_us"])]
+    assert timing["ack_us"] >= shipped["ack_us"] and timing["ntag_write_us_source"].startswith("measured:")
+    assert probe["fast_read_longest_pages"] == 36 and probe["nak_status"] == 0x14
+    # not modelled on this bridge: said so, no figure invented, the shipped one kept
+    assert set(probe["not_modelled"]) == {"cut", "stretch_us"}
+    assert probe["cut"] == {} and probe["stretch_us"] is None
+    assert not any(name.startswith("cut_") or name == "stretch_us" for name in probe["raw"])
+    assert timing.get("held_sda_errno") == shipped.get("held_sda_errno")
+    assert "a transfer cut off on purpose: not measured (not modelled" in printed
+    assert "clock stretching (median, a transfer against its bytes): not measured (not modelled" in printed
+    # the simulated chip loads the file, and a simulated station runs with its figures: it reads
+    # a card, and its own probe finds the chip no quicker than the file's ACK (slower than the shipped one's)
+    monkeypatch.setenv("SPIELTISCH_PN532_TIMING", str(out))
+    assert Pn532(load_timing()).timing["ack_us"] == timing["ack_us"]
+    again = tmp_path / "again.json"
+    assert main(["stations", "--probe", "--stations", "firmware", "--out", str(again)]) == 0
+    assert json.loads(again.read_text())["ack_us"] >= timing["ack_us"] > shipped["ack_us"]
+    import queue
+    from hardware.events import TagEvent
+    from hardware.link import StationLink
+    from conftest import next_event
+    station = firmware_stations(["with-probed-timing"])[0]
+    events: queue.Queue = queue.Queue()
+    link = StationLink(station.port, events, reconnect=False).open(hello_timeout=30.0)
+    try:
+        station.tap("04A1B2C3D4E5F6", "partout:red5")
+        tag = next_event(events, TagEvent, 60)
+        assert (tag.uid, tag.text) == ("04A1B2C3D4E5F6", "partout:red5")
+    finally:
+        link.close()
+        station.close()
