@@ -113,6 +113,21 @@ def without_unmodelled(figures: dict[str, tuple[int, int, int, int]],
             if name not in unmodelled and name.split("_", 1)[0] not in unmodelled}
 
 
+def measured_timing(frames: list[tuple[str, tuple[str, ...]]], link: Any, chip: str,
+                    unmodelled: dict[str, str] | None = None,
+                    simulated: str | None = None) -> tuple[dict[str, tuple[int, int, int, int]], dict[str, Any]]:
+    """The PROBED frames of both phases → (the figures, the timing file's contents)."""
+    from hardware.probe_timing import parse_figures, timing_from_probe
+    from hardware.sim.pn532_chip import load_timing
+    figures = without_unmodelled(parse_figures(frames), unmodelled or {})
+    timing = timing_from_probe(figures, load_timing(), station=link.station_id or "-",
+                               firmware=link.firmware or "-", chip=chip)
+    timing["probe"].update(firmware=link.firmware, chip=chip, station=link.station_id, simulated=simulated or False)
+    if unmodelled:
+        timing["probe"]["not_modelled"] = unmodelled
+    return figures, timing
+
+
 def simulated_stations(kind: str) -> list[Any]:
     """One started station of ``kind`` (firmware, rp2040) for the probe."""
     if kind == "rp2040":
@@ -129,7 +144,6 @@ def probe_command(port: str | None, out: Path, *, simulated: str | None = None,
     wrong call."""
     from hardware.link import StationError, StationLink
     from hardware.sim.pn532_chip import load_timing
-    from hardware.probe_timing import parse_figures, timing_from_probe
     if (port is None) == (not simulated):
         print("spieltisch: the probe takes one station: --port DEV (or --stations firmware|rp2040, a simulated one)",
               file=sys.stderr)
@@ -168,15 +182,7 @@ def probe_command(port: str | None, out: Path, *, simulated: str | None = None,
             got, chip = probe_phase(link, events, phase, timeout)
             frames += got
         shipped = load_timing()
-        figures = without_unmodelled(parse_figures(frames), unmodelled)
-        timing = timing_from_probe(figures, shipped, station=link.station_id or "-",
-                                   firmware=link.firmware or "-", chip=chip)
-        timing["probe"]["firmware"] = link.firmware
-        timing["probe"]["chip"] = chip
-        timing["probe"]["station"] = link.station_id
-        timing["probe"]["simulated"] = simulated or False
-        if unmodelled:
-            timing["probe"]["not_modelled"] = unmodelled
+        figures, timing = measured_timing(frames, link, chip, unmodelled, simulated)
     except (StationError, ProbeError) as exc:
         print(f"spieltisch: the probe stopped: {exc}", file=sys.stderr)
         return 1
