@@ -81,7 +81,7 @@ class SelfTestView:
             said = probe.said
             y = self.block(surface, texts.render(self.lang, said[0], said[1]), left, y, width, 36, INK, bold=True) + 16
         if probe.stage == "done":
-            y = self.block(surface, texts.render(self.lang, probe.said[0], probe.said[1]), left, y, width, 34, INK) + 12
+            y = self.block(surface, texts.render(self.lang, probe.said[0], probe.said[1]), left, y, width, 34, INK) + 24
             for i, (label, model, measured) in enumerate(probe.rows):
                 column = i % 2
                 draw.text(surface, self.t("probe_row", what=self.t(label), measured=measured, model=model),

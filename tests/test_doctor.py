@@ -5,7 +5,6 @@ over ptys, the host panel gpiozero's mock pins."""
 from __future__ import annotations
 
 import json
-
 import os
 from pathlib import Path
 

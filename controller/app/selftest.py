@@ -116,13 +116,12 @@ def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscr
         deadline = None if timeout is None else time.monotonic() + timeout
         next_led = 0.0
         lost = False
-        while not (test.done and (test.probe is None or test.probe.finished)):
+        while not (test.done and (not offer_probe or (test.probe is not None and test.probe.finished))):
             now = time.monotonic()
-            if test.done and test.probe is None:
-                if not offer_probe:
-                    break
+            if test.done and test.probe is None:         # every check passed: the probe offered
                 link.led("000000", 0)
                 test.probe = ProbeSession(link, folder)
+                show()
             if now >= next_led and test.probe is None:   # the LED and the buzzer step on by themselves
                 test.led_step += 1
                 rgb, _, hz = LED_STEPS[test.led_step % len(LED_STEPS)]
