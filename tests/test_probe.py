@@ -277,3 +277,29 @@ def test_the_box_probes_the_station_it_tests_with_one_card_and_saves_the_file(tm
     assert rows["probe_row_ack"] == (load_timing()["ack_us"], timing["ack_us"])
     assert "probe_row_write" in rows and timing["probe"]["chip"] == "1.6"
     assert Pn532(load_timing(str(path))).timing["ack_us"] == timing["ack_us"]
+
+
+def test_a_probe_whose_file_cannot_be_written_or_whose_model_is_broken_is_said_not_raised(tmp_path, monkeypatch):
+    from controller.app.probe_session import ProbeSession
+    (tmp_path / "probes").write_text("a file where the folder should be")
+    session = ProbeSession(Link(), tmp_path)
+    for phase in ("chip", "card"):
+        if phase == "card":
+            from hardware.events import TagEvent
+            session.event(TagEvent("e661", 1, SIM_UID, None, 0, 0))
+        else:
+            session.press(0)
+        session.event(probed("ack_us", "5", "700", "650", "900"))
+        session.event(probed("end", phase, "1.6"))
+    assert session.stage == "offer" and session.said[0] == "probe_not_saved"
+    assert session.said[1]["path"] == str(tmp_path / "probes" / "probe-e661.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    monkeypatch.setenv("SPIELTISCH_PN532_TIMING", str(broken))
+    (tmp_path / "probes").unlink()
+    session.press(0)
+    session.event(probed("end", "chip", "1.6"))
+    session.event(TagEvent("e661", 2, SIM_UID, None, 0, 0))
+    session.event(probed("end", "card", "1.6"))
+    assert session.stage == "offer" and session.said[0] == "probe_fail_other"
+    assert not (tmp_path / "probes" / "probe-e661.json").exists()

@@ -113,12 +113,15 @@ class ProbeSession:
 
     def _finish(self, chip: str) -> None:
         from hardware.sim.pn532_chip import load_timing
-        shipped = load_timing()
-        figures, timing = measured_timing(self.frames, self.link, chip)
         path = probe_file(self.folder, self.link.station_id)
         try:
+            shipped = load_timing()
+            figures, timing = measured_timing(self.frames, self.link, chip)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(timing, indent=2) + "\n")
+        except (ValueError, KeyError, TypeError) as exc:     # a model file or figures it cannot take
+            self._refuse("probe_fail_other", why=f"{type(exc).__name__}: {exc}")
+            return
         except OSError as exc:
             self._refuse("probe_not_saved", path=str(path), reason=exc.strerror or str(exc))
             return
