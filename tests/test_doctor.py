@@ -4,6 +4,7 @@ over ptys, the host panel gpiozero's mock pins."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -243,8 +244,31 @@ def test_a_real_station_whose_reader_answers_is_asked_for_its_probe(tmp_path, st
     findings = run_checks(env_for(tmp_path, ports=lambda: [real.port, simulated.port], window_s=1.0))
     hint = station_facts(findings, "real-1")["doctor_reader_probe"]
     assert hint.status == SKIP and hint.params == {"station": "real-1", "port": real.port}
-    assert f"--probe --port {real.port} --out" in hint.text("en")
+    assert f"--probe --port {real.port} --out" in hint.text("en") and "Test this station" in hint.text("en")
     assert "doctor_reader_probe" not in station_facts(findings, "good-1")
+    assert keys(findings, FAIL) == []
+
+
+def test_a_station_the_box_has_probed_is_said_with_what_its_probe_found(tmp_path, stations):
+    """Once the box's "Test this station" has probed a station, the doctor says when, its
+    ACK and the file to send, in place of how to run the probe; a file that is not a probe's
+    leaves the hint."""
+    from controller.app.probe_session import probe_file
+    real = stations("real-1", kind=RealStation)
+    other = stations("real-2", kind=RealStation)
+    probed = probe_file(tmp_path / "data", "real-1")
+    probed.parent.mkdir(parents=True)
+    probed.write_text(json.dumps({"ack_us": 1081, "probe": {"who": "station real-1, firmware 1.6.0, PN532 "
+                                                                   "firmware 1.6, 2026-11-28"}}))
+    probe_file(tmp_path / "data", "real-2").write_text("{not json")
+    findings = run_checks(env_for(tmp_path, ports=lambda: [real.port, other.port], window_s=1.0))
+    said = station_facts(findings, "real-1")
+    assert "doctor_reader_probe" not in said
+    found = said["doctor_reader_probed"]
+    assert found.status == OK
+    assert found.params == {"station": "real-1", "path": str(probed), "date": "2026-11-28", "ack": 1081}
+    assert str(probed) in found.text("de") and "1081 µs" in found.text("fr")
+    assert "doctor_reader_probe" in station_facts(findings, "real-2")
     assert keys(findings, FAIL) == []
 
 

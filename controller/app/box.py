@@ -74,7 +74,8 @@ def launch(activity: Activity, ports: list[str], *, lang: str, headless: bool, f
         from controller.app.enroll import enroll
         return enroll(_chosen(activity.game, activity), _chosen(activity.station, activity), lang=lang, headless=headless, fullscreen=fullscreen)
     from controller.app.selftest import run_selftest
-    return run_selftest(_chosen(activity.station, activity), lang=lang, headless=headless, fullscreen=fullscreen)
+    return run_selftest(_chosen(activity.station, activity), lang=lang, headless=headless, fullscreen=fullscreen,
+                        offer_probe=True)
 
 
 def run_seating(ports: list[str], players: int, game: str, *, lang: str, headless: bool, fullscreen: bool,

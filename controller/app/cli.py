@@ -102,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
                           help="the bring-up probe of one station (--port): measure its PN532 and write the "
                                "figures to --out as a timing file the simulated chip loads")
     stations.add_argument("--out", type=Path, help="the probe's timing file (with --probe)")
-    stations.add_argument("--stations", choices=("firmware",), dest="probe_stations",
-                          help="with --probe: probe a simulated station (the firmware under MicroPython) instead")
+    stations.add_argument("--stations", choices=("firmware", "rp2040"), dest="probe_stations",
+                          help="with --probe: probe a simulated station instead (firmware: the firmware under "
+                               "MicroPython; rp2040: on an emulated Pico, docs/rp2040.md)")
     stations.add_argument("--lang", choices=LANGUAGES, default="en")
     stations.add_argument("--headless", action="store_true", help="no window (with --test)")
 
@@ -502,7 +503,7 @@ def cmd_stations(args: argparse.Namespace) -> int:
             return _fail("the probe takes one station and a file: --port DEV --out FILE", 2)
         from controller.app.probe import probe_command
         return probe_command(args.port[0] if args.port else None, args.out,
-                             simulated=args.probe_stations == "firmware")
+                             simulated=args.probe_stations)
     if args.flash:
         from controller.app.flash import flash_command
         return flash_command(args.port, lang=args.lang)

@@ -413,11 +413,25 @@ def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda
             else:
                 findings.append(Finding(FAIL, "doctor_station_firmware", {"station": station, "has": firmware,
                                                                           "wants": wanted}))
-            findings += _station_facts(item, read_ms.get(station))
+            findings += _station_facts(item, read_ms.get(station), env.data_dir())
     return findings
 
 
-def _station_facts(link: Any, read_ms: float | None) -> list[Finding]:
+def _probe_finding(station: str, port: str, folder: Path) -> Finding:
+    """What the box's probe found for the station (``probes/`` in the data folder), or how
+    to run it."""
+    from controller.app.probe_session import probe_file
+    path = probe_file(folder, station)
+    try:
+        timing = json.loads(path.read_text())
+        when = str(timing["probe"]["who"]).rsplit(", ", 1)[-1]
+        ack = int(timing["ack_us"])
+    except (OSError, ValueError, KeyError, TypeError):      # none yet, or not one the probe wrote: how to
+        return Finding(SKIP, "doctor_reader_probe", {"station": station, "port": port})
+    return Finding(OK, "doctor_reader_probed", {"station": station, "path": str(path), "date": when, "ack": ack})
+
+
+def _station_facts(link: Any, read_ms: float | None, folder: Path) -> list[Finding]:
     from hardware.sim.station import is_simulated
     station = link.station_id
     out = []
@@ -426,7 +440,7 @@ def _station_facts(link: Any, read_ms: float | None) -> list[Finding]:
         out.append(Finding(OK, "doctor_reader_ok", {"station": station}))
         if not is_simulated(link.firmware or ""):
             # a real chip's figures replace the simulated chip's estimates (firmware/README.md)
-            out.append(Finding(SKIP, "doctor_reader_probe", {"station": station, "port": link.port}))
+            out.append(_probe_finding(station, link.port, folder))
     elif reader == "missing":
         out.append(Finding(FAIL, "doctor_reader_missing", {"station": station}))
     elif reader == "none":

@@ -5,8 +5,11 @@ measuring, one measurement a loop pass), prints each figure beside the model's, 
 writes them as a timing file in the shape of ``hardware/data/pn532_timing.json``
 (``hardware/probe_timing.py``), which the simulated chip loads in place of the shipped
 one (``SPIELTISCH_PN532_TIMING=FILE``). ``--stations firmware`` probes a simulated
-station (the firmware under MicroPython over the simulated chip) instead: it prints the
-model's own figures, as measured through the firmware."""
+station (the firmware under MicroPython over the simulated chip) instead, ``--stations
+rp2040`` an emulated one (MicroPython's rp2 port on rp2040js, over the same chip model):
+each prints the model's own figures, as measured through the firmware. What a stand-in
+does not model (its ``probe_not_modelled``) is said so and left out of the file, never
+turned into a figure."""
 
 from __future__ import annotations
 
@@ -21,6 +24,8 @@ PHASES = (("chip", "Take every card off the reader, then press Enter."),
           ("card", "Lay one blank NTAG213/215/216 sticker on the reader (not a card the table wrote: the probe "
                    "writes its page 4 back as it is, which a protected card refuses), then press Enter."))
 PHASE_TIMEOUT_S = 60.0
+EMULATED_PHASE_TIMEOUT_S = 900.0         # an emulated Pico runs some 20 times slower (docs/rp2040.md)
+EMULATED_SILENCE_NS = 120_000_000_000
 SIM_UID = "04B0B1B2B3B4B5"               # the blank sticker laid on a simulated station
 
 
@@ -85,37 +90,86 @@ def format_figures(figures: dict[str, tuple[int, int, int, int]], shipped: dict[
     for key, model, measured, came in rows:
         lines.append(f"{key:<24}{model!s:>10}{measured!s:>10}   {came}")
     probe = timing.get("probe", {})
+    unmodelled = probe.get("not_modelled", {})
+    stretch = (f"not measured ({unmodelled['stretch_us']})" if "stretch_us" in unmodelled
+               else f"{probe.get('stretch_us')} us")
     lines.append(f"longest FAST_READ passed: {probe.get('fast_read_longest_pages')} pages; "
                  f"a card's NAK comes back with status {probe.get('nak_status')}; "
-                 f"clock stretching (median, a transfer against its bytes): {probe.get('stretch_us')} us")
+                 f"clock stretching (median, a transfer against its bytes): {stretch}")
     cut = probe.get("cut", {})
-    if cut:
+    if "cut" in unmodelled:
+        lines.append(f"a transfer cut off on purpose: not measured ({unmodelled['cut']})")
+    elif cut:
         lines.append("a transfer cut off on purpose: " + ", ".join(f"{k}={v}" for k, v in cut.items()))
     return "\n".join(lines)
 
 
-def probe_command(port: str | None, out: Path, *, simulated: bool = False,
+def without_unmodelled(figures: dict[str, tuple[int, int, int, int]],
+                       unmodelled: dict[str, str]) -> dict[str, tuple[int, int, int, int]]:
+    """The figures a stand-in models: ``unmodelled`` names figures (``stretch_us``) or a
+    prefix's group (``cut``: every ``cut_*``); what the firmware measured there is the
+    emulator's artefact, not the chip model's, and is dropped."""
+    return {name: figure for name, figure in figures.items()
+            if name not in unmodelled and name.split("_", 1)[0] not in unmodelled}
+
+
+def measured_timing(frames: list[tuple[str, tuple[str, ...]]], link: Any, chip: str,
+                    unmodelled: dict[str, str] | None = None,
+                    simulated: str | None = None) -> tuple[dict[str, tuple[int, int, int, int]], dict[str, Any]]:
+    """The PROBED frames of both phases → (the figures, the timing file's contents)."""
+    from hardware.probe_timing import parse_figures, timing_from_probe
+    from hardware.sim.pn532_chip import load_timing
+    figures = without_unmodelled(parse_figures(frames), unmodelled or {})
+    timing = timing_from_probe(figures, load_timing(), station=link.station_id or "-",
+                               firmware=link.firmware or "-", chip=chip)
+    timing["probe"].update(firmware=link.firmware, chip=chip, station=link.station_id, simulated=simulated or False)
+    if unmodelled:
+        timing["probe"]["not_modelled"] = unmodelled
+    return figures, timing
+
+
+def simulated_stations(kind: str) -> list[Any]:
+    """One started station of ``kind`` (firmware, rp2040) for the probe."""
+    if kind == "rp2040":
+        from hardware.sim.rp2040_station import rp2040_stations
+        return list(rp2040_stations(["probe"], paced=False))
+    from hardware.sim.firmware_station import firmware_stations
+    return list(firmware_stations(["probe"]))
+
+
+def probe_command(port: str | None, out: Path, *, simulated: str | None = None,
                   ask: Callable[[str], object] | None = None) -> int:
-    """The probe of the station on ``port`` (or of a simulated one); 0 when the file was
-    written, 1 when the probe could not measure, 2 for a wrong call."""
+    """The probe of the station on ``port`` (or of a simulated one: ``simulated`` "firmware"
+    or "rp2040"); 0 when the file was written, 1 when the probe could not measure, 2 for a
+    wrong call."""
     from hardware.link import StationError, StationLink
     from hardware.sim.pn532_chip import load_timing
-    from hardware.probe_timing import parse_figures, timing_from_probe
     if (port is None) == (not simulated):
-        print("spieltisch: the probe takes one station: --port DEV (or --stations firmware, a simulated one)",
+        print("spieltisch: the probe takes one station: --port DEV (or --stations firmware|rp2040, a simulated one)",
               file=sys.stderr)
         return 2
     ask = ask or input
     stations: list[Any] = []
     events: queue.Queue = queue.Queue()
     link = None
+    unmodelled: dict[str, str] = {}
     try:
+        timeout = PHASE_TIMEOUT_S
         if simulated:
-            from hardware.sim.firmware_station import firmware_stations
-            stations = firmware_stations(["probe"])
+            stations = simulated_stations(simulated)
             port = stations[0].port
+            unmodelled = dict(getattr(stations[0], "probe_not_modelled", {}))
         assert port is not None
-        link = StationLink(port, events, reconnect=False).open(hello_timeout=30.0 if simulated else 3.0)
+        link = StationLink(port, events, reconnect=False)
+        slow = getattr(stations[0], "ping_interval_ns", None) if stations else None
+        if slow:                                  # an emulated Pico: pinged at its pace (open_links)
+            link.PING_INTERVAL_NS = slow
+            link.WHO_INTERVAL_NS = max(link.WHO_INTERVAL_NS, slow)
+            # a probe's step (fifteen commands in one loop pass) keeps an emulated Pico
+            # from answering for seconds of wall time, not for a hang
+            link.SILENCE_NS = max(link.SILENCE_NS, EMULATED_SILENCE_NS)
+            timeout = EMULATED_PHASE_TIMEOUT_S
+        link.open(hello_timeout=timeout if slow else 30.0 if simulated else 3.0)
         frames: list[tuple[str, tuple[str, ...]]] = []
         chip = "-"
         for phase, request in PHASES:
@@ -125,16 +179,10 @@ def probe_command(port: str | None, out: Path, *, simulated: bool = False,
                     time.sleep(0.5)               # the reader lists it (the probe lists it again itself)
             else:
                 ask(request + " ")
-            got, chip = probe_phase(link, events, phase)
+            got, chip = probe_phase(link, events, phase, timeout)
             frames += got
         shipped = load_timing()
-        figures = parse_figures(frames)
-        timing = timing_from_probe(figures, shipped, station=link.station_id or "-",
-                                   firmware=link.firmware or "-", chip=chip)
-        timing["probe"]["firmware"] = link.firmware
-        timing["probe"]["chip"] = chip
-        timing["probe"]["station"] = link.station_id
-        timing["probe"]["simulated"] = simulated
+        figures, timing = measured_timing(frames, link, chip, unmodelled, simulated)
     except (StationError, ProbeError) as exc:
         print(f"spieltisch: the probe stopped: {exc}", file=sys.stderr)
         return 1

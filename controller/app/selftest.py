@@ -5,6 +5,8 @@ the buzzer sounds a tone with each, the screen saying what to see and hear; a ca
 on the reader is named (by its record, its text or the table's registry: which game and
 card, or that the table does not know it). The station's own report (STAT) and its clock
 sync are shown beside. It ends when every button was pressed and a card named, or on Esc.
+In the box (``offer_probe``) it then offers the bring-up probe of the station's reader
+(``controller/app/probe_session.py``) and ends on button 6.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from controller.app.probe_session import ProbeSession, ProbeSnapshot
 from controller.games import GAMES
 from controller.games.core import IllegalAction
 from controller.table.cards import CardKeys, parse_text
@@ -37,6 +40,7 @@ class SelfTestSnapshot:
     health: dict[str, str] = field(default_factory=dict)
     round_trip_ms: float | None = None
     done: bool = False
+    probe: ProbeSnapshot | None = None          # the bring-up probe, once offered
 
 
 class SelfTest:
@@ -47,6 +51,7 @@ class SelfTest:
         self.held = [False] * buttons
         self.led_step = -1                      # the colour the LED was last told
         self.card: tuple[str, dict[str, Any]] | None = None
+        self.probe: ProbeSession | None = None
 
     def button(self, button: int, down: bool) -> None:
         if 0 <= button < len(self.pressed):
@@ -79,14 +84,18 @@ class SelfTest:
             rtt = round(link.sync.round_trip_ns / 1e6, 2)
         return SelfTestSnapshot("selftest", self.station, self.firmware, tuple(self.pressed), tuple(self.held),
                                 LED_STEPS[max(0, self.led_step) % len(LED_STEPS)][1], self.card,
-                                dict(getattr(link, "stats", {}) or {}), rtt, self.done)
+                                dict(getattr(link, "stats", {}) or {}), rtt, self.done,
+                                self.probe.snapshot() if self.probe is not None else None)
 
 
 def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscreen: bool = False,
                  data_dir: str | Path | None = None, timeout: float | None = None,
-                 screenshot: str | None = None) -> dict[str, Any]:
+                 screenshot: str | None = None, offer_probe: bool = False,
+                 watch: Callable[[SelfTestSnapshot], None] | None = None) -> dict[str, Any]:
+    """``offer_probe``: once every check passed, offer the bring-up probe (the box);
+    ``watch``: told every snapshot shown."""
     from controller.app.play import QUIT, make_screen, next_input, open_links
-    from hardware.events import ButtonEvent, StationLost, TagEvent
+    from hardware.events import ButtonEvent, StationLost, StationProbed, TagEvent
     folder = Path(data_dir or default_data_dir())
     events = event_queue()
     with contextlib.ExitStack() as stack:
@@ -98,34 +107,53 @@ def run_selftest(port: str, *, lang: str = "en", headless: bool = False, fullscr
         links = open_links([port], events, stack)
         link = next(iter(links.values()))
         test = SelfTest(link.station_id, link.firmware or "?", int(link.capabilities.get("buttons", 6) or 6))
+
+        def show() -> None:
+            snap = test.snapshot(link)
+            screen.show(snap)
+            if watch is not None:
+                watch(snap)
         deadline = None if timeout is None else time.monotonic() + timeout
         next_led = 0.0
         lost = False
-        while not test.done:
+        while not (test.done and (not offer_probe or (test.probe is not None and test.probe.finished))):
             now = time.monotonic()
-            if now >= next_led:                      # the LED and the buzzer step on by themselves
+            if test.done and test.probe is None:         # every check passed: the probe offered
+                link.led("000000", 0)
+                test.probe = ProbeSession(link, folder)
+                show()
+            if now >= next_led and test.probe is None:   # the LED and the buzzer step on by themselves
                 test.led_step += 1
                 rgb, _, hz = LED_STEPS[test.led_step % len(LED_STEPS)]
                 link.led(rgb, 0)
                 link.buzz(hz, 120)
                 next_led = now + LED_STEP_S
-                screen.show(test.snapshot(link))
+                show()
             event = next_input(screen, events, deadline, 0.05)
             if event is QUIT:
                 break
+            if test.probe is not None:
+                test.probe.tick()
+                if isinstance(event, ButtonEvent) and event.pressed:
+                    test.probe.press(event.button)
+                elif isinstance(event, (TagEvent, StationProbed)):
+                    test.probe.event(event)
             if isinstance(event, ButtonEvent):
                 test.button(event.button, event.pressed)
-            elif isinstance(event, TagEvent):
+            elif isinstance(event, TagEvent) and test.probe is None:
                 test.tag(event.uid, event.text, keys, store.all_cards())
                 link.led("00c000", 300)
             elif isinstance(event, StationLost):
                 lost = True
                 break
-            screen.show(test.snapshot(link))
+            show()
         link.led("000000", 0)
         screen.flush()
         if screenshot:
             screen.render(test.snapshot(link))
             screen.save(screenshot)
-        return {"station": test.station, "buttons": test.pressed, "card": test.card[0] if test.card else None,
-                "passed": test.done, "lost": lost}
+        result = {"station": test.station, "buttons": test.pressed, "card": test.card[0] if test.card else None,
+                  "passed": test.done, "lost": lost}
+        if test.probe is not None:
+            result["probe"] = test.probe.stage
+        return result
