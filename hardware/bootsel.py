@@ -212,8 +212,9 @@ def _mount_of(roots: UsbRoots, drive: Path | None) -> Path | None:
         return None
     for line in lines:
         parts = line.split()
-        if len(parts) < 2 or not parts[0].startswith(str(drive)):
-            continue
+        rest = parts[0][len(str(drive)):] if parts and parts[0].startswith(str(drive)) else None
+        if len(parts) < 2 or rest is None or not (rest == "" or rest.isdigit()):
+            continue                                        # neither the drive nor one of its partitions
         where = Path(parts[1].replace("\\040", " "))      # /proc/mounts escapes a space
         if (where / INFO_FILE).is_file():
             return where

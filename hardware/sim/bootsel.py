@@ -93,6 +93,8 @@ class SimulatedBootselPico:
         self.port: str | None = None                 # the MicroPython board's, once it restarted into one
         self.restarted = threading.Event()
         self._closed = False
+        self._came_back = False
+        self._lock = threading.Lock()
         device = self.device
         host = device / f"{usb}:1.0" / "host7"
         (host / "target7:0:0" / "7:0:0:0" / "block" / disk).mkdir(parents=True)
@@ -142,6 +144,11 @@ class SimulatedBootselPico:
 
     def _come_back(self) -> None:
         """The boot ROM's restart: the drive goes; whatever the flash starts comes back."""
+        with self._lock:
+            if self._came_back:
+                return
+            self._came_back = True
+        self._let_go_reader()                         # (a file written to the mounted drive: the FIFO's reader waits)
         shutil.rmtree(self.device / f"{self.usb}:1.0", ignore_errors=True)
         shutil.rmtree(self.device / f"{self.usb}:1.1", ignore_errors=True)
         with contextlib.suppress(OSError):
@@ -158,10 +165,19 @@ class SimulatedBootselPico:
 
     def close(self) -> None:
         self._closed = True
-        if self._thread.is_alive():
-            with contextlib.suppress(OSError):       # a reader waiting for a writer: let it go
+        self._let_go_reader()
+
+    def _let_go_reader(self) -> None:
+        if threading.current_thread() is self._thread:
+            return
+        for _ in range(200):
+            if not self._thread.is_alive():
+                break
+            # a reader waiting in open() for a writer: one that comes and goes lets it out (the
+            # thread may not be in open() yet, when such a writer finds no reader: again)
+            with contextlib.suppress(OSError):
                 os.close(os.open(self.block, os.O_WRONLY | os.O_NONBLOCK))
-            self._thread.join(timeout=10.0)
+            self._thread.join(timeout=0.05)
 
 
 class EmulatedRestart:
