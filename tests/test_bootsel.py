@@ -211,6 +211,14 @@ def test_a_drive_the_table_may_not_write_is_said_with_the_fix(plugged, monkeypat
     assert denied.value.key == "flash_bootsel_no_access" and denied.value.params["drive"] == str(pico.block)
 
 
+def test_the_tables_udev_rule_lets_its_user_write_a_bootsel_picos_drive():
+    from pathlib import Path
+    rules = (Path(__file__).resolve().parent.parent / "controller/app/pi/99-spieltisch.rules").read_text()
+    rule = next(line for line in rules.splitlines() if '"0003"' in line)
+    assert 'SUBSYSTEM=="block"' in rule and 'ATTRS{idVendor}=="2e8a"' in rule and 'GROUP="dialout"' in rule
+    assert 'MODE="0660"' in rule
+
+
 # -- the command, the listing, the check, the menu ---------------------------------------------------
 class Flasher:
     """The firmware's part, done: what stationflash reports for a bare Pico it updated."""

@@ -78,6 +78,9 @@ def update_stations(ports: list[str], *, progress: Callable[[str, str, dict[str,
             port = _install_micropython(pico, name, progress, usb, image, installer)
         except FlashError as exc:
             outcome.error = (exc.key, dict(exc.params))
+        except OSError as exc:                # its USB gone from under us meanwhile
+            outcome.error = ("flash_bootsel_write_failed", {"usb": pico.usb, "reason": exc.strerror or str(exc)})
+        if outcome.error is not None:
             outcomes.append(outcome)
             continue
         outcome.port, outcome.micropython = port, True
