@@ -362,3 +362,27 @@ def test_an_emulated_pico_starts_from_what_was_written_to_its_drive_and_gets_the
     assert pico.drive.complete and pico.drive.ignored == 0
     assert (f"✓ Station {station_uid('bootsel-1')} on {pico.roots.dev / pico.TTY}: firmware – is now "
             f"{table_firmware_version()} (MicroPython was put on it first)") in out, out
+
+
+def test_a_box_without_stations_makes_a_pico_in_bootsel_mode_one_at_once(plugged, monkeypatch):
+    """Nothing to drive the menu with but a new Pico (or one held at BOOTSEL): the box starts
+    the update by itself, as its "Update the stations" would."""
+    from controller.app.box import run_box
+    from controller.app.menu import Activity
+    pico = plugged()
+    monkeypatch.setattr("controller.table.stations.candidate_ports", lambda: [])
+    monkeypatch.setattr("hardware.bootsel.bootsel_picos", lambda roots=None: bootsel_picos(pico.roots))
+    started = []
+    assert run_box(None, headless=True, timeout=60, launcher=lambda act, ports, **kw: started.append(act),
+                   until=lambda: bool(started)) == 0
+    assert started == [Activity("flash")]
+
+
+def test_the_outcome_stays_on_the_tv_for_a_while_when_no_button_can_end_it(plugged, tmp_path, monkeypatch):
+    from controller.app import flash
+    monkeypatch.setattr("controller.app.play.open_present", lambda ports, events, stack: {})
+    monkeypatch.setattr(flash, "SHOWN_ALONE_S", 0.5)
+    pico = plugged()
+    outcomes = flash.run_flash_on_screen([], lang="en", headless=True, fullscreen=False, usb=pico.roots,
+                                         image=tmp_path / "none.uf2")                # no timeout: it ends by itself
+    assert [o.error[0] for o in outcomes] == ["flash_image_missing"]

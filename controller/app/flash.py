@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from hardware.bootsel import BootselPico, UsbRoots
 
 RASPBERRY_PI_USB_VENDOR = 0x2E8A
+SHOWN_ALONE_S = 60.0        # the outcome on the TV when no station's button can end it
 
 
 @dataclass
@@ -243,7 +244,10 @@ def run_flash_on_screen(ports: list[str], *, lang: str, headless: bool, fullscre
         # the menu's stations are free again (and the ones that were in BOOTSEL mode): any button goes back
         from controller.app.play import open_present
         events = event_queue()
-        open_present(found + [o.port for o in outcomes if o.micropython and o.ok], events, stack)
+        present = open_present(found + [o.port for o in outcomes if o.micropython and o.ok], events, stack)
+        if not present:                         # no button to go back with (the box had only a BOOTSEL Pico)
+            alone = time.monotonic() + SHOWN_ALONE_S
+            deadline = alone if deadline is None else min(deadline, alone)
         while True:
             event = next_input(screen, events, deadline)
             if event is QUIT or (isinstance(event, ButtonEvent) and event.pressed):
