@@ -50,7 +50,8 @@ def env_for(tmp_path: Path, **changes) -> Environment:
                 environ={}, user=lambda: "anna", session_user=lambda: "someone-else",
                 groups=lambda user: (set(doctor.GROUPS), set(doctor.GROUPS), set(doctor.GROUPS) | {"anna"}),
                 is_raspberry_pi=lambda: True, pin_factory=MockFactory(), data_dir=lambda: tmp_path / "data",
-                free_mb=lambda folder: 20_000, ports=lambda: [], table_version=lambda: "1.2.0", window_s=0.2)
+                free_mb=lambda folder: 20_000, ports=lambda: [], table_version=lambda: "1.2.0", window_s=0.2,
+                bootsel=lambda: [])
     base.update(changes)
     return Environment(**base)
 

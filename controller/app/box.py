@@ -283,6 +283,12 @@ def poweroff_command() -> list[str]:
     return shlex.split(own) if own else list(POWEROFF)
 
 
+def bootsel_plugged() -> bool:
+    """A Pico in BOOTSEL mode is plugged in (hardware/bootsel.py)."""
+    from hardware.bootsel import bootsel_picos
+    return bool(bootsel_picos())
+
+
 def remembered_language() -> str:
     """The language chosen in the menu last time (English the first time)."""
     from controller.app.play import box_setting
@@ -348,7 +354,11 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                 ports = list(fixed) if fixed is not None else candidate_ports()
                 failed: dict[str, BaseException] = {}
                 links = open_present(ports, events, stack, failed)
-                if not links:                         # nothing to drive the menu: ask, and look again
+                if not links and fixed is None and bootsel_plugged():
+                    # a new Pico (or one held at BOOTSEL) and nothing to drive the menu with: made a
+                    # station at once, as the menu's "Update the stations" would (controller/app/flash.py)
+                    activity, port_of = Activity("flash"), {}
+                elif not links:                       # nothing to drive the menu: ask, and look again
                     if panel is not None:
                         panel.show_status("waiting")
                     # what went wrong last (a switch-off the system refused) is said here too

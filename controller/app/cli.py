@@ -11,7 +11,7 @@
     spieltisch cards key export FILE | import FILE                   share the card key with another table
     spieltisch stations [--port DEV ...] [--json]                    what is plugged in
     spieltisch stations --test --port DEV                            a station's self-test, on the screen
-    spieltisch stations --flash [--port DEV ...]                     the table's firmware onto every station
+    spieltisch stations --flash [--port DEV ...] [--image UF2]       the table's firmware onto every station
     spieltisch stations --probe --port DEV --out FILE                measure a station's PN532 (the bring-up probe)
     spieltisch doctor [--json]                                       check every layer of the table, one line each
     spieltisch results                                               finished games
@@ -97,7 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     stations.add_argument("--test", action="store_true",
                           help="the self-test of one station (--port): buttons, LED, buzzer and reader, on the screen")
     stations.add_argument("--flash", action="store_true",
-                          help="copy the table's firmware onto every station plugged in (or --port), with mpremote")
+                          help="copy the table's firmware onto every station plugged in (or --port), with mpremote; "
+                               "a Pico in BOOTSEL mode gets MicroPython first")
+    stations.add_argument("--image", type=Path,
+                          help="with --flash: MicroPython's UF2 for a Pico in BOOTSEL mode (default: "
+                               "~/.cache/spieltisch/rp2040/micropython-rp2-RPI_PICO-v1.27.0.uf2, docs/raspberry-pi.md)")
     stations.add_argument("--probe", action="store_true",
                           help="the bring-up probe of one station (--port): measure its PN532 and write the "
                                "figures to --out as a timing file the simulated chip loads")
@@ -506,7 +510,7 @@ def cmd_stations(args: argparse.Namespace) -> int:
                              simulated=args.probe_stations)
     if args.flash:
         from controller.app.flash import flash_command
-        return flash_command(args.port, lang=args.lang)
+        return flash_command(args.port, lang=args.lang, image=args.image)
     if args.test:
         if not args.port or len(args.port) != 1:
             print("spieltisch: the self-test takes one station: --port DEV", file=sys.stderr)

@@ -10,7 +10,8 @@ table's user needs; the host panel's GPIO (``hardware/panel.py``); the data dire
 ``controller/table/eventlog.py``); every station (found and opened as ``spieltisch
 stations`` does): its id, its firmware against the table's, its reader, how long a card
 laid on it during the check takes to reach the table, the USB round trip, and its clock's
-drift over the check's window (10 s).
+drift over the check's window (10 s); and every Pico in BOOTSEL mode (``hardware/bootsel.py``):
+what puts MicroPython on it, or what keeps the table from doing so.
 
 Everything the checks look at comes through :class:`Environment`, so a test can give each
 layer what it needs to fail. Composition root: it may wire hardware.
@@ -184,6 +185,16 @@ def _probe(port: str, events: EventQueue, stack: contextlib.ExitStack) -> Any:
     return probe(port, events, stack)
 
 
+def _bootsel() -> list[Any]:
+    from hardware.bootsel import bootsel_picos
+    return list(bootsel_picos())
+
+
+def _bootsel_blocked(pico: Any) -> Any:
+    from hardware.bootsel import readiness
+    return readiness(pico)
+
+
 def _table_version() -> str:
     from hardware.stationflash import table_firmware_version
     return table_firmware_version()
@@ -216,6 +227,8 @@ class Environment:
     ports: Callable[[], list[str]] = _ports
     probe: Callable[[str, EventQueue, contextlib.ExitStack], Any] = _probe
     table_version: Callable[[], str] = _table_version
+    bootsel: Callable[[], list[Any]] = _bootsel                   # the Picos in BOOTSEL mode
+    bootsel_blocked: Callable[[Any], Any] = _bootsel_blocked      # what keeps MicroPython off one (a FlashError), or None
     window_s: float = WINDOW_S
 
     def __post_init__(self) -> None:
@@ -369,18 +382,33 @@ def check_data(env: Environment, lang: str = "en") -> list[Finding]:
     return findings
 
 
-def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda f: None) -> list[Finding]:
+def check_bootsel(env: Environment, lang: str = "en") -> list[Finding]:
+    """A Pico in BOOTSEL mode is no station yet: the update makes it one, unless something
+    keeps the table from putting MicroPython on it (the image, the drive's permissions)."""
+    findings = []
+    for pico in env.bootsel():
+        blocked = env.bootsel_blocked(pico)
+        if blocked is None:
+            findings.append(Finding(FAIL, "doctor_station_bootsel", {"usb": pico.usb}))
+        else:
+            findings.append(Finding(FAIL, "doctor_station_bootsel_blocked", {
+                "usb": pico.usb, "reason": texts.render(lang, blocked.key, blocked.params)}))
+    return findings
+
+
+def check_stations(env: Environment, *, tell: Callable[[Finding], None] = lambda f: None,
+                   lang: str = "en") -> list[Finding]:
     """Every station: opened as ``spieltisch stations`` does, listened to for ``window_s``
-    (a card laid on a reader meanwhile is timed), then judged."""
+    (a card laid on a reader meanwhile is timed), then judged; and every Pico in BOOTSEL mode."""
     from controller.table.runner import event_queue
     from hardware.events import TagEvent
     from hardware.sim.station import is_simulated
     ports = env.ports()
+    findings: list[Finding] = check_bootsel(env, lang)
     if not ports:
-        return [Finding(FAIL, "doctor_no_stations")]
+        return findings or [Finding(FAIL, "doctor_no_stations")]
     wanted = env.table_version()
     events = event_queue()
-    findings: list[Finding] = []
     with contextlib.ExitStack() as stack:
         found = {port: env.probe(port, events, stack) for port in ports}
         links = {port: item for port, item in found.items() if not isinstance(item, str)}
@@ -486,7 +514,7 @@ def run_checks(env: Environment | None = None, *, lang: str = "en", live: bool =
     steps: list[Callable[[], list[Finding]]] = [
         lambda: check_python(env), lambda: check_pygame(env), lambda: check_screen(env, live=live),
         lambda: check_groups(env), lambda: check_panel(env), lambda: check_data(env, lang),
-        lambda: check_stations(env, tell=tell)]
+        lambda: check_stations(env, tell=tell, lang=lang)]
     for step in steps:
         try:
             found = step()

@@ -3,7 +3,9 @@
 Every serial device under /dev/serial/by-id/ (and any ttyACM/ttyUSB without a by-id
 name) is asked for a HELLO; a device that does not answer is tried as a bare PN532 in
 HSU mode. Stations are then pinged for a moment so their clock offset and round trip
-are measured. Composition root: it may wire hardware."""
+are measured. A Pico in BOOTSEL mode (no serial port: its boot ROM's drive,
+``hardware/bootsel.py``) is listed as such, with what makes it a station. Composition
+root: it may wire hardware."""
 
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ import glob
 import json
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.table.runner import event_queue
 from hardware.events import EventQueue
+
+if TYPE_CHECKING:
+    from hardware.bootsel import BootselPico, UsbRoots
 
 
 def candidate_ports() -> list[str]:
@@ -91,9 +96,23 @@ def describe(port: str, found: Any, now_ns: int, late: dict[str, tuple[int, int]
     }
 
 
-def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_json: bool = False) -> int:
+def describe_bootsel(pico: BootselPico) -> dict[str, Any]:
+    """A Pico in BOOTSEL mode: its drive, and what makes it a station."""
+    return {"port": str(pico.drive) if pico.drive else f"USB {pico.usb}", "kind": "bootsel", "id": pico.serial or "-",
+            "firmware": None, "usb": pico.usb, "drive": None if pico.drive is None else str(pico.drive),
+            "mount": None if pico.mount is None else str(pico.mount),
+            "problem": f"a Pico in BOOTSEL mode on USB {pico.usb} (its RPI-RP2 drive): no MicroPython yet; "
+                       "spieltisch stations --flash puts MicroPython and the firmware on it"}
+
+
+def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_json: bool = False,
+                  usb: UsbRoots | None = None) -> int:
+    """The table of what is plugged in (``--json``: a line each); 0 when a station or a
+    reader answered (a Pico in BOOTSEL mode is listed, but plays nothing yet)."""
+    from hardware.bootsel import bootsel_picos
+    booting = [] if ports else bootsel_picos(usb)
     ports = ports or candidate_ports()
-    if not ports:
+    if not ports and not booting:
         print("No serial devices found. Plug in a station (a Pico with the Spieltisch firmware) or a PN532 "
               "reader; see firmware/README.md.")
         return 1
@@ -103,16 +122,18 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
         for item in found.values():
             if hasattr(item, "racing"):
                 item.racing = True                # 50 sync exchanges a second meanwhile, as in a race
-        time.sleep(listen_s)
+        if found:
+            time.sleep(listen_s)
         now = time.monotonic_ns()
         late = late_presses_on_record()
         rows = [describe(port, item, now, late) for port, item in found.items()]
+    rows += [describe_bootsel(pico) for pico in booting]
     if as_json:
         for row in rows:
             print(json.dumps(row))
     else:
         print(format_table(rows))
-    return 0 if any(row["kind"] != "-" for row in rows) else 1
+    return 0 if any(row["kind"] not in ("-", "bootsel") for row in rows) else 1
 
 
 def health(row: dict[str, Any]) -> str:
@@ -166,7 +187,7 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     lines = [header]
     for r in rows:
         if "problem" in r:
-            lines.append((r["port"], "?", r["problem"], "", "", "", "", "", "", ""))
+            lines.append((r["port"], "?" if r["kind"] == "-" else r["kind"], r["problem"], "", "", "", "", "", "", ""))
             continue
         seen = "–" if r["last_seen_s"] is None else f"{r['last_seen_s']:.2f} s ago"
         lines.append((r["port"], r["kind"], r["id"], r["firmware"], ms(r["clock_offset_ms"]),

@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
+from hardware.bootsel import MICROPYTHON_IMAGE, image_dir
 from hardware.sim.firmware_station import FirmwareStation, FirmwareUnavailable, install_once, station_uid
 from hardware.sim.pn532_chip import load_timing
 from hardware.sim.station import PtyDevice
@@ -42,7 +43,7 @@ from hardware.stationflash import firmware_dir, firmware_files
 HERE = Path(__file__).resolve().parent
 RP2040 = HERE / "rp2040"
 NPM_PACKAGE = "rp2040js"
-IMAGE = "micropython-rp2-RPI_PICO-v1.27.0.uf2"   # MicroPython v1.27.0, rp2 port, board RPI_PICO
+IMAGE = MICROPYTHON_IMAGE                        # MicroPython v1.27.0, rp2 port, board RPI_PICO
 BOOTROM = "rp2040-bootrom-b1.bin"                # the RP2040's B1 mask ROM (raspberrypi/pico-bootrom), 16 KB
 BOOTROM_SIZE = 16384
 BOOT_WAIT_S = 600.0                              # wall time an emulated Pico may take to boot, at any load
@@ -50,12 +51,9 @@ BOOT_WAIT_S = 600.0                              # wall time an emulated Pico ma
 
 def silicon_dir() -> Path:
     """Where the MicroPython image and the boot ROM are: $SPIELTISCH_RP2040_DIR, else the
-    user's cache folder (``~/.cache/spieltisch/rp2040``)."""
-    given = os.environ.get("SPIELTISCH_RP2040_DIR")
-    if given:
-        return Path(given)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "spieltisch" / "rp2040"
+    user's cache folder (``~/.cache/spieltisch/rp2040``); the folder where a table finds the
+    image it puts on a Pico in BOOTSEL mode (hardware/bootsel.py)."""
+    return image_dir()
 
 
 def silicon() -> tuple[Path, Path]:
