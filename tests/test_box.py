@@ -600,6 +600,33 @@ def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_s
     assert any("not permitted" in line for line in caplog.messages)
 
 
+def test_holding_menu_switches_off_a_box_that_looks_for_stations_more_often_than_the_hold_lasts(tmp_path, monkeypatch):
+    """The box looks for stations every LOOK_AGAIN_S; it opened the panel afresh each time, so
+    a hold that spanned a look (the hold is 2 s, the look every 2 s) began again on the new
+    panel and, on a busy machine, never ended: the box could not be switched off. With looks
+    four times as often as the hold is long, only a panel kept open sees the hold through."""
+    from gpiozero.pins.mock import MockFactory
+    from controller.app import box_status
+    from controller.app.box import run_box
+    from hardware.panel import DEFAULT_PINS, HOLD_S
+    monkeypatch.setattr(box_status, "LOOK_AGAIN_S", HOLD_S / 4)
+    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
+    factory = MockFactory()
+    shown = shown_on_the_tv(monkeypatch)
+    try:
+        def hold_menu():
+            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 60, "the plug-in screen")
+            hold_until(factory, DEFAULT_PINS[0], lambda: switching_off_shown(shown), "the switching-off screen")
+        person = threading.Thread(target=hold_menu, daemon=True)
+        person.start()
+        run_box([], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
+                poweroff=["true"], until=lambda: switching_off_shown(shown))
+        person.join(60)
+    finally:
+        factory.reset()
+    assert switching_off_shown(shown)
+
+
 def test_games_played_turns_its_pages_with_left_and_right_and_any_other_button_goes_back(tmp_path, monkeypatch):
     from controller.app.box import show_history
     monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))

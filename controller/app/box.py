@@ -351,14 +351,20 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                     continue
                 activity = Activity("switch_off")
             else:
-                ports = list(fixed) if fixed is not None else candidate_ports()
-                failed: dict[str, BaseException] = {}
-                links = open_present(ports, events, stack, failed)
-                if not links and fixed is None and bootsel_plugged():
-                    # a new Pico (or one held at BOOTSEL) and nothing to drive the menu with: made a
-                    # station at once, as the menu's "Update the stations" would (controller/app/flash.py)
-                    activity, port_of = Activity("flash"), {}
-                elif not links:                       # nothing to drive the menu: ask, and look again
+                # nothing to drive the menu: ask, and look again, with the same screen and panel
+                # (a hold of the panel's menu button, which switches the box off, is not cut
+                # short by a panel opened afresh each time the box looks)
+                while True:
+                    ports = list(fixed) if fixed is not None else candidate_ports()
+                    failed: dict[str, BaseException] = {}
+                    links = open_present(ports, events, stack, failed)
+                    if links:
+                        break
+                    if fixed is None and bootsel_plugged():
+                        # a new Pico (or one held at BOOTSEL) and nothing to drive the menu with: made a
+                        # station at once, as the menu's "Update the stations" would (controller/app/flash.py)
+                        activity, port_of = Activity("flash"), {}
+                        break
                     if panel is not None:
                         panel.show_status("waiting")
                     # what went wrong last (a switch-off the system refused) is said here too
@@ -367,11 +373,11 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                         failed, panel=panel is not None,
                         detail=StatusLine(said.key, dict(said.params)) if said is not None else None), LOOK_AGAIN_S,
                         events, stopped)
-                    if waited == "quit":
+                    if waited == "quit" or stopped():
                         return 0
-                    if waited != "switch_off":
-                        continue
-                    activity = Activity("switch_off")
+                    if waited == "switch_off":
+                        activity = Activity("switch_off")
+                        break
             if activity is None:
                 port_of = {station: link.port for station, link in links.items()}
                 ports = [link.port for link in links.values()]
