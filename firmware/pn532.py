@@ -246,6 +246,10 @@ CC_MAGIC = 0xE1
 WITHOUT_CC = 144
 RESET_WAKE_MS = 10                   # from RSTPDN high to the first command (PN532 oscillator start)
 TIMEOUT_STATUS = 0x01                # the PN532's status when the card did not answer at all
+# the PN532's errors on air (UM0701-02 7.1): the card's answer did not come (01h) or came
+# garbled (CRC 02h, parity 03h, bit count 04h, framing 05h, bit collision 06h, RF field 0Ah,
+# RF protocol 0Bh): a card at the field's edge, tried again; any other error is the card's NAK
+AIR_ERRORS = (0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x0A, 0x0B)
 
 # the steps of a write (Reader.write_text) -> the reason it fails when a step cannot be done
 WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "write", "protect": "protect",
@@ -700,10 +704,14 @@ class Reader:
 
 
 def _card_nak(answer):
-    """Whether the card refused the command (its NAK): an error status other than the
-    chip's "no answer" (01h: the card left, or ignores the command), or status 00 with the
-    card's 4-bit NAK handed back as one byte."""
-    return len(answer) >= 2 and (answer[1] not in (0x00, TIMEOUT_STATUS) or len(answer) == 3)
+    """Whether the card refused the command (its NAK): an error status that is not one of
+    the air's (the card's answer lost or garbled: tried again), or status 00 with the
+    card's 4-bit NAK handed back as one byte. The status's two top bits are flags (MI, NAD),
+    not the error (UM0701-02 7.1)."""
+    if len(answer) < 2:
+        return False
+    error = answer[1] & 0x3F
+    return (error != 0x00 and error not in AIR_ERRORS) or (error == 0x00 and len(answer) == 3)
 
 
 class UartTransport:

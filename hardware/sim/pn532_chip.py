@@ -29,7 +29,8 @@
 # - faults: "silent" (nobody acknowledges the address: EIO), "stuck" (every transfer takes
 #   the bus timeout and fails: ETIMEDOUT), ``reset()`` (a brown-out: deaf for ``reset_us``,
 #   then unconfigured until SAMConfiguration), ``corrupt_every`` (every n-th response has a
-#   flipped byte), ``fail_reads`` (that many NTAG reads, READ or FAST_READ, get an RF error),
+#   flipped byte), ``fail_reads`` (that many NTAG reads, READ or FAST_READ, get an RF error: status
+#   ``fail_status``, a CRC error unless set),
 #   ``stretch_us`` (the chip holds the clock low that long at the start of every transfer).
 #
 # The bus (ChipI2C) times each transfer at its clock and fails one that would outlast its
@@ -135,6 +136,7 @@ class Pn532:
         self.corrupt_every = 0
         self.answers = 0
         self.fail_reads = 0
+        self.fail_status = RF_CRC_ERROR        # the status those reads get
         self.commands = []                    # command codes received, in order
         self.card_commands = []               # what InDataExchange/InCommunicateThru passed to a card
         self.nacks = 0
@@ -322,7 +324,7 @@ class Pn532:
             (code == IN_COMMUNICATE_THRU and len(command) >= 4 and command[1] == ntag.FAST_READ)
         if reading and self.fail_reads and self.card is not None:
             self.fail_reads -= 1
-            return self._emit([code + 1, RF_CRC_ERROR])                 # its answer garbled on air
+            return self._emit([code + 1, self.fail_status])             # its answer garbled on air
         if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
             answer = ntag.pn532_exchange(self.card, command)
             self.unanswered = answer[1] == ntag.PN532_TIMEOUT_STATUS

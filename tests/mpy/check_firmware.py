@@ -1114,6 +1114,27 @@ def a_failed_read_is_tried_again_while_the_card_stays():
     assert firmware.read_tries == 3
 
 
+@check
+def a_garbled_answer_past_the_records_start_is_tried_again_not_taken_for_the_cards_end():
+    """A CRC error on air (status 02h: a card at the field's edge) in the middle of a record
+    read with READ is a transmission error, tried again like any failed read; only the card's
+    own NAK (status 14h, or 00h and its 4-bit NAK) past the record's start ends the record.
+    (Review of 1.6.0: every status but 01h was taken for the card's end, and a long record
+    came without its text.)"""
+    import pn532chip
+    for status in (0x02, 0x03, 0x42):      # CRC error, parity error, CRC error with the MI flag set
+        firmware, chip, stdin, stdout = with_chip()
+        chip.card = pn532chip.Card("04A1B2C3D4E5F6", pn532chip.ndef_text_memory(LONG_TEXT))
+        chip.fail_reads = 1                 # the first FAST_READ garbled: the record is read with READ
+        start = time.ticks_ms()
+        while not (firmware.reader.state == "read" and not firmware.reader.fast and firmware.reader.page > 4):
+            firmware.step()
+            assert time.ticks_diff(time.ticks_ms(), start) < 3000, "no READ past page 4"
+        chip.fail_reads, chip.fail_status = 1, status   # the next READ, past the record's start, garbled
+        tag, _ = run_until(firmware, stdout, "TAG")
+        assert tag is not None and tag[1][3] == LONG_TEXT, (hex(status), tag)
+
+
 # -- issue 32: what the firmware review found, each under MicroPython ------------------------------
 
 LONG_TEXT = "partout:" + "x" * 40            # every answer to a read is longer than the I2C header
