@@ -153,6 +153,11 @@ class Probe:
         except OSError:
             pass
         time.sleep_ms(2)
+        # the reader's exchange may be under way, or a read of its answer cut off: a PN532
+        # then takes no command until the host's ACK aborts it (UM0701-02 6.2.1.3), as the
+        # reader sends one; with nothing under way the chip ignores it
+        self.i2c.writeto(ADDRESS, ACK)
+        time.sleep_ms(1)
         answer = self._exchange(GET_FIRMWARE_VERSION)
         if len(answer) < 4:
             raise Failed("version")

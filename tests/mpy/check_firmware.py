@@ -2012,6 +2012,22 @@ def the_bring_up_probe_measures_what_the_model_assumes():
     assert tag is not None and tag[1][3] == "partout:red5", tag
 
 
+@check
+def the_probe_begins_by_aborting_what_the_chip_was_doing():
+    """PROBE can come while the reader's exchange is under way, or after a read the bus's
+    timeout cut off (the bus freed, the chip still handing out that frame and deaf to every
+    command but the host's ACK, UM0701-02 6.2.1.3): the probe aborts it first, as the
+    reader does, and measures (review of 1.6.0: it began with a command, which such a chip
+    ignores, and failed)."""
+    import js
+    firmware, chip, stdin, stdout = with_chip()
+    firmware.probe_clock = js.ticksUs
+    until_polling(firmware)
+    chip.mid_frame = True                   # a read cut off, the bus set free, the ACK not yet sent
+    figures, end = probed(firmware, stdin, stdout, "chip")
+    assert end == ["end", "chip", "1.6"], (end, figures)
+
+
 for fn in checks:
     if ONLY and fn.__name__ not in ONLY:   # noqa: F821 - set by run.mjs (CHECKS=...)
         continue
