@@ -28,10 +28,24 @@ from __future__ import annotations
 
 import copy
 import datetime
+import json
+from pathlib import Path
 from typing import Any
 
 Figure = tuple[int, int, int, int]           # n, median, min, max
 COMMANDS = ("GetFirmwareVersion", "SAMConfiguration", "RFConfiguration")
+
+
+SHIPPED = Path(__file__).resolve().parent / "data" / "pn532_timing.json"
+
+
+def shipped_timing() -> dict[str, Any]:
+    """The model's figures as shipped (``hardware/data/pn532_timing.json``), whatever file
+    ``SPIELTISCH_PN532_TIMING`` names for the simulated chip: what a probe's figures are
+    compared with and stand in for where it could not measure."""
+    with SHIPPED.open(encoding="utf-8") as f:
+        loaded: dict[str, Any] = json.load(f)
+    return loaded
 
 
 def parse_figures(frames: list[tuple[str, tuple[str, ...]]]) -> dict[str, Figure]:

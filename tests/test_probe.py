@@ -82,6 +82,23 @@ def test_the_probes_figures_become_the_models_parts():
     assert Pn532(timing).held_sda_errno == 5 and timing["held_sda_errno"] == 5
 
 
+def test_a_new_probe_is_compared_with_the_shipped_model_not_with_a_measured_file_in_use(tmp_path, monkeypatch):
+    """With a real chip's file loaded for the simulated chip (SPIELTISCH_PN532_TIMING), a new
+    probe's figures still stand beside the shipped model's, and what it could not measure
+    still comes from the shipped model, not from the other chip's file."""
+    from controller.app.probe import measured_timing
+    shipped = load_timing()
+    other = dict(shipped, ack_us=shipped["ack_us"] + 777, reset_us=shipped["reset_us"] + 999)
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    monkeypatch.setenv("SPIELTISCH_PN532_TIMING", str(tmp_path / "other.json"))
+    assert load_timing()["ack_us"] == other["ack_us"]            # the simulated chip takes the file
+
+    class Link:
+        station_id, firmware = "e661", "1.6.0"
+    _, timing = measured_timing(FIGURES, Link(), "1.6")
+    assert timing["ack_us"] == 700 and timing["reset_us"] == shipped["reset_us"]
+
+
 def test_a_probe_without_a_station_or_a_file_says_what_it_needs(tmp_path, capsys):
     assert main(["stations", "--probe", "--port", "/dev/ttyACM0"]) == 2
     assert "--out FILE" in capsys.readouterr().err
@@ -295,7 +312,7 @@ def test_a_probe_whose_file_cannot_be_written_or_whose_model_is_broken_is_said_n
     assert session.said[1]["path"] == str(tmp_path / "probes" / "probe-e661.json")
     broken = tmp_path / "broken.json"
     broken.write_text("{")
-    monkeypatch.setenv("SPIELTISCH_PN532_TIMING", str(broken))
+    monkeypatch.setattr("hardware.probe_timing.SHIPPED", broken)     # the installed model damaged
     (tmp_path / "probes").unlink()
     session.press(0)
     session.event(probed("end", "chip", "1.6"))

@@ -117,10 +117,9 @@ def measured_timing(frames: list[tuple[str, tuple[str, ...]]], link: Any, chip: 
                     unmodelled: dict[str, str] | None = None,
                     simulated: str | None = None) -> tuple[dict[str, tuple[int, int, int, int]], dict[str, Any]]:
     """The PROBED frames of both phases → (the figures, the timing file's contents)."""
-    from hardware.probe_timing import parse_figures, timing_from_probe
-    from hardware.sim.pn532_chip import load_timing
+    from hardware.probe_timing import parse_figures, shipped_timing, timing_from_probe
     figures = without_unmodelled(parse_figures(frames), unmodelled or {})
-    timing = timing_from_probe(figures, load_timing(), station=link.station_id or "-",
+    timing = timing_from_probe(figures, shipped_timing(), station=link.station_id or "-",
                                firmware=link.firmware or "-", chip=chip)
     timing["probe"].update(firmware=link.firmware, chip=chip, station=link.station_id, simulated=simulated or False)
     if unmodelled:
@@ -143,7 +142,7 @@ def probe_command(port: str | None, out: Path, *, simulated: str | None = None,
     or "rp2040"); 0 when the file was written, 1 when the probe could not measure, 2 for a
     wrong call."""
     from hardware.link import StationError, StationLink
-    from hardware.sim.pn532_chip import load_timing
+    from hardware.probe_timing import shipped_timing
     if (port is None) == (not simulated):
         print("spieltisch: the probe takes one station: --port DEV (or --stations firmware|rp2040, a simulated one)",
               file=sys.stderr)
@@ -181,7 +180,7 @@ def probe_command(port: str | None, out: Path, *, simulated: str | None = None,
                 ask(request + " ")
             got, chip = probe_phase(link, events, phase, timeout)
             frames += got
-        shipped = load_timing()
+        shipped = shipped_timing()
         figures, timing = measured_timing(frames, link, chip, unmodelled, simulated)
     except (StationError, ProbeError) as exc:
         print(f"spieltisch: the probe stopped: {exc}", file=sys.stderr)

@@ -112,10 +112,10 @@ class ProbeSession:
             self._refuse("probe_fail_no_card" if self.stage == "lay" else "probe_refused_no_answer")
 
     def _finish(self, chip: str) -> None:
-        from hardware.sim.pn532_chip import load_timing
+        from hardware.probe_timing import shipped_timing
         path = probe_file(self.folder, self.link.station_id)
         try:
-            shipped = load_timing()
+            shipped = shipped_timing()
             figures, timing = measured_timing(self.frames, self.link, chip)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(timing, indent=2) + "\n")
