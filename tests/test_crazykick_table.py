@@ -113,6 +113,22 @@ def test_arbiter_orders_eight_stations_with_jitter_and_drift():
     assert figures["arbiter"] >= 0.995 > 0.8 > figures["arrival"]
 
 
+def test_the_models_busy_station_answers_one_exchange_a_second_however_often_it_is_asked():
+    """The fairness model's sparse station (its loop busy, the firmware keeping only the
+    newest PING per pass) answers at most one exchange a second of its own time: asked four
+    times as often it gets no more answers (reviewer 2, finding 5; until 2026-11-28 one PING
+    in fifty by count, so the quick pings got four times the answers)."""
+    from controller.bench.fairness import _Station
+    answered = {}
+    for quick in (False, True):
+        rng = random.Random(4)
+        station = _Station(rng, (100_000.0, 1_800_000.0), None, 50, wandering=False)
+        start = 1_000_000_000
+        station.keep_syncing(rng, start, start + 60_000_000_000, quick=quick)
+        answered[quick] = station.sync.exchanges
+    assert 55 <= answered[False] <= 61 and 55 <= answered[True] <= 61, answered
+
+
 def test_the_race_bench_measures_the_machines_bare_ptys_press_by_press():
     """The race bench's floor (what the pseudo-terminals alone add on this machine) reads
     every stamp written, each after it was written."""
