@@ -45,6 +45,7 @@ from hardware.events import (
     ButtonEvent, EventQueue, StationFlooding, StationHello, StationLost, StationProbed, StationProgress, TagEvent,
     TagGone, TagWritten,
 )
+from hardware.hostclock import now_ns
 from hardware.protocol import (
     FENCE_CAPABILITY, FENCE_MODULO, PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameDecoder, FrameError, decode_text,
     encode_frame, encode_text, ticks_diff,
@@ -184,7 +185,7 @@ class StationLink(SupervisedPort):
     READ_TIMEOUT_S = 0.02               # the reader looks at the silence and the handshake this often
 
     def __init__(self, port: str, events: EventQueue, *, baudrate: int = 115200,
-                 clock: Callable[[], int] = time.monotonic_ns, auto_ping: bool = True,
+                 clock: Callable[[], int] = now_ns, auto_ping: bool = True,
                  reconnect: bool = True, flood_limit: bool = True) -> None:
         super().__init__(port, reconnect=reconnect)
         self.events = events
@@ -427,14 +428,14 @@ class StationLink(SupervisedPort):
                 # what this read took came in after the one before it (that read took all there
                 # was), however late the interpreter let this one stamp it: a press's ``looked_ns``
                 self._looked_ns, looked = looked, now
-                self._ping_if_due(time.monotonic_ns())
+                self._ping_if_due(now_ns())
                 if self._hello.is_set():
                     if self.auto_ping and self.last_seen_ns is not None and \
                             now - self.last_seen_ns > self.SILENCE_NS:
                         self._report_lost("the station stopped answering")
                         return
                 else:
-                    real = time.monotonic_ns()
+                    real = now_ns()
                     if self._last_who_ns is None or real - self._last_who_ns >= self.WHO_INTERVAL_NS:
                         self._last_who_ns = real
                         self.send("WHO")
@@ -466,7 +467,7 @@ class StationLink(SupervisedPort):
             # a station that says nothing is looked at when its next ping is due (up to half
             # a second: a waiting box's readers wake twice a second, not fifty times); close()
             # wakes the wait through the pipe
-            wait = max(0.0, (self._ping_due_ns - time.monotonic_ns()) / 1e9)
+            wait = max(0.0, (self._ping_due_ns - now_ns()) / 1e9)
         if fd is None:                                # another kind of pyserial port
             data = ser.read(ser.in_waiting or 1)
             now = self.clock()

@@ -465,7 +465,7 @@ def test_quick_pings_go_on_while_they_lower_the_bound():
     quick = QuickPings()
     now = 0
     error = 2_000_000
-    for second in range(5):
+    for _second in range(5):
         for ms in range(0, 1000, 5):
             assert quick.wanted(error, now + ms * 1_000_000)
         now += 1_000_000_000

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from controller.table.table import Command, Table
 from hardware.events import EventQueue, InputEvent, PanelEvent
+from hardware.hostclock import now_ns
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ INTERRUPTED = threading.Event()
 class TableRunner:
     def __init__(self, table: Table, events: EventQueue, links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns, panel: Any = None,
+                 clock: Callable[[], int] = now_ns, panel: Any = None,
                  give_up_unsaved_s: float | None = None) -> None:
         self.table = table
         self.events = events

@@ -12,10 +12,11 @@ import glob
 import json
 import os
 import time
-from typing import Any
+from typing import Any, Callable
 
 from controller.table.runner import event_queue
 from hardware.events import EventQueue
+from hardware.hostclock import now_ns
 
 
 def candidate_ports() -> list[str]:
@@ -91,6 +92,25 @@ def describe(port: str, found: Any, now_ns: int, late: dict[str, tuple[int, int]
     }
 
 
+def listen(found: list[Any], at_least_s: float, *, clock: Callable[[], int] | None = None,
+           sleep: Callable[[float], None] = time.sleep) -> None:
+    """Let the links exchange with their stations for ``at_least_s``; longer while a
+    station's bound is above UNSURE_ERROR_NS, up to the time the table's screen waits before
+    it names such a station (POOR_CLOCK_NS): a station named here is one the screen would
+    name too, and a healthy one is not named for a bound that had no time to come down."""
+    from controller.table.realtime import POOR_CLOCK_NS
+    from hardware.link import UNSURE_ERROR_NS
+    clock = clock or now_ns
+    start = clock()
+    sleep(at_least_s)
+    while clock() - start < POOR_CLOCK_NS:
+        now = clock()
+        syncs = [getattr(item, "sync", None) for item in found]
+        if all(sync is None or (sync.ready and sync.error_ns(now) <= UNSURE_ERROR_NS) for sync in syncs):
+            return
+        sleep(0.1)
+
+
 def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_json: bool = False) -> int:
     ports = ports or candidate_ports()
     if not ports:
@@ -103,8 +123,8 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
         for item in found.values():
             if hasattr(item, "racing"):
                 item.racing = True                # 50 sync exchanges a second meanwhile, as in a race
-        time.sleep(listen_s)
-        now = time.monotonic_ns()
+        listen(list(found.values()), listen_s)
+        now = now_ns()
         late = late_presses_on_record()
         rows = [describe(port, item, now, late) for port, item in found.items()]
     if as_json:
@@ -147,14 +167,14 @@ def late_text(late: dict[str, int] | None) -> str:
 
 def clock_error_text(row: dict[str, Any]) -> str:
     """"±40 µs (75/75)": the sync's bound on its error and the exchanges answered of those
-    asked; a bound above the arbiter's tie window is named, as a slow link is: that
-    station's close presses are ties (docs/stations.md, "Keeping the clocks")."""
-    from controller.table.arbiter import TIE_NS
+    asked; a bound above UNSURE_ERROR_NS is named, as a slow link is: that station's
+    presses 0.5 ms apart from another's may tie (docs/stations.md, "Keeping the clocks")."""
+    from hardware.link import UNSURE_ERROR_NS
     error, exchanges = row.get("clock_error_us"), row.get("exchanges")
     if error is None:
         return "–"
     text = f"±{error} µs" + (f" ({exchanges[0]}/{exchanges[1]})" if exchanges else "")
-    return text + (" UNSURE: close presses tie" if error * 1000 > TIE_NS else "")
+    return text + (" UNSURE: close presses tie" if error * 1000 > UNSURE_ERROR_NS else "")
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
