@@ -123,10 +123,16 @@ def freeze_for_the_game() -> bool:
 
 
 class SimulatedTime:
-    """A clock that moves only when told to."""
+    """A clock that moves only when told to. It starts at a fixed moment unless told
+    another: a seeded demo then plays the same whatever the host's clock reads. (From the
+    host's clock, the clock sync's slots and the stations' µs stamps fell differently in
+    each run, and so did the sync's bounds; since close presses tie by the sum of two
+    bounds, that changed which presses tied.)"""
+
+    START_NS = 1_000_000_000_000
 
     def __init__(self, start_ns: int | None = None) -> None:
-        self.now = now_ns() if start_ns is None else start_ns
+        self.now = self.START_NS if start_ns is None else start_ns
 
     def __call__(self) -> int:
         return self.now
