@@ -417,10 +417,11 @@ def test_a_station_whose_clock_is_unsure_is_named_in_spieltisch_stations():
 def test_spieltisch_stations_listens_as_long_as_the_screen_waits_while_a_bound_is_unsure():
     """A station whose bound comes down under 0.25 ms after 6 s (a fresh sync over a slow
     link) is not named: the command listens on while a bound is above it, up to the 10 s the
-    screen waits before it names one; with every bound under it, 1.5 s is enough. On a fake
-    clock (reviewer 2, finding 1: a 1.5 s listen named healthy stations)."""
+    screen waits before it names one; with every bound under it, 1.5 s is enough; a bound
+    that wavers about the line is not named; one above it all 10 s is. On a fake clock
+    (reviewer 2, finding 1: a 1.5 s listen named healthy stations)."""
     from controller.table.realtime import POOR_CLOCK_NS
-    from controller.table.stations import listen
+    from controller.table.stations import clock_error_text, listen
 
     class Sync:
         ready = True
@@ -442,11 +443,16 @@ def test_spieltisch_stations_listens_as_long_as_the_screen_waits_while_a_bound_i
 
     clock = lambda: now[0]                                   # noqa: E731
     settling = Found(lambda at: 400_000 if at < 6_000_000_000 else 200_000)
-    listen([Found(lambda at: 40_000), settling, "a port that said nothing"], 1.5, clock=clock, sleep=sleep)
+    assert listen([Found(lambda at: 40_000), settling, "a port that said nothing"], 1.5, clock=clock,
+                  sleep=sleep) == [False, False, False]
     assert 6_000_000_000 <= now[0] < 6_200_000_000
     now[0] = 0
-    listen([Found(lambda at: 40_000)], 1.5, clock=clock, sleep=sleep)
+    assert listen([Found(lambda at: 40_000)], 1.5, clock=clock, sleep=sleep) == [False]
     assert now[0] == 1_500_000_000
     now[0] = 0
-    listen([Found(lambda at: 400_000)], 1.5, clock=clock, sleep=sleep)        # unsure for good: named
+    wavering = Found(lambda at: 240_000 if 4_000_000_000 <= at < 4_300_000_000 else 290_000)
+    assert listen([Found(lambda at: 400_000), wavering], 1.5, clock=clock, sleep=sleep) == [True, False]
     assert POOR_CLOCK_NS <= now[0] < POOR_CLOCK_NS + 200_000_000
+    row = {"clock_error_us": 290, "exchanges": [500, 500]}
+    assert clock_error_text(dict(row, clock_unsure=False)) == "±290 µs (500/500)"
+    assert clock_error_text(dict(row, clock_unsure=True)).endswith("UNSURE: close presses tie")
