@@ -156,6 +156,14 @@ class Screen:
             return True
         return any(getattr(view, "animating", lambda: False)() for view in self._views.values())
 
+    def next_redraw_s(self) -> float | None:
+        """Seconds until ``wants_redraw`` may say yes (a held-back frame, a view animating),
+        or None while neither: then nothing changes on the screen until it is told."""
+        animating = any(getattr(view, "animating", lambda: False)() for view in self._views.values())
+        if self._pending is None and not animating:
+            return None
+        return max(0.0, self.min_interval - (self.clock() - self._last_draw))
+
     def flush(self) -> None:
         if self._pending is not None:
             snapshot, self._pending = self._pending, None

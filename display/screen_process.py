@@ -22,8 +22,10 @@ from __future__ import annotations
 import collections
 import logging
 import multiprocessing
+import multiprocessing.connection
+import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,7 @@ class ScreenProcess:
     START_TIMEOUT_S = 60.0   # pygame's import on a Pi's SD card takes seconds; a first boot longer
     REPLY_TIMEOUT_S = 10.0   # a screenshot saved
     RESTART_S = 5.0          # a screen process that died is started again at most this often
+    WATCH_S = 0.25           # wake_on_input's thread looks at a pipe being replaced this often
 
     def __init__(self, *, preload: tuple[str, ...] = (), **options: Any) -> None:
         """``options`` are :class:`display.app.Screen`'s; raises :class:`ScreenUnavailable`
@@ -63,6 +66,9 @@ class ScreenProcess:
         self._last: Any = None                 # the newest snapshot given: a restarted screen shows it
         self._inputs: list[tuple] = []
         self._replies: list[tuple] = []
+        self._wake: Callable[[], None] | None = None    # wake_on_input's
+        self._watcher: threading.Thread | None = None
+        self._taken = threading.Event()
         self._start(wait=True)
 
     # -- as display.app.Screen ----------------------------------------------------------------------
@@ -86,6 +92,32 @@ class ScreenProcess:
         self._take_replies()
         inputs, self._inputs = self._inputs, []
         return inputs
+
+    def wake_on_input(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` (from a thread of its own) when the screen's process has sent
+        something (a key, a frame drawn), once until the table's loop has taken it
+        (``poll``): the loop then waits on its own queue, not on a look at the pipe 60 times
+        a second while nothing changes (reviewer 2, finding 2)."""
+        self._wake = wake
+        if self._watcher is None:
+            self._watcher = threading.Thread(target=self._watch_pipe, name="screen keys", daemon=True)
+            self._watcher.start()
+
+    def _watch_pipe(self) -> None:
+        while not self._closed:
+            conn = self._conn
+            try:
+                ready = conn is not None and bool(multiprocessing.connection.wait([conn], timeout=self.WATCH_S))
+            except (OSError, ValueError):
+                ready = False                      # closed under the wait: the table starts it again
+            if not ready:
+                if conn is None:
+                    time.sleep(self.WATCH_S)
+                continue
+            if self._wake is not None:
+                self._wake()
+            self._taken.wait(self.WATCH_S)         # until the loop took it (or a look again)
+            self._taken.clear()
 
     def flush(self) -> None:
         """The newest snapshot drawn now, whatever the frame rate held back (a game's end)."""
@@ -176,6 +208,7 @@ class ScreenProcess:
                 self._note(self._conn.recv())
         except (EOFError, OSError):
             self._lost()
+        self._taken.set()
 
     def _note(self, message: tuple) -> None:
         kind = message[0]
@@ -241,7 +274,16 @@ class ScreenProcess:
 
 
 # -- the screen's process --------------------------------------------------------------------------
-POLL_S = 1 / 60              # the screen's loop looks at its keys and held-back frames this often
+# The screen's loop looks at the pipe, its keys and its held-back frames 60 times a second
+# while something happens, and ten times a second once nothing has for QUIET_AFTER_S (no
+# message, no key, nothing held back or animating): a waiting turn-based game's screen took
+# 0.6 % of a core looking 60 times a second (reviewer 2, finding 2). SDL gives no wait for
+# the window's events and a pipe together (pygame's event.wait looks every millisecond
+# itself: 1.8 % of a core), so it stays a look, a slower one: a key pressed at a quiet
+# screen is read within 0.1 s, and the next ones at once.
+POLL_S = 1 / 60
+IDLE_POLL_S = 0.1
+QUIET_AFTER_S = 5.0
 
 
 def serve(conn: Any, options: dict[str, Any], preload: tuple[str, ...] = ()) -> None:
@@ -288,10 +330,14 @@ def _one_line(exc: BaseException) -> str:
 def draw(conn: Any, screen: Any) -> None:
     """Take everything the table sent, draw, answer how many snapshots were taken and how
     long each frame took, pass on the keyboard; until told to close."""
+    next_redraw_s = getattr(screen, "next_redraw_s", lambda: 0.0)
+    active = time.monotonic()
     while True:
         seen = 0
         frames_before = screen.frames
-        if conn.poll(POLL_S):
+        quiet = time.monotonic() - active > QUIET_AFTER_S and next_redraw_s() is None
+        if conn.poll(IDLE_POLL_S if quiet else POLL_S):
+            active = time.monotonic()
             while conn.poll():
                 message = conn.recv()
                 kind = message[0]
@@ -315,6 +361,7 @@ def draw(conn: Any, screen: Any) -> None:
             # the newest durations only (the deque's end, no copy of all of it per frame)
             conn.send(("seen", seen, [screen.frame_ns[k] for k in range(-drawn, 0)]))
         for ui in screen.poll():
+            active = time.monotonic()
             conn.send(("input", ui))
 
 

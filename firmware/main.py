@@ -252,15 +252,21 @@ class Firmware:
         the loop (the station's queue drops its oldest instead). On the Pico, POLLOUT means
         one byte of room, and a longer write waits (up to half a second) and may return
         having written part of it; so a byte goes at a time while there is room, and a frame
-        USB took only part of goes on from where it stopped, its tail never lost."""
+        USB took only part of goes on from where it stopped, its tail never lost. A PONG is
+        the exception: it goes in one write right after its stamp (``take``), because a
+        byte at a time (about 140 µs each on the rp2 port) it left milliseconds after the
+        time it says it left, and the host's clock sync counts that as the way back. It
+        comes only as the answer to a PING, from a host that is reading; what USB did not
+        take goes on a byte at a time."""
         one = self.one
         while True:
             frame = self.partial
             if frame is None:
                 if not self.station.pending() or not self.outgoing.poll(0):
                     return
+                pong = self.station.pong is not None       # take() gives it first, stamped now
                 frame = self.partial = self.station.take()
-                self.sent = 0
+                self.sent = (self.stdout.write(frame) or 0) if pong else 0
             while self.sent < len(frame):
                 if not self.outgoing.poll(0):
                     return

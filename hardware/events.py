@@ -1,7 +1,7 @@
 """What the stations tell the table: small immutable events on one queue.
 
 Every event names the station by its unique id (from its HELLO) and carries
-``arrived_ns``, the host's ``time.monotonic_ns()`` taken as the bytes came in, before
+``arrived_ns``, the host's clock (``hardware.hostclock.now_ns``) taken as the bytes came in, before
 any decoding. Presses also carry ``pressed_ns``, the press time on the host clock: the
 station's own stamp (``station_us``) mapped by the link's clock sync, or the arrival
 time before the first sync exchange.

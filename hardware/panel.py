@@ -11,12 +11,12 @@ GPIO 12. Other pins: ``spieltisch play --panel-pins MENU,UNDO,LED,BUZZER``.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 from gpiozero import LED, Button, Buzzer
 
 from hardware.events import EventQueue, PanelEvent
+from hardware.hostclock import now_ns
 
 DEFAULT_PINS = (5, 6, 13, 12)        # menu, undo, status LED, buzzer
 HOLD_S = 2.0                         # hold menu this long to leave the table
@@ -25,7 +25,7 @@ HOLD_S = 2.0                         # hold menu this long to leave the table
 class HostPanel:
     def __init__(self, events: EventQueue, pins: tuple[int, int, int, int] = DEFAULT_PINS, *,
                  pin_factory: Any = None, hold_s: float = HOLD_S,
-                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 clock: Callable[[], int] = now_ns) -> None:
         menu, undo, led, buzzer = pins
         self.events = events
         self.clock = clock

@@ -27,6 +27,7 @@ from typing import Callable, Iterator
 import serial
 
 from hardware.events import EventQueue, StationHello, StationLost, TagEvent, TagGone
+from hardware.hostclock import now_ns
 from hardware.supervised import SupervisedPort
 
 log = logging.getLogger(__name__)
@@ -246,7 +247,7 @@ class PN532Reader(SupervisedPort):
     SILENT_POLLS = 10            # this many unanswered polls in a row: the reader is lost
 
     def __init__(self, port: str, events: EventQueue, *, poll_interval: float = 0.05,
-                 clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 clock: Callable[[], int] = now_ns) -> None:
         super().__init__(port)
         self.events = events
         self.poll_interval = poll_interval

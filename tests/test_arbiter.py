@@ -574,13 +574,42 @@ def test_presses_are_ordered_only_beyond_both_stations_error_bounds():
         assert arb.ties == (1 if tie else 0)
 
 
+def test_two_errors_leaning_against_each_other_make_a_tie_not_a_wrong_order():
+    """Both bounds 190 µs. A truly pressed at 10.000 ms, B at 10.050 ms; A's mapping is late by
+    its whole bound, B's early by its own, so B's stamp comes 330 µs before A's. The larger
+    bound (190 µs) would order them, B first: wrong and sure of it. Their sum (380 µs) says
+    they cannot be told apart: a tie, counted (reviewer 2, finding 3)."""
+    arb = arbiter("A", "B")
+    arb.set_error("A", 190 * US)
+    arb.set_error("B", 190 * US)
+    arb.tie_wins["B"] = 5                                  # the tie goes to A: it has won fewer
+    arb.push("A's press", station="A", pressed_ns=10 * MS + 190 * US, arrived_ns=11 * MS)
+    arb.push("B's press", station="B", pressed_ns=10 * MS + 50 * US - 190 * US, arrived_ns=11 * MS + 100 * US)
+    spoken(arb, 20 * MS, "A", "B", arrived_ns=20 * MS)
+    assert arb.due(20 * MS) == ["A's press", "B's press"]
+    assert arb.ties == 1
+
+
+def test_a_press_further_apart_than_the_sum_of_both_bounds_is_ordered():
+    """The same bounds, stamps 381 µs apart (more than 190 + 190): ordered, the earlier first."""
+    arb = arbiter("A", "B")
+    arb.set_error("A", 190 * US)
+    arb.set_error("B", 190 * US)
+    arb.tie_wins["B"] = 5
+    arb.push("A's press", station="A", pressed_ns=10 * MS + 381 * US, arrived_ns=11 * MS)
+    arb.push("B's press", station="B", pressed_ns=10 * MS, arrived_ns=11 * MS + 100 * US)
+    spoken(arb, 20 * MS, "A", "B", arrived_ns=20 * MS)
+    assert arb.due(20 * MS) == ["B's press", "A's press"]
+    assert arb.ties == 0
+
+
 def test_a_station_must_speak_past_a_press_by_the_tie_window_and_its_own_bound():
     arb = arbiter("A", "B")
     arb.set_error("A", 50 * US)
     arb.set_error("B", 300 * US)                           # B's clock is poorly known
     arb.push("A's press", station="A", pressed_ns=10 * MS, arrived_ns=11 * MS)
     need_a = 10 * MS + TIE + 50 * US                       # A: the floor of the tie window, its own bound
-    need_b = 10 * MS + 300 * US + 300 * US                 # B: its bound widens the window, and counts again
+    need_b = 10 * MS + (50 + 300) * US + 300 * US          # B: both bounds widen the window, its own counts again
     spoken(arb, need_a, "A", arrived_ns=12 * MS)
     spoken(arb, need_b - US, "B", arrived_ns=12 * MS)
     assert arb.due(12 * MS) == []

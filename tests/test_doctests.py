@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["controller.games", "controller.games.core", "controller.games.partout", "controller.games.teamup_pallet",
-           "controller.bots", "controller.table.arbiter", "hardware.clocksync"]
+           "controller.bots", "controller.table.arbiter", "hardware.clocksync", "hardware.hostclock"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -367,3 +367,116 @@ def test_on_kmsdrm_the_screen_asks_sdl_for_gl_es_not_desktop_opengl(monkeypatch)
     told = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
                           env=dict(env, SDL_VIDEODRIVER="dummy", SDL_FRAMEBUFFER_ACCELERATION="opengl"))
     assert told.stdout.split()[-1] == "opengl", told.stdout
+
+
+# -- what waiting costs (reviewer 2, finding 2) ----------------------------------------------------------
+
+class QuietConn:
+    """The screen's end of the pipe, with nothing ever coming: each poll's timeout noted, on a
+    clock the test moves by it; closed after ``looks`` polls."""
+
+    def __init__(self, clock: list[float], looks: int) -> None:
+        self.clock = clock
+        self.looks = looks
+        self.timeouts: list[float] = []
+
+    def poll(self, timeout: float = 0.0) -> bool:
+        if timeout:
+            self.timeouts.append(timeout)
+            self.clock[0] += timeout
+        if len(self.timeouts) >= self.looks:
+            return True                                   # the close
+        return False
+
+    def recv(self):
+        return ("close",)
+
+    def send(self, message):
+        pass
+
+
+def test_a_quiet_screen_looks_ten_times_a_second_not_sixty(monkeypatch):
+    """Nothing sent, no key, nothing held back: 60 looks a second for QUIET_AFTER_S, then
+    ten (on a clock the test moves)."""
+    import display.screen_process as sp
+    clock = [0.0]
+    monkeypatch.setattr(sp.time, "monotonic", lambda: clock[0])
+    fake = FakeScreen()
+    fake.keys = []
+    fake.next_redraw_s = lambda: None                     # type: ignore[attr-defined]
+    conn = QuietConn(clock, looks=600)
+    draw(conn, fake)
+    quick = [t for t in conn.timeouts if t == sp.POLL_S]
+    slow = [t for t in conn.timeouts if t == sp.IDLE_POLL_S]
+    assert len(quick) == pytest.approx(sp.QUIET_AFTER_S / sp.POLL_S, abs=2) and len(quick) + len(slow) == 600
+    assert clock[0] > 30                                  # 600 looks took 35 s, not the 10 s of 60 a second
+
+
+def test_a_screen_with_a_frame_due_keeps_looking_sixty_times_a_second(monkeypatch):
+    import display.screen_process as sp
+    clock = [0.0]
+    monkeypatch.setattr(sp.time, "monotonic", lambda: clock[0])
+    fake = FakeScreen()
+    fake.keys = []
+    fake.next_redraw_s = lambda: 0.01                     # type: ignore[attr-defined]
+    conn = QuietConn(clock, looks=600)
+    draw(conn, fake)
+    assert set(conn.timeouts) == {sp.POLL_S}
+
+
+def test_a_screen_in_its_own_process_wakes_the_table_instead_of_being_looked_at_sixty_times_a_second():
+    """The turn-based runner and the how-to pages wait on their queue (a quarter of a second
+    at most) when the screen wakes them; a key from the screen's process puts a Wake on it."""
+    import queue
+
+    from controller.app.howto import show_pages
+    from controller.games import find_game
+    from controller.table.runner import TableRunner, Wake
+
+    class WakingScreen:
+        interactive = True
+
+        def __init__(self) -> None:
+            self.wake = None
+            self.shown = 0
+
+        def wake_on_input(self, wake):
+            self.wake = wake
+
+        def show(self, snapshot):
+            self.shown += 1
+
+        def wants_redraw(self):
+            return False
+
+        def poll(self):
+            return [("quit",)] if self.wake is None else []
+
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    screen = WakingScreen()
+    rules = find_game("partout")
+    table = Table(rules, config={"players": 3}, seed=1, stations=["a", "b", "c"])
+    runner = TableRunner(table, events, {}, screen=screen)
+    waited: list[float] = []
+
+    def take(timeout):
+        waited.append(timeout)
+        runner.stopped = True
+        return []
+
+    runner._take = take                                   # type: ignore[method-assign]
+    runner.run(until_finished=False)
+    assert waited == [0.25] and screen.wake is not None
+    screen.wake()
+    assert isinstance(events.get_nowait(), Wake)
+
+    got: list[float] = []
+
+    class Timed(queue.SimpleQueue):
+        def get(self, block=True, timeout=None):
+            got.append(timeout)
+            raise queue.Empty
+
+    pages_screen = WakingScreen()
+    show_pages(pages_screen, Timed(), "partout", before_game=True, until=lambda: len(got) >= 1)
+    assert got == [0.25]

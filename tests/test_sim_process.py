@@ -15,6 +15,7 @@ import time
 import pytest
 
 from hardware.events import ButtonEvent, TagEvent, TagGone
+from hardware.hostclock import now_ns
 from hardware.link import StationLink
 from hardware.protocol import STATION_TICKS_MODULO
 from hardware.sim.process import StationsProcess, StationsProcessError
@@ -38,7 +39,7 @@ def test_presses_and_taps_reach_the_table_with_the_sequence_numbers_counted_here
     process, events = two_stations
     first, second = process.stations
     assert [link.station_id for link in (first, second)] == ["far-1", "far-2"]
-    at = time.monotonic_ns() - 3_000_000                      # the moment the finger went down
+    at = now_ns() - 3_000_000                      # the moment the finger went down
     assert first.press(4, at_ns=at) == 1                     # D is frame 0, U frame 1
     down = next_event(events, ButtonEvent)
     up = next_event(events, ButtonEvent)

@@ -17,6 +17,7 @@ from controller.table.eventlog import EventLog
 from controller.games import find_game
 from controller.table import Table
 from hardware.events import ButtonEvent, StationHello, StationLost
+from hardware.hostclock import now_ns
 from hardware.link import StationLink, stable_path
 from hardware.sim.station import SimulatedStation, StationClock
 
@@ -267,7 +268,7 @@ def test_presses_carry_their_time_over_a_delayed_jittery_link():
         wait_until(lambda: len(link.sync.points) >= 3, timeout=10, what="a drift fit (3 sync slots)")
         errors = []
         for i in range(10):
-            pressed_at = time.monotonic_ns()
+            pressed_at = now_ns()
             sim.press(i % 6, release=False)
             event = next_event(events, ButtonEvent)
             assert event.arrived_ns >= pressed_at
@@ -411,3 +412,47 @@ def test_a_station_whose_clock_is_unsure_is_named_in_spieltisch_stations():
     row = dict(unsure, port="/dev/ttyACM0", kind="station", id="e661", firmware="1.5.1", clock_offset_ms=1.0,
                round_trip_ms=0.4, last_seen_s=0.1)
     assert "±320 µs (2/75) UNSURE" in format_table([row])
+
+
+def test_spieltisch_stations_listens_as_long_as_the_screen_waits_while_a_bound_is_unsure():
+    """A station whose bound comes down under 0.25 ms after 6 s (a fresh sync over a slow
+    link) is not named: the command listens on while a bound is above it, up to the 10 s the
+    screen waits before it names one; with every bound under it, 1.5 s is enough; a bound
+    that wavers about the line is not named; one above it all 10 s is. On a fake clock
+    (reviewer 2, finding 1: a 1.5 s listen named healthy stations)."""
+    from controller.table.realtime import POOR_CLOCK_NS
+    from controller.table.stations import clock_error_text, listen
+
+    class Sync:
+        ready = True
+
+        def __init__(self, error):
+            self.error = error
+
+        def error_ns(self, at_host_ns):
+            return self.error(at_host_ns)
+
+    class Found:
+        def __init__(self, error):
+            self.sync = Sync(error)
+
+    now = [0]
+
+    def sleep(seconds):
+        now[0] += int(seconds * 1e9)
+
+    clock = lambda: now[0]                                   # noqa: E731
+    settling = Found(lambda at: 400_000 if at < 6_000_000_000 else 200_000)
+    assert listen([Found(lambda at: 40_000), settling, "a port that said nothing"], 1.5, clock=clock,
+                  sleep=sleep) == [False, False, False]
+    assert 6_000_000_000 <= now[0] < 6_200_000_000
+    now[0] = 0
+    assert listen([Found(lambda at: 40_000)], 1.5, clock=clock, sleep=sleep) == [False]
+    assert now[0] == 1_500_000_000
+    now[0] = 0
+    wavering = Found(lambda at: 240_000 if 4_000_000_000 <= at < 4_300_000_000 else 290_000)
+    assert listen([Found(lambda at: 400_000), wavering], 1.5, clock=clock, sleep=sleep) == [True, False]
+    assert POOR_CLOCK_NS <= now[0] < POOR_CLOCK_NS + 200_000_000
+    row = {"clock_error_us": 290, "exchanges": [500, 500]}
+    assert clock_error_text(dict(row, clock_unsure=False)) == "±290 µs (500/500)"
+    assert clock_error_text(dict(row, clock_unsure=True)).endswith("UNSURE: close presses tie")

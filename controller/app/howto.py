@@ -75,9 +75,16 @@ def show_pages(screen: Any, events: EventQueue, game: str, *, before_game: bool,
     game's keyboard; before a game a card's key leaves the pages and is played, and keys
     typed after the pages were left are the game's, not lost (issue 40). ``variants``: the
     game's switches that are on, which the pages say (Crazy Kick's handicap)."""
-    from controller.table.runner import INTERRUPTED
+    from controller.table.runner import INTERRUPTED, Wake
     from hardware.events import ButtonEvent, TagEvent
     pages = Pages(game, before_game=before_game, variants=variants)
+    # a screen in a process of its own wakes this loop when it sends something (a key, a
+    # frame drawn), so the loop waits on the stations' queue; one drawn here is looked at
+    # 30 times a second (the pages before a game waited so on a TV: reviewer 2, finding 2)
+    wakes = hasattr(screen, "wake_on_input")
+    if wakes:
+        screen.wake_on_input(lambda: events.put(Wake()))
+    wait_s = 0.25 if wakes else 1 / 30
     screen.show(pages.snapshot())
     while not pages.done and not (until is not None and until()):
         if INTERRUPTED.is_set():              # Ctrl-C whose KeyboardInterrupt was lost (cli.py)
@@ -97,7 +104,7 @@ def show_pages(screen: Any, events: EventQueue, game: str, *, before_game: bool,
                 pages.done = True                     # the game begins with the card played
                 keys(ui)
         try:
-            event = events.get(timeout=1 / 30)
+            event = events.get(timeout=wait_s)
         except queue.Empty:
             event = None
         if isinstance(event, ButtonEvent):

@@ -18,6 +18,7 @@ from controller.table.stations import require_tables_firmware
 from controller.table.runner import TableRunner, event_queue
 from controller.table.table import Table
 from hardware.events import EventQueue
+from hardware.hostclock import now_ns
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack
             from hardware.pn532 import PN532Reader
             link = PN532Reader(stable_path(port[len("pn532:"):]), events).open()
         else:
-            link = StationLink(stable_path(port), events, clock=clock or time.monotonic_ns, auto_ping=clock is None,
+            link = StationLink(stable_path(port), events, clock=clock or now_ns, auto_ping=clock is None,
                                flood_limit=not bots)
             if ping_interval_ns is not None:        # a slow station: asked for HELLO no more often either
                 link.PING_INTERVAL_NS = ping_interval_ns
@@ -182,7 +183,7 @@ def simulated_stations(ids: list[str], stack: contextlib.ExitStack, *, own_proce
     from hardware.sim.station import SimulatedStation
     sims = []
     for i, station in enumerate(ids):
-        sim = SimulatedStation(station, clock=clock or time.monotonic_ns, seed=i, link_delay_ms=link_delay_ms)
+        sim = SimulatedStation(station, clock=clock or now_ns, seed=i, link_delay_ms=link_delay_ms)
         stack.callback(sim.close)
         sims.append(sim.start())
     return sims

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from controller.bench.measure import Target, percentile
-from hardware.link import StationLink
+from hardware.link import QuickPings, StationLink
 
 TARGETS: dict[str, Target] = {
     "ck_model_order_pct_500us": (float("nan"), "info", "%", "model (exact wake-ups, no IRQ, no threads): neighbouring "
@@ -52,6 +52,7 @@ LINK_DELAY_NS = 4_000_000
 ADAPTER_NS = (0.0, float(LINK_DELAY_NS))
 PICO_NS = (100_000.0, 1_800_000.0)
 PING_NS = StationLink.PING_INTERVAL_NS   # the link's sync exchange interval
+QUICK_PING_NS = StationLink.QUICK_PING_INTERVAL_NS   # and while it asks an unsure station more often
 
 
 def _synced_station(rng: random.Random, seconds: float = 10.0, link_ns: tuple[float, float] = ADAPTER_NS):
@@ -91,7 +92,7 @@ def clock_sync_errors_ms(stations: int = 40, presses: int = 50, seed: int = 1) -
 
 class _Station:
     """One station of the model: its crystal, its link each way, its host's ClockSync, and
-    which of the PINGs it answers (one in ``answered``)."""
+    how often it answers (at most one exchange per ``answered`` racing intervals: busy)."""
 
     def __init__(self, rng: random.Random, link_ns: tuple[float, float], link: str | None, answered: int,
                  wandering: bool) -> None:
@@ -107,8 +108,15 @@ class _Station:
         self.link = syncmodel.link_model(link)() if link is not None else \
             syncmodel.Link(syncmodel.uniform(*link_ns), syncmodel.uniform(*link_ns))
         self.sync = ClockSync()
-        self.answered = answered
-        self._pings = rng.randrange(answered)
+        # ``answered`` > 1: a busy station (its loop held by card reads, a slow hub) that
+        # answers at most one exchange per ``answered`` racing intervals of its own time,
+        # whatever the asking rate: the firmware keeps only the newest PING per loop pass
+        # (firmware/station.py), so asking more often overwrites more PINGs, it gets no more
+        # answers. (Until 2026-11-28 one PING in ``answered`` by count: the links' quick pings
+        # then got four times the answers, and the sparse figures were measured with about
+        # four exchanges a second, not one.)
+        self.busy_ns = (answered - 1) * PING_NS
+        self._free_at = rng.uniform(0, answered * PING_NS)     # when its loop reads a PING next
 
     def down(self, rng: random.Random, at: float) -> float:
         return self.link.down(rng, at)
@@ -122,16 +130,18 @@ class _Station:
 
     def keep_syncing(self, rng: random.Random, start: int, end: int, quick: bool = True) -> int:
         """PINGs from ``start`` to ``end`` as a racing link sends them: every PING_NS, and
-        ``quick``, every QUICK_PING_INTERVAL_NS while the sync's bound is above the tie
-        window (``StationLink.ping_interval_ns``)."""
+        ``quick``, every QUICK_PING_INTERVAL_NS while the sync's bound is above
+        UNSURE_ERROR_NS and that still lowers it (``StationLink.ping_interval_ns``). A busy
+        station answers the first PING it reads once its loop is free again."""
         t = start
+        asking = QuickPings()
         while t < end:
-            if self._pings % self.answered == 0:
+            if t >= self._free_at:
                 at_station, back = self.link.exchange(rng, t)
                 self.sync.add(t, self.clock.ticks(int(at_station)), int(back))
-            self._pings += 1
-            unsure = quick and self.sync.error_ns(t) > StationLink.RACE_ERROR_NS
-            t += StationLink.QUICK_PING_INTERVAL_NS if unsure else PING_NS
+                self._free_at = at_station + self.busy_ns
+            unsure = quick and asking.wanted(self.sync.error_ns(t), t)
+            t += QUICK_PING_NS if unsure else PING_NS
         return t
 
 
@@ -147,10 +157,11 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
     neighbouring pairs it puts in true order, the same in arrival order, its hold (press
     arrival → release) and the races it decided without a station. ``link``: one of
     ``syncmodel.link_model``'s instead of ``link_ns`` uniform; ``answered``: each station
-    answers one sync PING in this many; ``wandering``: the crystals wander
+    answers at most one sync exchange per this many racing intervals of its own time (busy),
+    however often it is asked; ``wandering``: the crystals wander
     (``syncmodel.WanderingCrystal``), not only drift; ``hung``: the last station never
     answers a FENCE (nor presses); ``warmup_s``: the sync before the first burst; ``quick``:
-    the links ask a station whose bound is above the tie window four times as often. Each press
+    the links ask a station whose bound is above UNSURE_ERROR_NS four times as often while that lowers it. Each press
     carries its station's sync bound, and the arbiter knows every station's."""
     import heapq
     from controller.table.arbiter import Arbiter

@@ -30,6 +30,7 @@ from typing import TypeVar
 from controller.bench.measure import Target, percentile
 from controller.table.runner import event_queue
 from hardware.events import EventQueue
+from hardware.hostclock import now_ns
 
 ST1 = "st1:partout:abcdefghijklmnop"
 TAP_GOAL_MS = 100.0
@@ -97,7 +98,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
         for i in range(taps):
             time.sleep(rng.uniform(0.0, 0.04))                   # any moment of the reader's poll
             uid = "04%012X" % (0xA1B2C3D40000 + i)
-            sent = time.monotonic_ns()
+            sent = now_ns()
             station.tap(uid, ST1, lift_ms=50)
             tag = _next(events, TagEvent)
             latencies.append((tag.arrived_ns - sent) / 1e6)

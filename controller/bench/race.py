@@ -44,6 +44,7 @@ from typing import Any
 
 from controller.bench.fairness import ADAPTER_NS, PICO_NS
 from controller.bench.measure import Target, percentile
+from hardware.hostclock import now_ns
 
 GAPS_NS = (1_000_000, 500_000, 250_000)
 # the two links, each way (fairness.py says why these): a USB-serial adapter's and a Pico's own USB
@@ -183,7 +184,7 @@ def _wait_until(when_ns: int) -> None:
     5 ms switch interval and would delay the table's threads, which on the Pi no station
     shares). The press keeps its planned time as its stamp; a late wake-up only delays its
     frame, as USB might."""
-    left = when_ns - time.monotonic_ns()
+    left = when_ns - now_ns()
     if left > 0:
         time.sleep(left / 1e9)
 
@@ -196,7 +197,7 @@ def _bursts(rng: random.Random, stations: int, bursts: int):
         gap = GAPS_NS[b % len(GAPS_NS)]
         order = list(range(stations))
         rng.shuffle(order)
-        start = time.monotonic_ns() + REGISTER_AHEAD_NS
+        start = now_ns() + REGISTER_AHEAD_NS
         yield b, gap, [(s, start + k * gap) for k, s in enumerate(order)]
         _wait_until(start + BURST_EVERY_NS)
 
@@ -225,7 +226,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
         def write_now(data: bytes) -> None:
             # stamped just before the write: stamped after it, the table's reader could
             # stamp the frame's arrival first, and a reading came out below zero
-            left = time.monotonic_ns()
+            left = now_ns()
             send(data)
             if data.startswith(b"BTN") and b" D " in data:
                 left_ns[f"{sim.station_id} {decode_line(data.rstrip()).fields[3]}"] = left
@@ -252,7 +253,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
             plan.append((gap, stamped))
             for s, true_ns in presses:
                 _wait_until(true_ns + IRQ_LATENCY_NS)
-                flushed_late.append(time.monotonic_ns() - true_ns)
+                flushed_late.append(now_ns() - true_ns)
                 sims[s].flush_presses()
         # copied whole at once (deque.copy holds the interpreter): the wires still answer pings
         wire_late = [late for sim in sims if sim._wire is not None for late in sim._wire.lateness_ns.copy()]
@@ -293,7 +294,7 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
 
         def handle(self, event: Any) -> None:
             if isinstance(event, ButtonEvent) and event.pressed:     # a press is known by its stamp
-                self.handled[(event.station, event.station_us)] = (time.monotonic_ns(), event)
+                self.handled[(event.station, event.station_us)] = (now_ns(), event)
             super().handle(event)
 
     quiet = logging.getLogger("controller")
@@ -410,7 +411,7 @@ def _bare_ptys(seed: int, stations: int, bursts: int) -> None:
     for _, _, presses in _bursts(rng, stations, bursts):
         for s, true_ns in presses:
             _wait_until(true_ns)
-            os.write(ends[s][0], struct.pack("<q", time.monotonic_ns()))
+            os.write(ends[s][0], struct.pack("<q", now_ns()))
     sys.stdin.read()
 
 
@@ -438,7 +439,7 @@ def bare_ptys(bursts: int = 300, seed: int = 1, stations: int = 8) -> list[int]:
         quiet_until = time.monotonic() + 5.0
         while len(late) < bursts * stations and time.monotonic() < quiet_until:
             ready, _, _ = select.select(fds, [], [], 0.5)
-            now = time.monotonic_ns()
+            now = now_ns()
             for fd in ready:
                 data = os.read(fd, 4096)
                 late.extend(now - stamp for (stamp,) in struct.iter_unpack("<q", data[:len(data) // 8 * 8]))

@@ -12,6 +12,7 @@ import time
 
 from controller.bench.measure import Target, median_of, percentile
 from controller.table.runner import event_queue
+from hardware.hostclock import now_ns
 from hardware.link import StationLink
 from hardware.protocol import FrameDecoder, encode_frame
 from hardware.sim.station import SimulatedStation
@@ -62,7 +63,7 @@ def link_rate(data: bytes, frames: int) -> float:
     link._hello.set()
     start = time.perf_counter()
     for i in range(0, len(data), 4096):
-        now = time.monotonic_ns()
+        now = now_ns()
         for frame in link.decoder.feed(data[i:i + 4096]):
             link._handle(frame, now)
     return frames / (time.perf_counter() - start)
@@ -85,7 +86,7 @@ def press_latencies_ms(presses: int, flood: bool = False) -> list[float]:
             except queue.Empty:
                 continue
             if getattr(event, "station", None) == "person" and hasattr(event, "button"):
-                received[event.seq] = time.monotonic_ns()
+                received[event.seq] = now_ns()
 
     consumer = threading.Thread(target=table, daemon=True)
     consumer.start()
@@ -97,7 +98,7 @@ def press_latencies_ms(presses: int, flood: bool = False) -> list[float]:
     try:
         time.sleep(0.2)
         for i in range(presses):
-            t0 = time.monotonic_ns()
+            t0 = now_ns()
             seq = person.press(i % 6, release=False)
             sent[seq] = t0
             time.sleep(0.012)              # a person's pace, inside the event budget

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from controller.bench.measure import Target, percentile
 from controller.games import GAMES, find_game
+from hardware.hostclock import now_ns
 
 SLOW_FSYNC_MS = (0, 5, 20)           # added to each durable commit: this disk, and an SD card's range
 PRESS_SECONDS = {"quick": 6.0, "default": 10.0, "long": 40.0}   # of Crazy Kick per flush time
@@ -161,12 +162,12 @@ def frame_latencies_ms(durable: bool, games: int = 2) -> CommitTimes:
                         before, writes = len(table.actions), len(written)
                         while True:
                             event = events.get(timeout=5)
-                            held = time.monotonic_ns()
+                            held = now_ns()
                             table.handle(event)
                             if getattr(event, "seq", None) == sims[seat].last_seq:
                                 break
                         if len(table.actions) > before:
-                            committed = (time.monotonic_ns() - event.arrived_ns) / 1e6
+                            committed = (now_ns() - event.arrived_ns) / 1e6
                             handoff = (held - event.arrived_ns) / 1e6
                             log_write = sum(written[writes:])
                             times.committed.append(committed)
@@ -268,7 +269,7 @@ def press_to_answer_ms(fsync_ms: float, seconds: float, players: int = 8, seed: 
 
         def send(self, commands: list[Any]) -> None:
             if self._held_feedback is None:            # going out now, not held for a commit
-                now = time.monotonic_ns()
+                now = now_ns()
                 for command in commands:
                     pressed = self.waiting.pop(command.station, None)
                     if pressed is not None:

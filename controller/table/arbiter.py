@@ -21,8 +21,9 @@ station is counted per station (``without_by_station``) and logged, and ``too_sl
 names a station that is often left out, for the screen.
 
 Ties: two presses of different stations are ordered only when their stamps differ by more
-than both stations' error bounds, and never closer than ``tie_ns`` (the stamps' own
-jitter and the sync's documented accuracy); closer, they cannot be told apart. The tie
+than the sum of both stations' error bounds (each mapping may be off by its own bound, the
+two in opposite directions), and never closer than ``tie_ns`` (the stamps' own jitter and
+the sync's documented accuracy); closer, they cannot be told apart. The tie
 goes to the station that has won fewer ties so far, then to the earlier arrival; so ties
 take turns instead of always favouring one seat (see docs/crazy-kick.md).
 
@@ -132,8 +133,10 @@ class Arbiter:
         return self.errors.get(station, self.margin_ns)
 
     def tie_window(self, a: Held, b: Held) -> int:
-        """Two presses closer than this cannot be told apart: the larger of their bounds."""
-        return max(self.tie_ns, a.error_ns, b.error_ns)
+        """Two presses closer than this cannot be told apart: the sum of their bounds (one
+        mapping may be late by its bound while the other is early by its own), at least
+        ``tie_ns``."""
+        return max(self.tie_ns, a.error_ns + b.error_ns)
 
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
@@ -184,8 +187,9 @@ class Arbiter:
     def _need(self, held: Held, station: str) -> int:
         """``station`` must have spoken past this (host ns) before ``held`` is decided: a
         press of its own tied with it would be stamped before the press plus the tie window
-        with that station, and its progress stamp may be off by its own bound."""
-        return held.pressed_ns + max(self.tie_ns, held.error_ns, self.errors.get(station, 0)) + self._error(station)
+        with that station (the sum of both bounds), and its progress stamp may be off by its
+        own bound."""
+        return held.pressed_ns + max(self.tie_ns, held.error_ns + self.errors.get(station, 0)) + self._error(station)
 
     def _silent(self, held: Held) -> list[str]:
         progress = self._progress

@@ -6,7 +6,7 @@ it sent everything up to past them (its answer to a FENCE), or the bound has pas
                                   │ FENCE to the stations that have not ▲ UPTO / LOST
 
 Time comes from a clock the runner is given. At a real table it is the host's
-monotonic clock. The headless demo uses :class:`SimulatedTime`: time stands still while
+raw monotonic clock (``hardware.hostclock``: NTP does not slew it). The headless demo uses :class:`SimulatedTime`: time stands still while
 the stations' frames travel (the runner waits for every frame the bots sent), then
 jumps to the next thing due (a bot's press, a held press's release, a sync ping). Bots
 still draw human reaction times, nobody waits for them, and a whole match takes seconds.
@@ -32,6 +32,8 @@ from controller.table.arbiter import Arbiter
 from controller.table.runner import TableRunner
 from controller.table.table import Table
 from hardware.events import ButtonEvent, EventQueue, InputEvent, StationHello, StationLost, StationProgress
+from hardware.hostclock import now_ns
+from hardware.link import UNSURE_ERROR_NS
 from hardware.sim.station import is_simulated
 
 log = logging.getLogger(__name__)
@@ -50,8 +52,9 @@ REALTIME_SWITCH_S = 0.0002
 # Processes they start (the screen's) begin as ordinary ones (SCHED_RESET_ON_FORK).
 REALTIME_PRIORITY = 10
 REALTIME_NICE = -10
-# A station whose clock sync's bound stays above the tie window this long, while the game
-# runs and the link asks it for exchanges as often as it can, is named on the screen.
+# A station whose clock sync's bound stays above UNSURE_ERROR_NS (hardware/link.py: it keeps
+# its presses 0.5 ms apart from another's from being told apart) this long, while the game
+# runs and the link asks it for exchanges as often as still helps, is named on the screen.
 POOR_CLOCK_NS = 10_000_000_000
 CLOCKS_LOOKED_AT_NS = 1_000_000_000      # how often the runner looks at the bounds for that
 
@@ -120,10 +123,16 @@ def freeze_for_the_game() -> bool:
 
 
 class SimulatedTime:
-    """A clock that moves only when told to."""
+    """A clock that moves only when told to. It starts at a fixed moment unless told
+    another: a seeded demo then plays the same whatever the host's clock reads. (From the
+    host's clock, the clock sync's slots and the stations' µs stamps fell differently in
+    each run, and so did the sync's bounds; since close presses tie by the sum of two
+    bounds, that changed which presses tied.)"""
+
+    START_NS = 1_000_000_000_000
 
     def __init__(self, start_ns: int | None = None) -> None:
-        self.now = time.monotonic_ns() if start_ns is None else start_ns
+        self.now = self.START_NS if start_ns is None else start_ns
 
     def __call__(self) -> int:
         return self.now
@@ -168,7 +177,7 @@ class RealtimeRunner(TableRunner):
     def __init__(self, table: Table, events: EventQueue, links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None,
                  keyboard: Callable[[Any], None] | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns, simulated: SimulatedTime | None = None,
+                 clock: Callable[[], int] = now_ns, simulated: SimulatedTime | None = None,
                  arbiter: Arbiter | None = None, ping_interval_ns: int = 1_000_000_000,
                  panel: Any = None, give_up_unsaved_s: float | None = None,
                  wire: SimulatedWire | None = None) -> None:
@@ -183,7 +192,7 @@ class RealtimeRunner(TableRunner):
         self._expected: dict[str, int] = {}          # station → seq of the last frame a bot sent
         self._seen: dict[str, int] = {}              # station → seq of the last frame that came in
         self._warned_slow: set[str] = set()          # stations the screen has warned about
-        self._poor_since: dict[str, int] = {}       # station → since when its bound is above the tie window
+        self._poor_since: dict[str, int] = {}       # station → since when its bound is above UNSURE_ERROR_NS
         self._clocks_looked_at: int | None = None
         self._held_feedback: list[Any] | None = None  # a batch's feedback, until it is durable
         table.late_presses = self.arbiter.late_by_station   # the arbiter's own counts: the result (the log) has them
@@ -317,7 +326,7 @@ class RealtimeRunner(TableRunner):
                 self.table.warn_slow_link(station, delay_ns, simulated=is_simulated(getattr(link, "firmware", None)))
 
     def _watch_clocks(self, now: int) -> None:
-        """Once a second: a station whose sync's bound has stayed above the tie window for
+        """Once a second: a station whose sync's bound has stayed above UNSURE_ERROR_NS for
         POOR_CLOCK_NS is named on the screen, once (a real clock's link only: simulated time
         pings the stations itself, and a test's fake has no sync)."""
         if self.simulated is not None or (self._clocks_looked_at is not None and
@@ -329,7 +338,7 @@ class RealtimeRunner(TableRunner):
             if sync is None or station not in self.arbiter.stations:
                 continue
             error = sync.error_ns(now)
-            if error <= self.arbiter.tie_ns:
+            if error <= UNSURE_ERROR_NS:
                 self._poor_since.pop(station, None)
                 continue
             since = self._poor_since.setdefault(station, now)

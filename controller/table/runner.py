@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from controller.table.table import Command, Table
 from hardware.events import EventQueue, InputEvent, PanelEvent
+from hardware.hostclock import now_ns
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ INTERRUPTED = threading.Event()
 class TableRunner:
     def __init__(self, table: Table, events: EventQueue, links: dict[str, Any], *,
                  screen: Any = None, bots: Any = None, keyboard: Callable[[Any], None] | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns, panel: Any = None,
+                 clock: Callable[[], int] = now_ns, panel: Any = None,
                  give_up_unsaved_s: float | None = None) -> None:
         self.table = table
         self.events = events
@@ -79,9 +80,15 @@ class TableRunner:
         deadline = None if timeout is None else time.monotonic() + timeout
         self.send(self.table.initial_feedback())
         self._publish()
-        # With a window, pygame's own events (keys, closing) are looked at 60 times a second;
-        # station input still wakes the loop at once through the queue.
-        poll = 1 / 60 if self.screen is not None and self.screen.interactive else 0.25
+        # Station input wakes the loop at once through the queue, and so do the keys of a
+        # screen in a process of its own (``wake_on_input``); a window drawn in this process
+        # has its own events (keys, closing) looked at 60 times a second. Otherwise the loop
+        # looks four times a second (saving retried, the bots' stuck): with a TV, a waiting
+        # turn-based game looked 60 times a second and took 0.7 % of a core (reviewer 2).
+        wakes = self.screen is not None and hasattr(self.screen, "wake_on_input")
+        if wakes:
+            self.screen.wake_on_input(lambda: self.events.put(Wake()))
+        poll = 1 / 60 if self.screen is not None and self.screen.interactive and not wakes else 0.25
         while not self.stopped:
             if INTERRUPTED.is_set():
                 raise KeyboardInterrupt

@@ -14,10 +14,11 @@ import glob
 import json
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from controller.table.runner import event_queue
 from hardware.events import EventQueue
+from hardware.hostclock import now_ns
 
 if TYPE_CHECKING:
     from hardware.bootsel import BootselPico, UsbRoots
@@ -105,6 +106,29 @@ def describe_bootsel(pico: BootselPico) -> dict[str, Any]:
                        "spieltisch stations --flash puts MicroPython and the firmware on it"}
 
 
+def listen(found: list[Any], at_least_s: float, *, clock: Callable[[], int] | None = None,
+           sleep: Callable[[float], None] = time.sleep) -> list[bool]:
+    """Let the links exchange with their stations for ``at_least_s``, and longer while a
+    station's bound is above UNSURE_ERROR_NS, up to the time the table's screen waits before
+    it names such a station (POOR_CLOCK_NS). Which stations' bounds stayed above it all that
+    time, looked at every 0.1 s: the ones the screen would name too. A healthy station is
+    not named for a bound that had no time to come down, nor for one that wavers about the
+    line (docs/stations.md, "Keeping the clocks")."""
+    from controller.table.realtime import POOR_CLOCK_NS
+    from hardware.link import UNSURE_ERROR_NS
+    clock = clock or now_ns
+    start = clock()
+    syncs = [getattr(item, "sync", None) for item in found]
+    above = [sync is not None for sync in syncs]
+    while True:
+        now = clock()
+        unsure = [sync is not None and (not sync.ready or sync.error_ns(now) > UNSURE_ERROR_NS) for sync in syncs]
+        above = [was and now_above for was, now_above in zip(above, unsure)]
+        if now - start >= POOR_CLOCK_NS or (now - start >= at_least_s * 1e9 and not any(unsure)):
+            return above if now - start >= POOR_CLOCK_NS else [False] * len(found)
+        sleep(0.1)
+
+
 def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_json: bool = False,
                   usb: UsbRoots | None = None) -> int:
     """The table of what is plugged in (``--json``: a line each); 0 when a station or a
@@ -122,11 +146,11 @@ def list_stations(ports: list[str] | None = None, *, listen_s: float = 1.5, as_j
         for item in found.values():
             if hasattr(item, "racing"):
                 item.racing = True                # 50 sync exchanges a second meanwhile, as in a race
-        if found:
-            time.sleep(listen_s)
-        now = time.monotonic_ns()
+        unsure = listen(list(found.values()), listen_s) if found else []
+        now = now_ns()
         late = late_presses_on_record()
-        rows = [describe(port, item, now, late) for port, item in found.items()]
+        rows = [dict(describe(port, item, now, late), clock_unsure=named)
+                for (port, item), named in zip(found.items(), unsure)]
     rows += [describe_bootsel(pico) for pico in booting]
     if as_json:
         for row in rows:
@@ -168,14 +192,18 @@ def late_text(late: dict[str, int] | None) -> str:
 
 def clock_error_text(row: dict[str, Any]) -> str:
     """"±40 µs (75/75)": the sync's bound on its error and the exchanges answered of those
-    asked; a bound above the arbiter's tie window is named, as a slow link is: that
-    station's close presses are ties (docs/stations.md, "Keeping the clocks")."""
-    from controller.table.arbiter import TIE_NS
+    asked; a bound above UNSURE_ERROR_NS is named, as a slow link is: that station's
+    presses 0.5 ms apart from another's may tie (docs/stations.md, "Keeping the clocks").
+    ``clock_unsure``, when the row has it (``listen``): whether the bound stayed above it
+    as long as the screen waits, which decides instead of the bound at the last moment."""
+    from hardware.link import UNSURE_ERROR_NS
     error, exchanges = row.get("clock_error_us"), row.get("exchanges")
     if error is None:
         return "–"
     text = f"±{error} µs" + (f" ({exchanges[0]}/{exchanges[1]})" if exchanges else "")
-    return text + (" UNSURE: close presses tie" if error * 1000 > TIE_NS else "")
+    unsure = row.get("clock_unsure")
+    named = error * 1000 > UNSURE_ERROR_NS if unsure is None else unsure
+    return text + (" UNSURE: close presses tie" if named else "")
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:

@@ -152,6 +152,7 @@ class FirmwareStation:
     def press(self, button: int, release: bool = True, at_ns: int | None = None, hold_ms: float = 80.0) -> int:
         if not 0 <= button < self.buttons:
             raise ValueError(f"station has buttons 0..{self.buttons - 1}")
+        # the board (node, tests/mpy/) counts the host's CLOCK_MONOTONIC, not the table's raw clock
         at = time.monotonic_ns() if at_ns is None else at_ns
         return self._send({"do": "press", "button": button, "release": release, "at_us": at // 1000,
                            "hold_us": int(hold_ms * 1000)}, 2 if release else 1)

@@ -29,10 +29,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from typing import Any
 
 import hardware
+from hardware.hostclock import now_ns
 from hardware.protocol import SEQ_MODULO
 
 START_TIMEOUT_S = 10.0       # the process imports, opens its pseudo-terminals and says where they are
@@ -63,7 +63,7 @@ class RemoteStation:
     def press(self, button: int, release: bool = True, at_ns: int | None = None) -> int:
         if not 0 <= button < self.buttons:
             raise ValueError(f"station has buttons 0..{self.buttons - 1}")
-        at = time.monotonic_ns() if at_ns is None else at_ns
+        at = now_ns() if at_ns is None else at_ns
         return self._process.send(self, 2 if release else 1, ["press", self._index, button, release, at])
 
     def tap(self, uid: str, text: str | None = None) -> int:

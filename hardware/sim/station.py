@@ -41,6 +41,7 @@ import tty
 from pathlib import Path
 from typing import Callable
 
+from hardware.hostclock import now_ns
 from hardware.sim import ntag
 from hardware.sim.ntag import Ntag, ndef_text_memory
 from hardware.pn532 import ndef_text
@@ -255,7 +256,7 @@ class SimulatedStation(PtyDevice):
     BY_ID_NAME = "usb-Spieltisch_Station_{name}-if00"
 
     def __init__(self, station_id: str, *, buttons: int = 6, reader: str = "sim",
-                 clock: Callable[[], int] = time.monotonic_ns, station_clock: StationClock | None = None,
+                 clock: Callable[[], int] = now_ns, station_clock: StationClock | None = None,
                  link_delay_ms: tuple[float, float] | None = None, by_id_dir: str | Path | None = None,
                  seed: int = 0, fences: bool = True, answers_pings: int = 1) -> None:
         super().__init__(station_id, link_delay_ms=link_delay_ms, by_id_dir=by_id_dir, seed=seed)

@@ -151,7 +151,7 @@ class Stream:
         return out
 
     def write(self, data):
-        self.written.append(bytes(data))         # the firmware writes a byte at a time
+        self.written.append(bytes(data))         # the firmware writes a byte at a time (a PONG at once)
         return len(data)
 
 
@@ -899,6 +899,23 @@ def pongs_never_pile_up():
     got = frames(stdout)
     pongs = [f for f in got if f[0] == "PONG"]
     assert len(pongs) == 1 and pongs[0][1][0] == "299", got
+
+
+@check
+def a_pong_goes_out_in_one_write_right_after_its_stamp():
+    """A byte at a time a PONG left long after the time it carries (about 140 µs a byte on
+    the rp2 port: a 20-byte PONG 3 ms late, all of it counted as the way back by the host's
+    clock sync). It goes in one write; the frames before and after it are whole."""
+    import wire
+    firmware, stdin, stdout, _, _ = make_firmware()
+    firmware.step()
+    frames(stdout)
+    firmware.station.button(1, True, 1000)
+    stdin.data += wire.encode_frame("PING", [9])
+    firmware.step()
+    pong = [chunk for chunk in stdout.written if chunk.startswith(b"PONG")]
+    assert len(pong) == 1 and wire.decode_line(pong[0][:-1])[0] == "PONG", stdout.written
+    assert [f[0] for f in frames(stdout)] == ["PONG", "BTN"]
 
 
 @check
