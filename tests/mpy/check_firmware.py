@@ -950,19 +950,45 @@ def an_update_request_restarts_into_the_repl_once():
     assert main.updating() is True and main.updating() is False
 
 
+class CountingGc:
+    """main.py's ``gc``: what it was asked, in order."""
+
+    def __init__(self, real):
+        self.real = real
+        self.calls = []
+
+    def collect(self):
+        self.calls.append("collect")
+        self.real.collect()
+
+    def mem_free(self):
+        self.calls.append("mem_free")
+        return self.real.mem_free()
+
+
 @check
 def the_station_reports_how_it_is_doing():
+    """STAT, with the heap free after a garbage collection (what the station holds, not the
+    garbage the next collection would take) and how long that collection took."""
+    import main
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     frames(stdout)
     firmware.next_stat = time.ticks_ms()
-    firmware.step()
+    real_gc = main.gc
+    counting = main.gc = CountingGc(real_gc)
+    try:
+        firmware.step()
+    finally:
+        main.gc = real_gc
     stat = [f for f in frames(stdout) if f[0] == "STAT"]
     assert len(stat) == 1, stat
     fields = dict(item.split("=") for item in stat[0][1])
     assert set(fields) == {"loop_us", "reader", "reader_failures", "reader_cut", "dropped", "bad_commands",
-                           "texts_cut", "free"}
+                           "texts_cut", "free", "gc_us"}
     assert fields["reader"] == "missing" and int(fields["free"]) > 0
+    assert counting.calls == ["collect", "mem_free"], counting.calls
+    assert int(fields["gc_us"]) >= 0, fields
 
 
 @check
