@@ -347,11 +347,13 @@ const figures = { press_to_usb_us: [], tag_to_usb_us: [], tap_to_tag_us: [], pas
 let asleepNs = 0;                              // emulated time the core spent asleep (WFE/WFI): skipped, not run
 let lastFeedNs = null;
 let asleepAtFeedNs = 0;
+let passes = 0;                                // the watchdog's feeds: the loop's passes
 let tapAtNs = null;                            // when the card under way was laid down
 function passDone() {
   // a pass: the core's time between two feeds, less what it slept (the firmware rests
   // between passes while it has nothing to do: Firmware.rest)
   const t = clock.nanos;
+  passes += 1;
   if (lastFeedNs !== null) keep(figures.pass_us, Math.round((t - lastFeedNs - (asleepNs - asleepAtFeedNs)) / 1000));
   lastFeedNs = t;
   asleepAtFeedNs = asleepNs;
@@ -379,7 +381,8 @@ function usbSent(data) {
     }
     if (parts[0] === "STAT") {               // loop_us=… free=…: the firmware's own figures
       const fields = Object.fromEntries(parts.slice(1).filter((f) => f.includes("=")).map((f) => f.split("=")));
-      keep(figures.stat, { at_ns: nowNs(), loop_us: Number(fields.loop_us), free: Number(fields.free) });
+      keep(figures.stat, { at_ns: nowNs(), loop_us: Number(fields.loop_us), free: Number(fields.free),
+                           gc_us: Number(fields.gc_us) });
     }
     if (parts[0] === "GONE") seen.gones += 1;
     if (parts[0] === "HELLO") report({ hello: true, emulated_ns: nowNs() });
@@ -476,7 +479,7 @@ function control() {
 function stats() {
   const chip = JSON.parse(ask("S"));
   return {
-    emulated_ns: nowNs(), asleep_ns: asleepNs, boots, ...figures, ...chip, led: led.rgb, led_frames: led.frames,
+    emulated_ns: nowNs(), asleep_ns: asleepNs, passes, boots, ...figures, ...chip, led: led.rgb, led_frames: led.frames,
     buzzer_hz: buzzer.hz, tones: buzzer.tones, waiting: hands.length + (waitingFor ? 1 : 0),
     seen,
   };
