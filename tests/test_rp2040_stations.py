@@ -56,8 +56,9 @@ def station(module):
 
 def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
     """HELLO with the table's firmware version and the Pico's unique id (what its flash chip
-    says), a press held 80 ms stamped by the firmware's IRQ through the contact's bounce, a
-    card laid down read through pico-sdk's I2C driver and the PN532 (its st1 record), lifted."""
+    says); idle, the core sleeps between the reader's polls (Firmware.rest, WFE); a press held
+    80 ms stamped by the firmware's IRQ through the contact's bounce, a card laid down read
+    through pico-sdk's I2C driver and the PN532 (its st1 record), lifted."""
     events: queue.Queue = queue.Queue()
     link = open_link(station, events)
     try:
@@ -65,6 +66,11 @@ def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
         assert link.firmware == table_firmware_version()
         assert link.capabilities.get("reader") == "pn532" and link.capabilities.get("led") == "ws2812"
         station.run_for(1000)                   # the answers to the table's opening words are out
+        before = station.stats()
+        station.run_for(1000)
+        idle = station.stats()
+        slept = (idle["asleep_ns"] - before["asleep_ns"]) / (idle["emulated_ns"] - before["emulated_ns"])
+        assert slept > 0.1, slept               # (measured: 48-60 %; firmware 1.6 never slept: 0)
         last = station.press(4, hold_ms=80.0)
         down, up = next_event(events, ButtonEvent, WAIT_S), next_event(events, ButtonEvent, WAIT_S)
         assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
