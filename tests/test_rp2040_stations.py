@@ -167,3 +167,23 @@ def test_a_short_crazy_kick_match_races_on_emulated_picos(module, tmp_path):
 def test_a_whole_game_on_emulated_picos(module, tmp_path, game, players):
     result = _demo(game, tmp_path, players, 3)
     assert result["finished"], result
+
+
+def test_a_slow_station_is_not_pinged_more_often_while_racing():
+    """``open_links(ping_interval_ns=…)``, the table's links to stations slower than a Pico
+    (emulated ones): in a race, while the clock sync's bound is still wide, the link would
+    ask four times as often (QUICK_PING_INTERVAL_NS, every 5 ms) and a station at a tenth of
+    a Pico's pace would do nothing but answer PINGs until the link found it silent (2 s) and
+    lost: whole Crazy Kick games on emulated Picos froze so. The slow interval holds then too."""
+    import contextlib
+    import time
+    from controller.app.play import open_links
+    from hardware.sim.station import SimulatedStation
+    slow = 1_000_000_000
+    with contextlib.ExitStack() as stack:
+        sim = SimulatedStation("e6610000000000aa").start()
+        stack.callback(sim.close)
+        (link,) = open_links([sim.port], queue.Queue(), stack, bots=True, ping_interval_ns=slow).values()
+        assert link.ping_interval_ns(time.monotonic_ns()) >= slow          # not racing
+        link.racing = True
+        assert link.ping_interval_ns(time.monotonic_ns()) >= slow          # racing, the bound wide or not
