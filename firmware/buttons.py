@@ -78,6 +78,10 @@ class ButtonLogic:
                 now = edge
         return now
 
+    def pending(self):
+        """Whether the IRQ stamped an event the main loop has not taken yet."""
+        return self.tail != self.head
+
     def events(self):
         """Take the stamped events: a list of (button, down, time)."""
         out = []

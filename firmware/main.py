@@ -1,14 +1,17 @@
 # Spieltisch station firmware for a Raspberry Pi Pico (MicroPython 1.24 or newer; tested
 # with 1.27). Runs at boot.
 #
-# One loop, never waiting: read host commands from USB (a PING is answered at once), settle
+# One loop, never blocking: read host commands from USB (a PING is answered at once), settle
 # the buttons, answer a FENCE (after every press stamped before its answer), write frames out,
 # give the reader one step (it may spend milliseconds on the I2C bus), tick the LED and the
 # buzzer, read the host again and answer a FENCE that came meanwhile the same way, write
 # frames out again. So the presses and a FENCE's answer never wait for the reader's bus
 # transfer (a race waits for them: docs/stations.md, "Progress"). Frames are written only
 # while USB takes them (and the rest of a frame a partial write left is kept). Presses are
-# stamped in a hard IRQ at the first edge (buttons.py). A watchdog fed by the loop resets a
+# stamped in a hard IRQ at the first edge (buttons.py). A pass that leaves nothing to do
+# until a time it knows (the reader's next poll, a flash's or a tone's end, a lockout's end,
+# the next STAT) sleeps the core until then (machine.idle, Firmware.rest); a press's IRQ or
+# a byte from the host ends the sleep at once. A watchdog fed by the loop resets a
 # station that hangs; any exception is reported in an ERR frame and resets the station,
 # which then says HELLO again.
 
@@ -36,6 +39,9 @@ READ_TRIES = 3              # reads of a card's text while it stays, before its 
 # reader step, no watchdog feed, a reset after 4 s); the rest waits in USB's buffer for the
 # next read. More than a whole frame (wire.MAX_FRAME).
 READ_CAP = 256
+# the longest a pass with nothing to do sleeps before the next (Firmware.rest): with a reader
+# its next poll comes sooner (config.READER_POLL_MS); far below the watchdog's time
+REST_MAX_MS = 100
 # button 0 at power-up (repl_asked): this long at most for its pull-up to raise it, and
 # this many reads 0.1 ms apart that agree it is high
 BOOT_SETTLE_MS = 50
@@ -203,6 +209,43 @@ class Firmware:
         took = time.ticks_diff(time.ticks_us(), started)
         if took > self.longest_us:
             self.longest_us = took
+
+    def rest(self):
+        """Sleep the core (machine.idle: on the rp2 port a WFE that an interrupt or 1 ms ends)
+        while the pass left nothing to do: until the first time something is due (the
+        reader's next poll, the end of a flash, a tone or a button's lockout, the next
+        STAT), or a press stamped by the IRQ, or a byte from the host, whichever comes
+        first. Not at all while a frame waits for room on USB, a PING's or a FENCE's answer
+        is to be given, the reader is in an exchange with the chip (its answer is looked
+        for every pass) or is to start one now, or the probe runs. A real Pico draws less
+        current so; the emulated one (docs/rp2040.md) skips the time it sleeps."""
+        station = self.station
+        if self.partial is not None or station.pending() or station.fence is not None or \
+                station.write_request is not None or station.probe_request is not None or self.probe is not None:
+            return
+        now_ms = time.ticks_ms()
+        left = min(REST_MAX_MS, time.ticks_diff(self.next_stat, now_ms))
+        reader = self.reader
+        if reader is not None:
+            if reader.exchange is not None or reader.next_at is None:
+                return
+            left = min(left, time.ticks_diff(reader.next_at, now_ms))
+        for until in (self.led.flash_until, self.buzzer.until):
+            if until is not None:
+                left = min(left, time.ticks_diff(until, now_ms))
+        logic = self.logic
+        now_us = time.ticks_us()
+        for i in range(logic.count):
+            if logic.locked[i]:                 # a change it hides is reported when it ends
+                ends = time.ticks_diff(time.ticks_add(logic.locked_at[i], logic.lockout_us), now_us)
+                left = min(left, (ends + 999) // 1000)
+        if left <= 0:
+            return
+        until = time.ticks_add(now_ms, left)
+        while not logic.pending() and not self.incoming.poll(0):
+            if time.ticks_diff(until, time.ticks_ms()) <= 0:
+                return
+            machine.idle()
 
     def listen(self):
         """Commands from the host: only what is there, never waiting, and at most READ_CAP
@@ -374,7 +417,12 @@ class Firmware:
             reader = "ok" if self.reader.ready else "missing"
             failures = self.reader.failures
             shrinks = self.reader.shrinks
-        self.station.stat(self.longest_us, reader, failures, shrinks, gc.mem_free())
+        # the heap free after a collection (what the station holds, so a leak shows, not the
+        # garbage the next collection would take), and that collection's pause
+        started = time.ticks_us()
+        gc.collect()
+        gc_us = time.ticks_diff(time.ticks_us(), started)
+        self.station.stat(self.longest_us, reader, failures, shrinks, gc.mem_free(), gc_us)
         self.longest_us = 0
 
 
@@ -424,11 +472,13 @@ def run():
 
 
 def serve(firmware, watchdog, stdout, passes=-1):
-    """The loop, fed to the watchdog each pass; ``passes`` bounds it for the checks."""
+    """The loop, fed to the watchdog each pass, resting between passes while there is
+    nothing to do; ``passes`` bounds it for the checks."""
     try:
         while passes != 0:
             firmware.step()
             watchdog.feed()
+            firmware.rest()
             passes -= 1
     except Exception as exc:                   # noqa: BLE001 - a station must come back by itself
         crashed(firmware, exc, stdout)

@@ -7,7 +7,7 @@ import binascii
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.6.0"
+FIRMWARE_VERSION = "1.7.0"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
@@ -156,14 +156,15 @@ class Station:
         if frame is not None:
             self._queue(frame)
 
-    def stat(self, longest_loop_us, reader, reader_failures, reader_cut, free_bytes):
+    def stat(self, longest_loop_us, reader, reader_failures, reader_cut, free_bytes, gc_us=0):
         """STAT: how the station has been doing since the last one (``reader_cut``: since it
-        started, the times the reader's answers got shorter after one was cut off)."""
+        started, the times the reader's answers got shorter after one was cut off; ``free``:
+        the heap free after a garbage collection, ``gc_us`` how long that took)."""
         self._queue(encode_frame("STAT", (
             "loop_us=%d" % longest_loop_us, "reader=%s" % reader, "reader_failures=%d" % reader_failures,
             "reader_cut=%d" % reader_cut,
             "dropped=%d" % self.dropped, "bad_commands=%d" % self.bad_commands, "texts_cut=%d" % self.texts_cut,
-            "free=%d" % free_bytes)))
+            "free=%d" % free_bytes, "gc_us=%d" % gc_us)))
 
     def _event(self, kind, fields):
         self._sequenced(encode_frame(kind, (self.seq,) + fields))

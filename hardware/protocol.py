@@ -17,7 +17,7 @@ Station → host::
     UPTO <n> <µs>                        the answer to FENCE n: every event stamped before µs was sent ahead of it
     LOST <n> <µs> <frames>               the same answer after ``frames`` frames were dropped since the last
                                          one (a full queue): an event stamped before µs may be missing
-    STAT <key=value> ...                 loop_us reader reader_failures reader_cut dropped bad_commands texts_cut free
+    STAT <key=value> ...                 loop_us reader reader_failures reader_cut dropped bad_commands texts_cut free gc_us
     WROTE <uid-hex> ok | fail <why>      the answer to WRITE
     PROBED <name> <n> <median> <min> <max>   one figure of the bring-up probe (µs, or a code its name says)
     PROBED end <phase> <chip-version>     … its end; PROBED fail <why>: it could not measure

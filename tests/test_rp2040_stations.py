@@ -56,8 +56,9 @@ def station(module):
 
 def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
     """HELLO with the table's firmware version and the Pico's unique id (what its flash chip
-    says), a press held 80 ms stamped by the firmware's IRQ through the contact's bounce, a
-    card laid down read through pico-sdk's I2C driver and the PN532 (its st1 record), lifted."""
+    says); idle, the core sleeps between the reader's polls (Firmware.rest, WFE); a press held
+    80 ms stamped by the firmware's IRQ through the contact's bounce, a card laid down read
+    through pico-sdk's I2C driver and the PN532 (its st1 record), lifted."""
     events: queue.Queue = queue.Queue()
     link = open_link(station, events)
     try:
@@ -65,6 +66,11 @@ def test_an_emulated_pico_speaks_the_protocol_on_its_pseudo_terminal(station):
         assert link.firmware == table_firmware_version()
         assert link.capabilities.get("reader") == "pn532" and link.capabilities.get("led") == "ws2812"
         station.run_for(1000)                   # the answers to the table's opening words are out
+        before = station.stats()
+        station.run_for(1000)
+        idle = station.stats()
+        slept = (idle["asleep_ns"] - before["asleep_ns"]) / (idle["emulated_ns"] - before["emulated_ns"])
+        assert slept > 0.1, slept               # (measured: 48-60 %; firmware 1.6 never slept: 0)
         last = station.press(4, hold_ms=80.0)
         down, up = next_event(events, ButtonEvent, WAIT_S), next_event(events, ButtonEvent, WAIT_S)
         assert (down.button, down.pressed, up.button, up.pressed) == (4, True, 4, False)
@@ -161,3 +167,23 @@ def test_a_short_crazy_kick_match_races_on_emulated_picos(module, tmp_path):
 def test_a_whole_game_on_emulated_picos(module, tmp_path, game, players):
     result = _demo(game, tmp_path, players, 3)
     assert result["finished"], result
+
+
+def test_a_slow_station_is_not_pinged_more_often_while_racing():
+    """``open_links(ping_interval_ns=…)``, the table's links to stations slower than a Pico
+    (emulated ones): in a race, while the clock sync's bound is still wide, the link would
+    ask four times as often (QUICK_PING_INTERVAL_NS, every 5 ms) and a station at a tenth of
+    a Pico's pace would do nothing but answer PINGs until the link found it silent (2 s) and
+    lost: whole Crazy Kick games on emulated Picos froze so. The slow interval holds then too."""
+    import contextlib
+    import time
+    from controller.app.play import open_links
+    from hardware.sim.station import SimulatedStation
+    slow = 1_000_000_000
+    with contextlib.ExitStack() as stack:
+        sim = SimulatedStation("e6610000000000aa").start()
+        stack.callback(sim.close)
+        (link,) = open_links([sim.port], queue.Queue(), stack, bots=True, ping_interval_ns=slow).values()
+        assert link.ping_interval_ns(time.monotonic_ns()) >= slow          # not racing
+        link.racing = True
+        assert link.ping_interval_ns(time.monotonic_ns()) >= slow          # racing, the bound wide or not

@@ -44,6 +44,9 @@ def open_links(ports: list[str], events: EventQueue, stack: contextlib.ExitStack
                                flood_limit=not bots)
             if ping_interval_ns is not None:        # a slow station: asked for HELLO no more often either
                 link.PING_INTERVAL_NS = ping_interval_ns
+                # nor, racing with a wide sync bound, four times as often: it would answer PINGs only
+                link.QUICK_PING_INTERVAL_NS = max(link.QUICK_PING_INTERVAL_NS, ping_interval_ns)
+                link.IDLE_PING_INTERVAL_NS = max(link.IDLE_PING_INTERVAL_NS, ping_interval_ns)
                 link.WHO_INTERVAL_NS = max(link.WHO_INTERVAL_NS, ping_interval_ns)
             link.open()
         stack.callback(link.close)

@@ -87,7 +87,7 @@ def taps_on(config: dict, taps: int, events_and_presses: int = 0) -> dict:
     from hardware.events import ButtonEvent, TagEvent, TagGone
     from hardware.sim.firmware_station import firmware_stations
     from hardware.link import StationLink
-    (station,) = firmware_stations(["bench-1"], idle_us=0, config=config)     # a Pico's loop never sleeps
+    (station,) = firmware_stations(["bench-1"], idle_us=0, config=config)     # the board adds no sleep: the firmware rests itself
     events = event_queue()
     link = StationLink(station.port, events, auto_ping=False).open(hello_timeout=60.0)
     rng = random.Random(32)

@@ -118,10 +118,11 @@ class Rp2040Station(FirmwareStation):
     start from (None: the bare image, no files); ``flash_out``: where the flash is left when
     it ends."""
 
-    # A station here runs some 20 times slower than a Pico (docs/rp2040.md), and each PONG
-    # costs the firmware's loop some 5 ms of its own time (a byte at a time on USB): a table's
-    # 50 exchanges a second would keep it answering and nothing else. The table pings it this
-    # far apart instead (open_links' ping_interval_ns).
+    # A station here runs at a fraction of a Pico's pace on a loaded host (docs/rp2040.md), and
+    # each PONG costs the firmware's loop some 5 ms of its own time (a byte at a time on USB):
+    # a table's 50 (or, racing with a wide sync bound, 200) exchanges a second would keep it
+    # answering and nothing else. The table pings it this far apart instead, racing or not
+    # (open_links' ping_interval_ns).
     ping_interval_ns = 1_000_000_000
 
     # What the bring-up probe (firmware/probe.py) measures and this wiring does not model

@@ -208,7 +208,7 @@ def firmware_says_hello_and_answers():
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     hello = frames(stdout)
-    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.6.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
+    assert hello == [("HELLO", ["1", "e6614103e7452d2f", "1.7.0", "buttons=6,reader=pn532,led=ws2812,fence=1"])], hello
     stdin.data += wire.encode_frame("PING", [7]) + wire.encode_frame("LED", ["ff0000", 0])
     stdin.data += b"garbage\n" + wire.encode_frame("BUZZ", [440, 100])
     before = time.ticks_us()
@@ -967,19 +967,45 @@ def an_update_request_restarts_into_the_repl_once():
     assert main.updating() is True and main.updating() is False
 
 
+class CountingGc:
+    """main.py's ``gc``: what it was asked, in order."""
+
+    def __init__(self, real):
+        self.real = real
+        self.calls = []
+
+    def collect(self):
+        self.calls.append("collect")
+        self.real.collect()
+
+    def mem_free(self):
+        self.calls.append("mem_free")
+        return self.real.mem_free()
+
+
 @check
 def the_station_reports_how_it_is_doing():
+    """STAT, with the heap free after a garbage collection (what the station holds, not the
+    garbage the next collection would take) and how long that collection took."""
+    import main
     firmware, stdin, stdout, _, _ = make_firmware()
     firmware.step()
     frames(stdout)
     firmware.next_stat = time.ticks_ms()
-    firmware.step()
+    real_gc = main.gc
+    counting = main.gc = CountingGc(real_gc)
+    try:
+        firmware.step()
+    finally:
+        main.gc = real_gc
     stat = [f for f in frames(stdout) if f[0] == "STAT"]
     assert len(stat) == 1, stat
     fields = dict(item.split("=") for item in stat[0][1])
     assert set(fields) == {"loop_us", "reader", "reader_failures", "reader_cut", "dropped", "bad_commands",
-                           "texts_cut", "free"}
+                           "texts_cut", "free", "gc_us"}
     assert fields["reader"] == "missing" and int(fields["free"]) > 0
+    assert counting.calls == ["collect", "mem_free"], counting.calls
+    assert int(fields["gc_us"]) >= 0, fields
 
 
 @check
@@ -2043,6 +2069,140 @@ def the_probe_begins_by_aborting_what_the_chip_was_doing():
     chip.mid_frame = True                   # a read cut off, the bus set free, the ACK not yet sent
     figures, end = probed(firmware, stdin, stdout, "chip")
     assert end == ["end", "chip", "1.6"], (end, figures)
+
+
+# -- issue 43: a pass with nothing to do sleeps the core ---------------------------------------
+
+class StillClock:
+    """main.py's ``time`` standing still but for what ``machine.idle()`` lets pass (``sleep``):
+    how long the loop rested is counted in its own clock, not the host's."""
+
+    def __init__(self, real):
+        self.real = real
+        self.us = real.ticks_us()
+        self.ms = real.ticks_ms()
+
+    def sleep(self, us):
+        self.us = self.real.ticks_add(self.us, us)
+        self.ms = self.real.ticks_add(self.ms, us // 1000)
+
+    def ticks_us(self):
+        return self.us
+
+    def ticks_ms(self):
+        return self.ms
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+class PollingReader:
+    """What Firmware.rest looks at in the reader: the exchange under way and the next poll's time."""
+
+    def __init__(self, exchange=None, next_at=None):
+        self.exchange = exchange
+        self.next_at = next_at
+
+    def step(self, now_ms):
+        return None                               # nothing found: the checks are about the rest
+
+
+def resting(check_body):
+    """Runs ``check_body(firmware, stdin, stdout, machine, clock, idle)`` with main.py's clock
+    standing still and each machine.idle() letting 1 ms pass (the rp2 port's longest); ``idle``
+    holds the idles counted and what happens at the n-th (a press, a byte from the host)."""
+    import main
+    real_time = main.time
+    firmware, stdin, stdout, _, machine = make_firmware()
+    firmware.step()
+    frames(stdout)                                # HELLO
+    clock = main.time = StillClock(real_time)
+    idle = {"count": 0, "at": {}}
+
+    def hook():
+        idle["count"] += 1
+        clock.sleep(1000)
+        happen = idle["at"].get(idle["count"])
+        if happen is not None:
+            happen()
+    machine.idle_hook[0] = hook
+    try:
+        firmware.next_stat = clock.ticks_add(clock.ticks_ms(), 5000)
+        check_body(firmware, stdin, stdout, machine, clock, idle)
+    finally:
+        main.time = real_time
+        machine.idle_hook[0] = None
+
+
+def rested(firmware, idle, at=None):
+    """The idles one Firmware.rest() took (``at``: n -> what happens at the n-th)."""
+    idle["count"], idle["at"] = 0, at or {}
+    firmware.rest()
+    return idle["count"]
+
+
+@check
+def a_pass_with_nothing_to_do_sleeps_until_the_first_thing_due():
+    """Firmware.rest sleeps the core (machine.idle) until the first time something is due:
+    the reader's next poll, a flash's or a tone's end, a lockout's end (a change it hides is
+    reported then), the next STAT, and never longer than REST_MAX_MS; not at all while the
+    reader is in an exchange or is to start one, or while a frame waits to be written."""
+    import main
+
+    def body(firmware, stdin, stdout, machine, clock, idle):
+        def later(ms):
+            return clock.ticks_add(clock.ticks_ms(), ms)
+        firmware.reader = PollingReader(next_at=later(25))
+        assert rested(firmware, idle) == 25, idle
+        firmware.reader = PollingReader(exchange=object())          # its answer is looked for every pass
+        assert rested(firmware, idle) == 0, idle
+        firmware.reader = PollingReader()                           # to start an exchange now
+        assert rested(firmware, idle) == 0, idle
+        firmware.reader = None
+        assert rested(firmware, idle) == main.REST_MAX_MS, idle
+        firmware.next_stat = later(30)
+        assert rested(firmware, idle) == 30, idle
+        firmware.next_stat = later(5000)
+        firmware.led.flash_until = later(7)
+        assert rested(firmware, idle) == 7, idle
+        firmware.led.flash_until = None
+        firmware.buzzer.until = later(12)
+        assert rested(firmware, idle) == 12, idle
+        firmware.buzzer.until = None
+        logic = firmware.logic
+        logic.locked[3] = True                                      # locked 10 ms ago: 5 ms to go
+        logic.locked_at[3] = clock.ticks_add(clock.ticks_us(), -(logic.lockout_us - 5000))
+        assert rested(firmware, idle) == 5, idle
+        logic.locked[3] = False
+        firmware.station.out.append(b"X 1\n")                     # USB had no room for it
+        assert rested(firmware, idle) == 0, idle
+        firmware.station.out = []
+        firmware.station.fence = 3
+        assert rested(firmware, idle) == 0, idle
+    resting(body)
+
+
+@check
+def a_press_or_a_byte_from_the_host_ends_the_sleep_at_once():
+    """The core wakes at the press's IRQ (or USB's) and the loop goes on at once: the press
+    is stamped in the IRQ and goes out in the next pass; a PING is answered in the next pass."""
+    import wire
+
+    def body(firmware, stdin, stdout, machine, clock, idle):
+        firmware.reader = PollingReader(next_at=clock.ticks_add(clock.ticks_ms(), 40))
+        assert rested(firmware, idle, {3: lambda: machine.Pin.all[4].fire(0)}) == 3, idle
+        firmware.step()
+        got = frames(stdout)
+        assert len(got) == 1 and got[0][0] == "BTN" and got[0][1][1:3] == ["2", "D"], got
+
+        def ping():
+            stdin.data += wire.encode_frame("PING", [9])
+        firmware.reader = PollingReader(next_at=clock.ticks_add(clock.ticks_ms(), 40))
+        assert rested(firmware, idle, {2: ping}) == 2, idle
+        firmware.step()
+        got = frames(stdout)
+        assert len(got) == 1 and got[0][0] == "PONG" and got[0][1][0] == "9", got
+    resting(body)
 
 
 for fn in checks:

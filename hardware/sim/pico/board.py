@@ -169,6 +169,7 @@ class Board:
         self.ntag = ntag
         machine.uid[0] = binascii.unhexlify(spec["uid"])
         machine.sleep_us[0] = self.clock.sleep_us
+        machine.idle_hook[0] = self.idle
         self.chip = None
         if spec.get("reader", True):
             timing = pn532_chip.load_timing("/board/pn532_timing.json")
@@ -377,6 +378,22 @@ class Board:
             self.lift_cards()
             if self.idle_us and not self.edges_due_soon():
                 js.sleepUs(self.idle_us)
+
+    def idle(self):
+        """While the firmware sleeps in machine.idle() (Firmware.rest): what the host asked
+        and the hands go on, USB hands over what it holds, and time passes until the next
+        edge is due or 1 ms (the rp2 port's WFE ends at an interrupt or after 1 ms); that
+        edge's hard IRQ runs then, as it would wake the core."""
+        self.usb_out.flush()
+        self.control()
+        self.use_hands()
+        wait = self.machine.IDLE_US
+        if self.edges:
+            wait = max(0, min(wait, diff(self.edges[0][0], self.clock.ticks_us())))
+        if wait:
+            js.sleepUs(wait)
+        self.deliver_edges()
+        self.lift_cards()
 
     def edges_due_soon(self):
         return bool(self.edges) and diff(self.edges[0][0], self.clock.ticks_us()) < self.idle_us

@@ -4,7 +4,7 @@
 # rp2 port's. Pins keep a level and call the firmware's hard IRQ handler with the edge
 # flags the RP2040 latches (irq.flags(), as ports/rp2/machine_pin.c sets them before the
 # handler runs); I2C reaches a simulated PN532 (hardware/sim/pn532_chip.py) with its bus time;
-# WDT, reset, disable_irq/enable_irq and unique_id behave as the rp2 port's. A pin fresh
+# WDT, reset, disable_irq/enable_irq, idle and unique_id behave as the rp2 port's. A pin fresh
 # out of reset (the RP2040's pads come out of it pulled down) rises only ``pull_up_rise_us``
 # after its pull-up is switched on: the pull-up's 50-80 kOhm charging half a metre of wire
 # to a button (and a debounce capacitor, where a builder fitted one) takes that long.
@@ -30,6 +30,8 @@ pull_up_rise_us = [0]  # how long a pin fresh out of reset takes to rise once pu
 clock_us = [None]      # the clock that times that rise (None: time.ticks_us)
 rising = {}            # pin id -> when its level will have risen: it reads low until then
 rstpdn = [None]        # the pin wired to the PN532's RSTPDN (config.PN532_RESET_PIN), or None
+idle_hook = [None]     # what goes on while the core sleeps in idle() (the board's), or None
+IDLE_US = 1000         # the longest one idle() sleeps (the rp2 port's WFE with a 1 ms timeout)
 
 
 class IRQ:
@@ -133,6 +135,17 @@ def enable_irq(state=1):
         irq = irq_objects[pin.id]
         irq.latched, irq.pending = irq.pending, 0
         handlers[pin.id](pin)
+
+
+def idle():
+    """As the rp2 port's machine.idle() (ports/rp2/modmachine.c: MICROPY_INTERNAL_WFE(1),
+    pico-sdk's best_effort_wfe_or_timeout): the core sleeps until an interrupt, at most 1 ms.
+    The board's ``idle_hook`` lets that time pass (the pins' edges due meanwhile run their
+    IRQ handlers, USB moves its bytes); without one, 1 ms passes."""
+    if idle_hook[0] is not None:
+        idle_hook[0]()
+    else:
+        time.sleep_us(IDLE_US)
 
 
 class PWM:

@@ -24,7 +24,10 @@
 //   the chip select is the IO_QSPI SS pin's output override, as the mask ROM drives it;
 // - the I2C target: the PN532 at 24h, each byte taking its bits at the SCL the controller
 //   is set to (``i2c_bits_per_byte`` of hardware/data/pn532_timing.json);
-// - a reset (watchdog, machine.reset()): a new chip, the flash kept, USB on the same pty.
+// - a reset (watchdog, machine.reset()): a new chip, the flash kept, USB on the same pty;
+// - USB's host side sends an OUT packet only when it has bytes for the Pico, as a real host
+//   does (rp2040js's USBCDC answers every OUT buffer the Pico arms at once, empty).
+// While the core sleeps (WFE/WFI) the clock skips to the next alarm (asleep_ns counts it).
 import { readFileSync, readSync, writeSync, writeFileSync } from "node:fs";
 
 const spec = JSON.parse(process.argv[2]);
@@ -127,6 +130,14 @@ function boot() {
     watchdogWrite(offset, value);
   };
   cdc = new USBCDC(mcu.usbCtrl);
+  pendingOut = null;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    // the Pico armed its OUT endpoint: a host sends into it only when it has bytes (rp2040js's
+    // USBCDC answers at once with an empty packet, and TinyUSB arms it again: an interrupt
+    // every few tens of microseconds that a real USB host never causes, and that would keep
+    // the core from ever sleeping)
+    if (endpoint === cdc.outEndpoint) { pendingOut = size; hostOut(); }
+  };
   cdc.onSerialData = (data) => usbSent(data);
   cdc.onDeviceConnected = () => report({ usb: "up" });
   mcu.core.PC = FLASH_START;                  // as rp2040js's demo: boot2 at the flash's start, then the image
@@ -333,12 +344,19 @@ function buzzerEdge(high) {
 
 // -- USB --------------------------------------------------------------------------------------------------
 const figures = { press_to_usb_us: [], tag_to_usb_us: [], tap_to_tag_us: [], pass_us: [], stat: [] };
+let asleepNs = 0;                              // emulated time the core spent asleep (WFE/WFI): skipped, not run
 let lastFeedNs = null;
+let asleepAtFeedNs = 0;
+let passes = 0;                                // the watchdog's feeds: the loop's passes
 let tapAtNs = null;                            // when the card under way was laid down
 function passDone() {
+  // a pass: the core's time between two feeds, less what it slept (the firmware rests
+  // between passes while it has nothing to do: Firmware.rest)
   const t = clock.nanos;
-  if (lastFeedNs !== null) keep(figures.pass_us, Math.round((t - lastFeedNs) / 1000));
+  passes += 1;
+  if (lastFeedNs !== null) keep(figures.pass_us, Math.round((t - lastFeedNs - (asleepNs - asleepAtFeedNs)) / 1000));
   lastFeedNs = t;
+  asleepAtFeedNs = asleepNs;
 }
 const seen = { tags: 0, gones: 0 };
 function keep(ring, value) {
@@ -363,12 +381,14 @@ function usbSent(data) {
     }
     if (parts[0] === "STAT") {               // loop_us=… free=…: the firmware's own figures
       const fields = Object.fromEntries(parts.slice(1).filter((f) => f.includes("=")).map((f) => f.split("=")));
-      keep(figures.stat, { at_ns: nowNs(), loop_us: Number(fields.loop_us), free: Number(fields.free) });
+      keep(figures.stat, { at_ns: nowNs(), loop_us: Number(fields.loop_us), free: Number(fields.free),
+                           gc_us: Number(fields.gc_us) });
     }
     if (parts[0] === "GONE") seen.gones += 1;
     if (parts[0] === "HELLO") report({ hello: true, emulated_ns: nowNs() });
   }
 }
+let pendingOut = null;                        // the OUT buffer the Pico armed (its size), until the host has bytes
 function moveUsb() {
   if (!usbIn.length) {
     const n = tryRead(spec.usb_in_fd);
@@ -378,6 +398,16 @@ function moveUsb() {
   let k = 0;
   while (k < usbIn.length && fifo.itemCount < fifo.size) cdc.sendSerialByte(usbIn[k++]);
   usbIn = usbIn.subarray(k);
+  hostOut();
+}
+function hostOut() {
+  // the host's next OUT packet, into the buffer the Pico armed, once it has bytes for it
+  const fifo = cdc.txFIFO;
+  if (pendingOut === null || !fifo.itemCount) return;
+  const packet = new Uint8Array(Math.min(pendingOut, fifo.itemCount));
+  for (let i = 0; i < packet.length; i++) packet[i] = fifo.pull();
+  pendingOut = null;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, packet);
 }
 
 // -- a person's hands -------------------------------------------------------------------------------------
@@ -449,7 +479,7 @@ function control() {
 function stats() {
   const chip = JSON.parse(ask("S"));
   return {
-    emulated_ns: nowNs(), boots, ...figures, ...chip, led: led.rgb, led_frames: led.frames,
+    emulated_ns: nowNs(), asleep_ns: asleepNs, passes, boots, ...figures, ...chip, led: led.rgb, led_frames: led.frames,
     buzzer_hz: buzzer.hz, tones: buzzer.tones, waiting: hands.length + (waitingFor ? 1 : 0),
     seen,
   };
@@ -478,8 +508,11 @@ function slice() {
   const core = mcu.core;
   while (clock.nanos < target && !sim.stopped) {
     if (core.waiting) {
-      const next = clock.nanosToNextAlarm;
-      clock.tick(Math.min(next, target - clock.nanos));
+      // asleep (WFE/WFI): on to the next alarm (a timer, a bus byte, a contact's bounce), or
+      // to the slice's end when none is set (nanosToNextAlarm is 0 then)
+      const skip = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, target - clock.nanos) : target - clock.nanos;
+      clock.tick(skip);
+      asleepNs += skip;
     } else {
       clock.tick(core.executeInstruction() * NS_PER_CYCLE);
     }
