@@ -7,7 +7,7 @@ import binascii
 from led import parse_rgb
 from wire import PROTOCOL_VERSION, decode_text, encode_frame, encode_text
 
-FIRMWARE_VERSION = "1.6.0"
+FIRMWARE_VERSION = "1.6.1"
 SEQ_MODULO = 1 << 16
 
 # Every number a command carries is bounded: anything else is answered with an ERR frame
