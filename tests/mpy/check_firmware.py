@@ -419,6 +419,54 @@ def a_change_the_lockout_hides_holds_the_answer_back_to_its_edge():
 
 
 @check
+def a_bounce_the_loop_saw_settle_holds_no_answer_back():
+    """A press whose contact bounced (back up a few µs after the press, then down again): once
+    a pass has read the pin down, where the press left it, the bounce came to nothing, and a
+    FENCE answered then reaches past the press instead of back to the bounce's edge for the
+    rest of the 15 ms lockout. (Firmware 1.6.0 held every answer back to the bounce until the
+    lockout ended: the presser's own station never spoke past its press within the table's
+    15 ms bound, and each race whose press bounced was decided without its word: issue 43.)
+    A release later in the lockout still holds the answer back to its own edge, and is sent
+    stamped with it, not with the bounce's. On a clock that moves 1 µs a read (FineClock):
+    the lockout lasts as long as the check says, whatever the host does."""
+    import main
+    import wire
+    real_time = main.time
+    clock = main.time = FineClock(real_time)      # the IRQ handler and the station take it too
+    try:
+        firmware, stdin, stdout, _, machine = make_firmware()
+        firmware.step()
+        frames(stdout)
+        pin = machine.Pin.all[3]                  # button 1
+        pin.fire(0)                               # the press: stamped, the button locked
+        pressed = firmware.logic.locked_at[1]
+        pin.fire(1)                               # the contact bounces up …
+        bounce = firmware.logic.hidden_at[1]
+        pin.fire(0)                               # … and down again
+        assert bounce != -1 and time.ticks_diff(bounce, pressed) > 0, (pressed, bounce)
+        firmware.step()                           # a pass reads the pin: down, where the press left it
+        stdin.data += wire.encode_frame("FENCE", [11])
+        firmware.step()
+        got = frames(stdout)
+        assert [f[0] for f in got] == ["BTN", "UPTO"] and got[0][1][3] == str(pressed), got
+        upto = int(got[1][1][1])
+        assert firmware.logic.locked[1] and time.ticks_diff(upto, bounce) > 0, (bounce, got)
+        pin.fire(1)                               # released 5 ms later, still in the lockout
+        release = firmware.logic.hidden_at[1]
+        assert release != -1 and time.ticks_diff(release, upto) > 0, (upto, release)
+        stdin.data += wire.encode_frame("FENCE", [12])
+        firmware.step()
+        got = frames(stdout)
+        assert [f[0] for f in got] == ["UPTO"] and got[0][1] == ["12", str(release)], got
+        clock.now = time.ticks_add(clock.now, 15_000)          # the lockout ends
+        firmware.step()
+        got = frames(stdout)
+        assert [(f[0], f[1][2], f[1][3]) for f in got] == [("BTN", "U", str(release))], got
+    finally:
+        main.time = real_time
+
+
+@check
 def a_queue_that_dropped_frames_answers_lost_not_upto():
     """Nobody reads: the queue drops its oldest frames (presses among them). The answer to
     a FENCE then cannot say everything before its stamp came: it says LOST, with how many
