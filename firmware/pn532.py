@@ -268,12 +268,12 @@ class Exchange:
     Pico): a look past the deadline that moves the exchange on (bytes came, or the
     transport asked for the answer again) is the chip answering in its time, seen late,
     and the exchange goes on; a look past it that brings nothing is a chip that did not
-    answer in time, and the exchange fails. Measured from its start, not from its last
-    step, a chip's answer never takes longer than it may; and LATE_STEPS bounds the looks
-    past the deadline, so a chip that keeps sending something that is not its answer
-    cannot hold the reader either. (Before 1.6.1 the exchange failed at the first look
-    past its deadline: with passes 60 ms apart every exchange failed, and a card laid
-    down was never read.)"""
+    answer in time, and the exchange fails. The deadline stays where the command put it
+    (measured from each step instead, a chip could take the whole timeout for each of
+    them), and LATE_STEPS bounds the looks past it, so a chip that keeps sending
+    something that is not its answer cannot hold the reader either. (Before 1.6.1 the
+    exchange failed at the first look past its deadline: with passes 60 ms apart every
+    exchange failed, and a card laid down was never read.)"""
 
     def __init__(self, transport, data, now_ms, timeout_ms):
         self.transport = transport
