@@ -1,4 +1,4 @@
-"""A short Crazy Kick match (one goal) on the stations you choose, and what the arbiter made
+"""A Crazy Kick match (one goal unless --goals says more) on the stations you choose, and what the arbiter made
 of the stations' words: the races it decided, those it decided without a station's word
 at the 15 ms bound, and for each of those whether the silent station was the presser's
 own, how far its last word fell short of what the race needed, and whether it had
@@ -6,7 +6,7 @@ answered the last question; the holds (a race's first press from its arrival to 
 release); each station's answers' round trips. Issue 43: on the firmware's stations
 1.6.0 left the presser's own station silent in every race whose press bounced.
 
-    python tools/race_words.py [--players 2] [--seed 5] [--stations firmware] [--json]
+    python tools/race_words.py [--players 2] [--seed 5] [--goals 1] [--stations firmware] [--json]
 
 It watches the arbiter by wrapping three of its methods (it changes nothing they do);
 figures in ms, as n, min, p50, p95, max.
@@ -76,6 +76,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--goals", type=int, default=1, help="the goals that win (the game's own rule: 5)")
     parser.add_argument("--stations", choices=("sim", "firmware", "rp2040"), default="firmware")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -83,7 +84,7 @@ def main() -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as data:
         result = run_demo("crazy-kick", players=args.players, seed=args.seed, headless=True, data_dir=data,
-                          timeout=1800, options={"goals": 1}, stations=args.stations)
+                          timeout=1800, options={"goals": args.goals}, stations=args.stations)
     without = seen["without"]
     report = {
         "finished": result.get("finished"), "winner": result.get("winner"), "actions": result.get("actions"),
