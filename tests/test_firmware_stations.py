@@ -58,6 +58,24 @@ def test_a_firmware_station_speaks_the_protocol_on_its_pseudo_terminal(station):
         link.close()
 
 
+def test_a_press_and_its_release_due_in_one_pass_are_stamped_apart(station):
+    """A press whose command the board takes late, after its release was due too (a loaded
+    host held the board's loop longer than the hold): the release reaches the pin a pass
+    after the press, so the firmware stamps it later, never alike (before, both edges ran
+    at the time the firmware last read, and the press and its release had one stamp, which
+    a loaded host made of test_a_firmware_station_speaks_the_protocol_on_its_pseudo_terminal)."""
+    import time
+    events: queue.Queue = queue.Queue()
+    link = StationLink(station.port, events).open(hello_timeout=30.0)
+    try:
+        last = station.press(2, at_ns=time.monotonic_ns() - 300_000_000, hold_ms=80.0)
+        down, up = next_event(events, ButtonEvent, 20), next_event(events, ButtonEvent, 20)
+        assert (down.button, down.pressed, up.button, up.pressed, up.seq) == (2, True, 2, False, last)
+        assert 0 < (up.station_us - down.station_us) % (1 << 30) < 1 << 29, (down, up)
+    finally:
+        link.close()
+
+
 def test_a_card_the_table_wrote_is_read_back_as_written(station):
     """WRITE through the firmware and the simulated chip onto the card on the reader: the
     next time it is laid down, its new record is what the table hears."""

@@ -182,7 +182,8 @@ class Board:
         self.idle_us = spec.get("idle_us", 1000)
         self.usb_in = UsbIn()
         self.usb_out = UsbOut(self)
-        self.edges = []                               # (time, pin, level), in time order
+        self.edges = []                               # (time, pin, level, what), in time order
+        self.moves = 0                                # a contact's closing or opening: its edges' ``what``
         self.cards = {}                               # UID -> the NTAG (what a WRITE put on it stays)
         self.lift = None                              # [when to lift (None: once its TAG is out), ms after it]
         self.firmware = None
@@ -298,8 +299,9 @@ class Board:
         return now if diff(at, now) > 0 else at
 
     def _schedule(self, edges, pin):
+        self.moves += 1
         for at, level in edges:
-            self.edges.append((at, pin, level))
+            self.edges.append((at, pin, level, self.moves))
         now = self.clock.ticks_us()
         self.edges.sort(key=lambda e: diff(e[0], now))
 
@@ -307,11 +309,20 @@ class Board:
     def deliver_edges(self):
         """Every edge due by now reaches the pin: its hard IRQ runs at the edge's time (plus
         the latency), never before what the firmware has already read; a bounce that came
-        within the latency is what the handler finds on the pin."""
+        within the latency is what the handler finds on the pin. One move of a contact a
+        pass: after a pass late enough that a press and its release are both due (a loaded
+        host), the release waits for the next pass, as its IRQ would have run after the
+        press's on a Pico, so the two are never stamped alike at the time the firmware read."""
         clock = self.clock
         now = clock.ticks_us()
+        moving = {}                                   # pin -> the move of its contact delivered now
+        later = []
         while self.edges and diff(self.edges[0][0], now) <= 0:
-            at, pin, level = self.edges.pop(0)
+            edge = self.edges.pop(0)
+            at, pin, level, move = edge
+            if moving.setdefault(pin, move) != move:
+                later.append(edge)
+                continue
             bounced = bool(self.edges) and self.edges[0][1] == pin and diff(self.edges[0][0], at) < IRQ_LATENCY_US
             run_at = (at + IRQ_LATENCY_US) & MASK
             if diff(run_at, clock.last) < 0:
@@ -321,6 +332,7 @@ class Board:
                 self.machine.Pin.all[pin].fire(level, bounced)
             finally:
                 clock.irq_at = None
+        self.edges[:0] = later
 
     def lift_cards(self):
         lift = self.lift
