@@ -9,7 +9,8 @@
 #
 # An edge hidden by the lockout (a tap shorter than LOCKOUT_US) leaves its time; when the
 # lockout ends, the main loop reads the settled level and reports the missed change
-# stamped with that edge, not with the loop's time.
+# stamped with that edge, not with the loop's time. A pass that reads the pin back where
+# the last event left it forgets the edges hidden so far: they were the contact's bounce.
 #
 # Pure: the IRQ calls edge(), the main loop settle(), each with the time and the level;
 # checked under MicroPython and CPython against tests/vectors/buttons.json. edge() is
@@ -57,9 +58,15 @@ class ButtonLogic:
 
     def settle(self, button, is_down, now):
         """From the main loop: the button's level now. Ends an expired lockout and reports a
-        change the lockout hid, stamped with the edge that made it."""
+        change the lockout hid, stamped with the edge that made it. Within the lockout, a
+        level where the last event left it means what the lockout hid so far came to nothing
+        (a bounce): it is forgotten, so a FENCE's answer is no longer held back to it (for
+        the rest of the lockout, 15 ms, longer than the table waits for a race), and a change
+        the lockout hides after it is stamped with its own edge, not with the bounce's."""
         if self.locked[button]:
             if ticks_diff(now, self.locked_at[button]) < self.lockout_us:
+                if is_down == self.down[button]:
+                    self.hidden_at[button] = NO_EDGE
                 return
             self.locked[button] = False
         if is_down != self.down[button]:

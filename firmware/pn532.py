@@ -227,6 +227,10 @@ def _first_text_record(message):
 
 
 FAILED = object()                    # an exchange's end without an answer
+# The looks past an exchange's deadline that may still move it on (Exchange): on I2C the
+# ACK and the answer's header (the answer asked for again); the answer itself ends it. One
+# more for an answer a UART hands over in pieces.
+LATE_STEPS = 3
 TIGHT = 70                           # per cent of the bus's timeout a FAST_READ's answer may take to read
 
 # The pages a table's own record fills: its TLV's type and length (2 bytes), the record's
@@ -259,7 +263,21 @@ WRITING = {"version": "version", "config": "write", "auth": "auth", "write": "wr
 class Exchange:
     """One command to the chip, never waiting: ``poll(now_ms)`` reads what is there and
     returns the response (bytes), FAILED (a NACK, an error frame, no answer in time, a
-    bus error, an answer the transport lost), or None while it is still under way."""
+    bus error, an answer the transport lost), or None while it is still under way.
+
+    "In time" is the chip's time: ``timeout_ms`` from the command, and only a look at the
+    chip tells whether it has answered. An exchange takes a few looks, one a loop pass
+    (on I2C: the ACK, the answer's header, the answer asked for again), and a pass can be
+    long (a card's read, a garbage collection, USB; a loaded host under the simulated
+    Pico): a look past the deadline that moves the exchange on (bytes came, or the
+    transport asked for the answer again) is the chip answering in its time, seen late,
+    and the exchange goes on; a look past it that brings nothing is a chip that did not
+    answer in time, and the exchange fails. The deadline stays where the command put it
+    (measured from each step instead, a chip could take the whole timeout for each of
+    them), and LATE_STEPS bounds the looks past it, so a chip that keeps sending
+    something that is not its answer cannot hold the reader either. (Before 1.7.0 the
+    exchange failed at the first look past its deadline: with passes 60 ms apart every
+    exchange failed, and a card laid down was never read.)"""
 
     def __init__(self, transport, data, now_ms, timeout_ms):
         self.transport = transport
@@ -268,12 +286,14 @@ class Exchange:
         self.timeout_ms = timeout_ms
         self.parser = FrameParser()
         self.acked = False
+        self.late = 0                    # looks past the deadline that moved the exchange on
         self.unfinished = False          # it ended with the chip perhaps still on it: abort that
         self.sent = transport.write(build_frame(data))
 
     def poll(self, now_ms):
         if not self.sent:
             return FAILED
+        asked_again = getattr(self.transport, "resend", 0)
         chunk = self.transport.read_available()
         if self.transport.lost:
             self.unfinished = True
@@ -287,8 +307,12 @@ class Exchange:
                 elif item[0] in ("nack", "error"):
                     return FAILED
         if time.ticks_diff(now_ms, self.started) >= self.timeout_ms:
-            self.unfinished = True
-            return FAILED
+            # past the chip's time: go on only if this look moved the exchange on
+            moved = bool(chunk) or (not asked_again and getattr(self.transport, "resend", 0))
+            self.late += 1
+            if not moved or self.late > LATE_STEPS:
+                self.unfinished = True
+                return FAILED
         return None
 
 

@@ -68,7 +68,13 @@ class BotDriver:
         self._refusal_seen: int | None = None
         self._thread: threading.Thread | None = None
         self._closed = False
-        self.stuck: str | None = None     # why the bots cannot go on (the runner stops on it)
+        self._stuck: str | None = None    # why the bots cannot go on (the runner stops on it)
+
+    @property
+    def stuck(self) -> str | None:
+        """Why the bots cannot go on (the runner stops on it): a move the table refused three
+        times, or a station whose hand gave up."""
+        return self._stuck or hands_gave_up(self.stations)
 
     def observe(self, snapshot: Any, state: Any) -> None:
         if self._closed or snapshot.finished or self._busy.is_set():
@@ -95,10 +101,10 @@ class BotDriver:
             self._attempts[key] += 1
         attempt = self._attempts.setdefault(key, 0)
         if attempt >= 3:
-            if self.stuck is None:
-                self.stuck = (f"the bot at seat {seat + 1} could not make a move after {snapshot.action_count} "
+            if self._stuck is None:
+                self._stuck = (f"the bot at seat {seat + 1} could not make a move after {snapshot.action_count} "
                               f"actions (the table refused it three times: {_refusal(snapshot)})")
-                log.error("%s", self.stuck)
+                log.error("%s", self._stuck)
             return
         rng = random.Random(f"bot:{self.seed}:{snapshot.action_count}:{seat}:{attempt}")
         action = self.bot.choose(self.rules, state, seat, rng)
@@ -165,6 +171,11 @@ class RealtimeBotDriver:
             if plan is None or (changed and not bot.keeps(plan, state, now_ms)):
                 self.plans[seat] = bot.plan(state, now_ms)
 
+    @property
+    def stuck(self) -> str | None:
+        """A station whose hand gave up (the runner stops on it)."""
+        return hands_gave_up(self.stations)
+
     def next_due_ns(self) -> int | None:
         times = [_ns(p) for p in self.plans.values() if p is not None]
         return min(times) if times else None
@@ -184,6 +195,17 @@ class RealtimeBotDriver:
 
     def close(self) -> None:
         self.plans = {seat: None for seat in self.plans}
+
+
+def hands_gave_up(stations: dict[int, Any]) -> str | None:
+    """Why a station's simulated hand gave up, if one did: a card it laid down was never
+    read (``hardware/sim/firmware_station.py``'s ``failed``). Its bot waits for frames that
+    will not come, so the game cannot go on."""
+    for station in stations.values():
+        failed = getattr(station, "failed", None)
+        if failed:
+            return str(failed)
+    return None
 
 
 def _ns(plan: Any) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -31,6 +32,8 @@ from typing import Any
 from hardware.link import StationError
 from hardware.protocol import SEQ_MODULO
 from hardware.stationflash import firmware_dir
+
+log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 PICO = HERE / "pico"
@@ -114,8 +117,10 @@ class FirmwareStation:
     and its release two, a card laid down and lifted again a TAG and a GONE)."""
 
     def __init__(self, name: str, module: Path, *, index: int, idle_us: int, reader: bool = True,
-                 offset_us: int | None = None, config: dict[str, Any] | None = None) -> None:
+                 offset_us: int | None = None, config: dict[str, Any] | None = None,
+                 board: dict[str, Any] | None = None) -> None:
         self.name = name
+        self.failed: str | None = None           # why its hand gave up (a card never read), in one line
         self.station_id = station_uid(name)
         self.buttons = 6
         self.last_seq = -1
@@ -130,7 +135,7 @@ class FirmwareStation:
         os.set_blocking(control_read, False)
         spec = {"uid": self.station_id, "firmware_dir": str(firmware_dir()), "idle_us": idle_us, "reader": reader,
                 "offset_us": (index * 7_919_113) % (1 << 30) if offset_us is None else offset_us,
-                "config": config or {}}
+                "config": config or {}, **(board or {})}
         try:
             self._process = subprocess.Popen(
                 ["node", str(PICO / "station.mjs"), str(module), str(master), str(control_read), json.dumps(spec)],
@@ -179,6 +184,12 @@ class FirmwareStation:
                 raise StationError(f"station {self.name} did not report")
             return self.reports[-1]
 
+    def wait_failed(self, timeout: float) -> str | None:
+        """Wait until the hand gives up (``failed``) or ``timeout`` s pass; ``failed``."""
+        with self._reported:
+            self._reported.wait_for(lambda: self.failed is not None, timeout)
+            return self.failed
+
     # -- inside --------------------------------------------------------------------------------
     def _send(self, command: dict[str, Any], frames: int) -> int:
         with self._lock:
@@ -210,7 +221,12 @@ class FirmwareStation:
             except ValueError:
                 continue
             with self._reported:
-                self.reports.append(report)
+                if "hand_gave_up" in report:
+                    # the person at it cannot go on: said once, kept for whoever drives its hands
+                    self.failed = f"station {self.name}: {report['hand_gave_up']}"
+                    log.error("%s", self.failed)
+                else:
+                    self.reports.append(report)
                 self._reported.notify_all()
 
     def close(self) -> None:
@@ -233,15 +249,18 @@ class FirmwareStation:
 
 
 def firmware_stations(names: list[str], *, idle_us: int = 1000, reader: bool = True,
-                      config: dict[str, Any] | None = None) -> list[FirmwareStation]:
+                      config: dict[str, Any] | None = None, board: dict[str, Any] | None = None) -> list[FirmwareStation]:
     """Started stations, one per name; FirmwareUnavailable when this machine cannot run them.
     ``config``: settings of firmware/config.py these stations have otherwise (as a station's
-    own config.py may), for the bench."""
+    own config.py may), for the bench; ``board``: the simulated Pico's own settings
+    (hardware/sim/pico/board.py: ``chip_mode``, a PN532 that misbehaves, "silent" or "stuck";
+    ``hand_patience_us``, how long a hand waits for a card's read before it gives up)."""
     module = micropython_module()
     stations: list[FirmwareStation] = []
     try:
         for i, name in enumerate(names):
-            stations.append(FirmwareStation(name, module, index=i, idle_us=idle_us, reader=reader, config=config))
+            stations.append(FirmwareStation(name, module, index=i, idle_us=idle_us, reader=reader, config=config,
+                                            board=board))
     except BaseException:
         for station in stations:
             station.close()

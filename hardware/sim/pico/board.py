@@ -23,6 +23,11 @@ HALF = 1 << 29
 IRQ_LATENCY_US = 8          # edge to hard IRQ handler on an RP2040 under MicroPython (estimate)
 TX_FIFO = 256               # USB CDC's transmit buffer: POLLOUT while it has room
 HAND_GAP_US = 30_000        # one hand: the next press or card this long after the last one ended
+# A card laid down whose TAG and GONE have not come after this long was not read and will not
+# be: the hand gives up and says so (the host stops the game) instead of waiting for ever. A
+# working reader takes well under a second, and a chip it resets comes back within its
+# longest backoff (8 s, firmware/pn532.py); passes 60 ms apart still read a card in about 2 s.
+HAND_PATIENCE_US = 20_000_000
 RX_CHUNK = 256              # what one look at USB brings in at most
 
 
@@ -173,18 +178,24 @@ class Board:
         self.chip = None
         if spec.get("reader", True):
             timing = pn532_chip.load_timing("/board/pn532_timing.json")
-            self.chip = pn532_chip.Pn532(timing, clock=self.clock.ticks_us)
+            self.chip = pn532_chip.Pn532(timing, clock=self.clock.ticks_us, mode=spec.get("chip_mode", "ok"))
         machine.chip[0] = self.chip
         self.idle_us = spec.get("idle_us", 1000)
         self.usb_in = UsbIn()
         self.usb_out = UsbOut(self)
-        self.edges = []                               # (time, pin, level), in time order
+        self.edges = []                               # (time, pin, level, what), in time order
+        self.moves = 0                                # a contact's closing or opening: its edges' ``what``
         self.cards = {}                               # UID -> the NTAG (what a WRITE put on it stays)
-        self.lift = None                              # [seq the card's TAG waits for, when to lift]
+        self.lift = None                              # [when to lift (None: once its TAG is out), ms after it]
         self.firmware = None
         self.hands = []                               # what the person does next, one thing at a time
         self.free_at = self.clock.ticks_us()          # when the hand can do the next
-        self.tap_done = None                          # the station's seq once a tap's frames are out
+        self.tap_done = None                          # the frame a tap's hand waits for: b"TAG" or b"GONE"
+        self.tap_at = 0                               # when that card was laid down
+        self.tap_uid = None                           # and its UID, as the frames say it
+        self.tap_read = False                         # its TAG is out
+        self.patience_us = spec.get("hand_patience_us", HAND_PATIENCE_US)
+        self.gave_up = 0                              # taps the hand gave up on
         self.boots = 0
         self.passes = 0
         self.pass_us = []                             # a ring of recent passes' times
@@ -211,11 +222,28 @@ class Board:
             self.hands.append(c)
 
     def hand_free(self):
-        if self.tap_done is not None and self.firmware is not None:
-            if self.firmware.station.seq != self.tap_done:
+        if self.tap_done is not None:
+            if diff(self.clock.ticks_us(), self.tap_at) < self.patience_us:
                 return False
-            self.tap_done = None
+            self.give_up()
         return diff(self.clock.ticks_us(), self.free_at) >= 0
+
+    def give_up(self):
+        """The card laid down was not read (or not seen go) in ``patience_us``: the hand takes
+        it away and the host hears why, in one line (FirmwareStation.failed), instead of a
+        hand, and the game behind it, waiting for ever."""
+        waited = diff(self.clock.ticks_us(), self.tap_at) // 1000
+        reader = getattr(self.firmware, "reader", None)
+        how = "no reader" if reader is None else "its reader %s after %d failed exchanges" % (
+            "ready" if reader.ready else "not ready (%s)" % reader.state, reader.failures)
+        self.gave_up += 1
+        what = "was read, and not seen taken away," if self.tap_read else "was not read"
+        js.report(json.dumps({"hand_gave_up": "the card %s laid on its reader %s in %d ms (no %s frame for it; %s)" % (
+            self.tap_uid.decode(), what, waited, self.tap_done.decode(), how)}))
+        if self.chip is not None:
+            self.chip.card = None
+        self.lift = None
+        self.tap_done = None
 
     def use_hands(self):
         """One person's hands: a press, a card laid down, one after another, each when the
@@ -250,9 +278,15 @@ class Board:
                                                         self.ntag.ndef_text_memory(c.get("text")))
             self.chip.card = card
             lift_ms = c.get("lift_ms", 250)
-            seq = self.firmware.station.seq
-            self.lift = [seq, None, lift_ms] if lift_ms else None
-            self.tap_done = (seq + (2 if lift_ms else 1)) % 65536
+            # lifted lift_ms after its TAG left, and the hand free once its GONE did (once its
+            # TAG did, for a card left there): told by the frames themselves (line_sent), not
+            # by the station's count of frames, which a press's frame sent after the card
+            # was laid down moves on too
+            self.lift = [None, lift_ms] if lift_ms else None
+            self.tap_done = b"GONE" if lift_ms else b"TAG"
+            self.tap_at = self.clock.ticks_us()
+            self.tap_uid = uid.encode()
+            self.tap_read = False
         elif kind == "lift":
             if self.chip is not None:
                 self.chip.card = None
@@ -266,8 +300,9 @@ class Board:
         return now if diff(at, now) > 0 else at
 
     def _schedule(self, edges, pin):
+        self.moves += 1
         for at, level in edges:
-            self.edges.append((at, pin, level))
+            self.edges.append((at, pin, level, self.moves))
         now = self.clock.ticks_us()
         self.edges.sort(key=lambda e: diff(e[0], now))
 
@@ -275,11 +310,20 @@ class Board:
     def deliver_edges(self):
         """Every edge due by now reaches the pin: its hard IRQ runs at the edge's time (plus
         the latency), never before what the firmware has already read; a bounce that came
-        within the latency is what the handler finds on the pin."""
+        within the latency is what the handler finds on the pin. One move of a contact a
+        pass: after a pass late enough that a press and its release are both due (a loaded
+        host), the release waits for the next pass, as its IRQ would have run after the
+        press's on a Pico, so the two are never stamped alike at the time the firmware read."""
         clock = self.clock
         now = clock.ticks_us()
+        moving = {}                                   # pin -> the move of its contact delivered now
+        later = []
         while self.edges and diff(self.edges[0][0], now) <= 0:
-            at, pin, level = self.edges.pop(0)
+            edge = self.edges.pop(0)
+            at, pin, level, move = edge
+            if moving.setdefault(pin, move) != move:
+                later.append(edge)
+                continue
             bounced = bool(self.edges) and self.edges[0][1] == pin and diff(self.edges[0][0], at) < IRQ_LATENCY_US
             run_at = (at + IRQ_LATENCY_US) & MASK
             if diff(run_at, clock.last) < 0:
@@ -289,17 +333,16 @@ class Board:
                 self.machine.Pin.all[pin].fire(level, bounced)
             finally:
                 clock.irq_at = None
+        self.edges[:0] = later
 
     def lift_cards(self):
         lift = self.lift
         if lift is None or self.chip is None:
             return
         now = self.clock.ticks_us()
-        if lift[1] is None:
-            if self.firmware.station.seq != lift[0]:  # its TAG is out: the hand lifts it soon
-                lift[1] = (now + int(lift[2] * 1000)) & MASK
+        if lift[0] is None:                            # its TAG is not out yet (line_sent)
             return
-        if diff(now, lift[1]) >= 0:
+        if diff(now, lift[0]) >= 0:
             self.chip.card = None
             self.lift = None
 
@@ -310,6 +353,12 @@ class Board:
                 self._keep(self.press_to_usb, diff(now, int(parts[4])))
             elif parts[0] == b"TAG":
                 self._keep(self.tag_to_usb, diff(now, int(parts[3])))
+            if parts[0] in (b"TAG", b"GONE") and parts[2] == self.tap_uid:
+                self.tap_read = True
+                if parts[0] == b"TAG" and self.lift is not None and self.lift[0] is None:
+                    self.lift[0] = (now + int(self.lift[1] * 1000)) & MASK    # the hand lifts it soon
+                if parts[0] == self.tap_done:
+                    self.tap_done = None
         except (IndexError, ValueError):
             pass
 
@@ -328,8 +377,8 @@ class Board:
                     reads[1] += 1
         out = {"passes": self.passes, "pass_us": self.pass_us, "press_to_usb_us": self.press_to_usb,
                "tag_to_usb_us": self.tag_to_usb, "fast_reads": reads[0], "reads": reads[1],
-               "boots": self.boots, "seq": self.firmware.station.seq,
-               "waiting": len(self.hands), "edges": len(self.edges), "tap_done": self.tap_done,
+               "boots": self.boots, "seq": self.firmware.station.seq, "taps_given_up": self.gave_up,
+               "waiting": len(self.hands), "edges": len(self.edges), "tap_done": self.tap_done and self.tap_done.decode(),
                "card": self.chip is not None and self.chip.card is not None}
         js.report(json.dumps(out))
 
