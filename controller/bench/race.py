@@ -241,6 +241,7 @@ def _stations(seed: int, stations: int, bursts: int, warmup_s: float,
         if not sys.stdin.readline():
             return
         time.sleep(warmup_s)
+        print("bursts", flush=True)           # the table counts what the bursts cost it from here
         plan = []
         flushed_late: list[int] = []        # how late the loop came to each press (its frames may have gone)
         for _, gap, presses in _bursts(rng, stations, bursts):
@@ -321,7 +322,11 @@ def races(bursts: int = 300, seed: int = 1, stations: int = 8, warmup_s: float =
         thread.start()
         side.stdin.write("go\n")                    # the warm-up and the races from now on
         side.stdin.flush()
-        time.sleep(warmup_s)                         # the bursts from now on: what they cost the table
+        # what the bursts cost the table, from the stations' word that the first one starts:
+        # not from a sleep as long as the warm-up, which on a loaded host woke after the
+        # bursts (or before the warm-up ended) and counted a window of nothing
+        if side.stdout.readline().strip() != "bursts":
+            raise RuntimeError("the race's stations stopped before their bursts")
         load_from = (time.monotonic(), time.process_time(), sum(link.decoder.frames for link in links.values()))
         line = side.stdout.readline()
         load_to = (time.monotonic(), time.process_time(), sum(link.decoder.frames for link in links.values()))
