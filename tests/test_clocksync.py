@@ -473,7 +473,7 @@ def test_the_window_is_long_when_exchanges_are_few_and_short_when_they_are_many(
 
 def test_a_long_window_s_error_is_bounded_from_its_last_seconds_too():
     """One exchange a second keeps 150 s of them for the line, whose bend a wandering crystal
-    could make 155 µs; the line's error is also bounded from its last 20-60 s alone, which
+    could make 155 µs; the line's error is also bounded from its last 20-120 s alone, which
     bend far less, and the least bound holds: half the 300 µs round trip and a few µs, not
     the whole window's."""
     sync = ClockSync()
