@@ -389,19 +389,20 @@ def test_a_slow_link_still_fits_the_drift():
 def test_one_answered_exchange_a_second_holds_a_wandering_crystal():
     """A station that answers one PING in fifty (one exchange a second) over a Pico's link,
     its crystal 50 ppm fast ± 150 and wandering ±10 ppm over minutes, in virtual time: the
-    window keeps 90 s of its exchanges, and the error's p99 is 0.12 ms (0.45-0.55 ms with
-    the 15 s window before; docs/crazy-kick.md, "Clock sync"). No press is beyond the
-    sync's own bound, whose median is 0.29 ms: 0.33 without the bound from the line that
-    touches the crystal's curve at the newest exchange (each older bound moved out by its
-    own age's bend, not by the whole window's)."""
+    window keeps 150 s of its exchanges, and the error's p99 is 0.12 ms at this seed
+    (0.45-0.55 ms with the 15 s window before; docs/crazy-kick.md, "Clock sync"). No press
+    is beyond the sync's own bound, whose median is 0.27 ms (0.33 without the bound from
+    the line that touches the crystal's curve at the newest exchange) and p99 0.45 ms, with
+    the bounds from the window's last 90 and 120 s: pairs 0.5 ms apart need not tie."""
     import statistics
 
     from controller.bench import syncmodel
     from controller.bench.measure import percentile
     found = syncmodel.sync_errors(seed=1, stations=10, seconds=300, answered=50, link="pico")
-    assert percentile([abs(e) for e in found.errors_ns], 99) < 150 * US
+    assert percentile([abs(e) for e in found.errors_ns], 99) < 130 * US
     assert found.outside == 0                            # and no press beyond the sync's own bound
-    assert statistics.median(found.bounds_ns) < 300 * US
+    assert statistics.median(found.bounds_ns) < 290 * US
+    assert percentile(found.bounds_ns, 99) < 460 * US
 
 
 @pytest.mark.parametrize("link", ["adapter", "pico", "bursts", "host"])
