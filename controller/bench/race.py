@@ -166,11 +166,12 @@ for _case_, _what_ in (("every", "every exchange answered"),
                                                             f"model: pairs {_label_} apart right, {_what_}")
         TARGETS[f"ck_race_{_case_}_ties_{_label_}"] = (float("nan"), "info", "ties", "the same: ties declared "
                                                        "(stamps closer than both stations' bounds)")
-for _link_, _what_ in (("bursts", "2 % of frames start a burst of five stalled up to 8 ms"),
-                       ("host", "the host stalls 30 ms every 2 s, every station at once")):
+for _link_, _what_ in (("bursts", "a link whose frames stall in bursts (2 % start a burst of five stalled up to "
+                                  "8 ms)"),
+                       ("host", "a host that stalls 30 ms every 2 s, every station at once")):
     for _case_ in ("every", "sparse"):
-        TARGETS[f"ck_race_{_link_}_{_case_}_right_pct_500us"] = (float("nan"), "info", "%", f"model, a link whose "
-                                                                 f"{_what_}, {_case_}: pairs 0.5 ms apart right")
+        TARGETS[f"ck_race_{_link_}_{_case_}_right_pct_500us"] = (float("nan"), "info", "%", f"model, {_what_}, "
+                                                                 f"{_case_}: pairs 0.5 ms apart right")
         TARGETS[f"ck_race_{_link_}_{_case_}_ties_500us"] = (float("nan"), "info", "ties", "the same: ties declared")
         TARGETS[f"ck_race_{_link_}_{_case_}_hold_ms_max"] = (float("nan"), "info", "ms", "the same: longest hold")
         TARGETS[f"ck_race_{_link_}_sync_p99_ms_{_case_}"] = (float("nan"), "info", "ms", "the same: sync error p99")
