@@ -575,7 +575,16 @@ def known_error_figures(quick: bool = False) -> dict[str, float]:
 
 
 def figures(quick: bool = False) -> dict[str, float]:
+    """The model's figures (virtual time) and the real path's beside them."""
     out = known_error_figures(quick)
+    out.update(real_path_figures(quick))
+    return out
+
+
+def real_path_figures(quick: bool = False) -> dict[str, float]:
+    """The races on the real path (pty stations, the real links and runner, the screen), and
+    the model's figures printed beside them (``ck_race_model_…``)."""
+    out: dict[str, float] = {}
     bursts = 150 if quick else 450
     found = races(bursts=bursts)
     out.update(_case(found, "ck_race_")[0])
