@@ -20,19 +20,22 @@ was half a round trip where this one's is half the quickest one-way delays, a fi
 on the race bench: docs/crazy-kick.md, "Clock sync".)
 
 * **per slot** (0.1 s) only the tightest bound of each side is kept, the rest thrown away;
-* **the line** leaves room between the upper hull of the lower bounds and the lower hull
-  of the upper bounds: its slope (the drift: a crystal 200 ppm fast) is the middle of the
-  slopes that leave at least half the most room, believed once the window spans a second
-  and three slots, within ±2000 ppm (beyond is noise); it passes midway between the two
-  hulls at that slope;
+* **the line** passes between the upper hull of the lower bounds and the lower hull of
+  the upper bounds: once its slope (the drift: a crystal 200 ppm fast) is believed (the
+  window spans a second and three slots, and the slopes that leave at least half the most
+  room lie within ±2000 ppm: beyond is noise), it is the centre of every line that passes
+  (their mean slope and mean value at the newest exchange), taken over drifts changing at
+  five rates within what a wandering crystal can (``_centred_line``, since 2026-11-28);
+  before, the middle of those slopes (the nominal one until believed), midway between the
+  two hulls;
 * **continuous resync**: old slots fall out of the window, new ones come in: it keeps 150
-  slots (15 s at 50 exchanges a second) but at least 15 s and at most 90 s of them, so a
-  station that answers one exchange a second is fitted over 90 of them;
+  slots (15 s at 50 exchanges a second) but at least 15 s and at most 150 s of them, so a
+  station that answers one exchange a second is fitted over 150 of them;
 * **a bound on its own error** (``error_ns``): how far any line that passes between the
   bounds, each moved outwards by what a crystal wandering 0.11 ppm a second could bend the
   line over the window, at any slope they allow, is from the chosen one at the newest
   exchange; plus that bend, plus those slopes' spread times the time since, plus the bend
-  since; and the same from the window's last 20-60 s alone, and from the line touching the
+  since; and the same from the window's last 20-120 s alone, and from the line touching the
   crystal's curve at the newest exchange (each bound moved out by its own age's bend): the
   least of them;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
@@ -49,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import NamedTuple
+from typing import NamedTuple, Sequence, TypeVar
 
 from hardware.protocol import STATION_TICKS_MODULO, ticks_diff
 
@@ -59,11 +62,12 @@ MIN_SPAN_US = 1_000_000         # a slope is believed once the window spans a se
 MIN_SLOTS = 3                   # … and three slots
 # The window keeps its newest ``window_slots`` slots (15 s at 50 exchanges a second), but
 # never less than the last MIN_WINDOW_NS nor more than MAX_WINDOW_NS: a station that
-# answers one exchange a second keeps 90 of them, where 15 s would give 15 and an error
-# p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). Longer still would bend: a crystal
-# wandering 10 ppm in minutes leaves a straight line by tens of µs over 90 s.
+# answers one exchange a second keeps 150 of them, where 15 s would give 15 and an error
+# p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). A crystal wandering 10 ppm in minutes
+# leaves a straight line by tens of µs over 90 s: the line takes the bend as an unknown of
+# its own (``_centred_line``), so 150 s serve it (90 s until 2026-11-28, with a straight line).
 MIN_WINDOW_NS = 15_000_000_000
-MAX_WINDOW_NS = 90_000_000_000
+MAX_WINDOW_NS = 150_000_000_000
 # The fastest a crystal's drift is taken to change (its temperature: 0.5-2 ppm per °C away
 # from its turning point): 0.11 ppm a second, the model's fastest (±10 ppm over 10 minutes:
 # 0.105 ppm a second; controller/bench/syncmodel.py; until 2026-11-28 0.1, under it). The
@@ -72,8 +76,20 @@ MAX_WINDOW_NS = 90_000_000_000
 WANDER_PER_S = 1.1e-7
 # The line's error is bounded again from the exchanges of these last seconds alone, when the
 # window is longer (``ClockSync._fit``): the least bound holds, and a short window bends less.
-SHORTER_BOUND_WINDOWS_S = (20, 30, 45, 60)
+# 90 and 120 since the window is up to 150 s: with one exchange a second the bound's p99
+# 0.47 → 0.45 ms and none over 0.5 ms (0.6 % before; 2 seeds × 4 stations in the model).
+SHORTER_BOUND_WINDOWS_S = (20, 30, 45, 60, 90, 120)
 UNSYNCED_ERROR_NS = 5_000_000    # the bound before any exchange: a press then counts at its arrival
+# The line's estimate (``_centred_line``): the centre of every line the exchanges allow, over
+# this many rates of the drift's change spread evenly within ±WANDER_PER_S, once the window
+# spans CURVED_SPAN_US (a shorter one bends by a few µs at most: one straight centre).
+# Five: nine gave the same errors in the model (p99 over six seeds 0.116 / 0.119 ms median)
+# at twice the cost, three worse (0.123).
+CURVATURES = 5
+CURVED_SPAN_US = 20_000_000
+
+
+Y = TypeVar("Y", int, float)     # host ns of a bound: as stamped, or with a crystal's bend taken out
 
 
 class Slot(NamedTuple):
@@ -89,31 +105,35 @@ def _above(point: tuple[int, int]) -> int:
     return point[1] - NOMINAL * point[0]
 
 
-def _upper_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _upper_hull(points: list[tuple[int, Y]]) -> list[tuple[int, Y]]:
     """Of points sorted by x (one per x), those on the upper convex hull, left to right."""
-    hull: list[tuple[int, int]] = []
+    hull: list[tuple[int, Y]] = []
+    pop, append = hull.pop, hull.append         # a fit makes some thirty hulls: kept lean
     for p in points:
-        while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1]) - \
-                (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0]) >= 0:
-            hull.pop()
-        hull.append(p)
+        px, py = p
+        while len(hull) >= 2:
+            (ax, ay), (bx, by) = hull[-2], hull[-1]
+            if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
+                break
+            pop()
+        append(p)
     return hull
 
 
-def _lower_hull(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _lower_hull(points: list[tuple[int, Y]]) -> list[tuple[int, Y]]:
     """The lower hull: the upper hull of the points turned upside down, turned back."""
     return [(x, -y) for x, y in _upper_hull([(x, -y) for x, y in points])]
 
 
-def _one_per_x(points: list[tuple[int, int]], keep) -> list[tuple[int, int]]:
+def _one_per_x(points: list[tuple[int, Y]], keep) -> list[tuple[int, Y]]:
     """Sorted by x, one point per x (``keep``: max for low bounds, min for high ones)."""
-    best: dict[int, int] = {}
+    best: dict[int, Y] = {}
     for x, y in points:
         best[x] = y if x not in best else keep(best[x], y)
     return sorted(best.items())
 
 
-def _slopes(hull: list[tuple[int, int]]) -> list[float]:
+def _slopes(hull: Sequence[tuple[float, float]]) -> list[float]:
     return [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(hull, hull[1:])]
 
 
@@ -203,10 +223,59 @@ def _error_at(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, 
     return max(highest - at, at - lowest, 0.0), max(slope - left, right - slope, 0.0)
 
 
+def _centroid(upper: Sequence[tuple[float, float]], lower: Sequence[tuple[float, float]],
+              at: float) -> tuple[float, float, float] | None:
+    """Of the lines that pass on or above every low (``upper``: their upper hull) and on or
+    below every high (``lower``: the highs' lower hull), within the drift's bounds: the
+    area of the set of their (slope, value at ``at``), and its centre (the mean slope and
+    the mean value at ``at``); an area of 0 when no line passes, and None when the set runs
+    into a bound of the drift (a few exchanges say little of the slope: the bound would
+    cut the set, and its centre lean towards the nominal slope). For a slope b the values run
+    from the most of the lows carried to ``at`` to the least of the highs: both are linear
+    in b between the hulls' edge slopes, so each piece's integrals are exact by Simpson's
+    rule (products of two linear functions)."""
+    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+
+    def between(b: float) -> tuple[float, float]:
+        top = min(y + b * (at - x) for x, y in lower)
+        bottom = max(y + b * (at - x) for x, y in upper)
+        return top - bottom, (top + bottom) / 2
+
+    slopes = sorted({lo, hi} | {b for b in _slopes(upper) + _slopes(lower) if lo < b < hi})
+    rooms = [between(b)[0] for b in slopes]
+    if rooms[0] > 0 or rooms[-1] > 0:
+        return None
+    area = slope_sum = value_sum = 0.0
+    for k in range(len(slopes) - 1):
+        (b0, r0), (b1, r1) = (slopes[k], rooms[k]), (slopes[k + 1], rooms[k + 1])
+        if r0 <= 0 and r1 <= 0:
+            continue
+        if r0 < 0:                                  # the room is linear here: cut where it is 0
+            b0 = b0 + (b1 - b0) * -r0 / (r1 - r0)
+        elif r1 < 0:
+            b1 = b0 + (b1 - b0) * r0 / (r0 - r1)
+        weight = (b1 - b0) / 6
+        for share, b in ((1, b0), (4, (b0 + b1) / 2), (1, b1)):
+            room, middle = between(b)
+            room = max(room, 0.0)
+            area += weight * share * room
+            slope_sum += weight * share * room * b
+            value_sum += weight * share * room * middle
+    if area <= 0:
+        return 0.0, 0.0, 0.0
+    return area, slope_sum / area, value_sum / area
+
+
+def _bent(points: list[tuple[int, int]], at: int, curvature: float) -> list[tuple[int, float]]:
+    """The bounds of a clock whose drift changes at ``curvature`` (ns per µs²) with that
+    parabola taken out about ``at``: the lines through them are the tangents at ``at``."""
+    return [(x, y - curvature / 2 * (x - at) ** 2) for x, y in points]
+
+
 class ClockSync:
     def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150,
                  min_window_ns: int = MIN_WINDOW_NS, max_window_ns: int = MAX_WINDOW_NS) -> None:
-        # one pair of bounds per slot (the tightest of each side), over the last 15 to 90 s
+        # one pair of bounds per slot (the tightest of each side), over the last 15 to 150 s
         self.slot_ns = slot_ns
         self.window_slots = window_slots       # how many slots the fit keeps …
         self.min_window_slots = min_window_ns // slot_ns     # … beyond the last this many slots' time …
@@ -305,6 +374,7 @@ class ClockSync:
 
         slope = float(NOMINAL)
         span = points[-1].high[0] - points[0].low[0]        # station µs: the oldest PING's to the newest PONG
+        middle = None
         if len(points) >= MIN_SLOTS and span >= MIN_SPAN_US:
             middle = _middle_slope(upper, lower, room)
             if middle is not None:
@@ -312,13 +382,20 @@ class ClockSync:
         top = min(y - slope * x for x, y in lower)
         bottom = max(y - slope * x for x, y in upper)
         self.margin_ns = (top - bottom) / 2
-        self._line = (slope, origin[0], origin[1] + (top + bottom) / 2)
+        through = (top + bottom) / 2
+        if middle is not None:
+            # the slope is known from the data, not at a bound of the drift: the line is the
+            # centre of every line they allow (and every bend a wandering crystal may give)
+            centred = self._centred_line(upper, lower, origin, high[0], span)
+            if centred is not None:
+                slope, through = centred
+        self._line = (slope, origin[0], origin[1] + through)
         believed = slope != NOMINAL or (len(points) >= MIN_SLOTS and span >= MIN_SPAN_US)
-        bounds = [self._bound_over(upper, lower, room, slope, (top + bottom) / 2, high[0], believed, span)]
+        bounds = [self._bound_over(upper, lower, room, slope, through, high[0], believed, span)]
         # The same line's error bounded again from the exchanges of the last few tens of
         # seconds alone: each is a bound (the true curve is near a line between those bounds
         # too), with less bend than the whole window's and fewer exchanges, and the least of
-        # them holds. With one exchange a second the window is 90 s and its bend (67 µs) is
+        # them holds. With one exchange a second the window is 150 s and its bend (155 µs) is
         # most of its bound; a window long enough for the line, a shorter one for its error.
         for seconds in SHORTER_BOUND_WINDOWS_S:
             since_us = high[0] - seconds * 1_000_000
@@ -333,11 +410,49 @@ class ClockSync:
             def room_r(b: float, upper_r=upper_r, lower_r=lower_r) -> float:
                 return min(y - b * x for x, y in lower_r) - max(y - b * x for x, y in upper_r)
 
-            bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, (top + bottom) / 2, high[0], True,
+            bounds.append(self._bound_over(upper_r, lower_r, room_r, slope, through, high[0], True,
                                            high[0] - recent[0].low[0] + origin[0]))
         if span > MIN_WINDOW_NS // 1000 + 1_000_000:        # a window longer than the least (few exchanges)
-            bounds.append(self._bound_by_tangent(slope, (top + bottom) / 2, high[0], origin))
+            bounds.append(self._bound_by_tangent(slope, through, high[0], origin))
         self._error = (bounds, newest.high[1])
+
+    def _centred_line(self, upper: list[tuple[int, int]], lower: list[tuple[int, int]], origin: tuple[int, int],
+                      at: int, span: int) -> tuple[float, float] | None:
+        """The line the exchanges place best at the newest one (station µs ``at`` from the
+        origin): the centre of the set of every line that passes between the bounds, as
+        (slope, value at ``at``), over drifts that change at CURVATURES rates spread evenly
+        within ±WANDER_PER_S (each the set of the tangents at ``at`` of the curves that
+        pass, weighed by its area: the mean over all of them). Not the line with the most
+        room nor the middle of the slopes: those lean on the two or three tightest bounds,
+        where the centre weighs every bound by how much it cuts off; and a wandering
+        crystal's bend taken as one of the unknowns, not as the line's error, lets the
+        window be 150 s (docs/crazy-kick.md, "Clock sync"). Returns (slope, value at 0),
+        or None when no line passes (stamps that contradict) or the lines run into a bound
+        of the drift (the old line then: the middle of the slopes with the most room)."""
+        if span < CURVED_SPAN_US:
+            curvatures = [0.0]
+        else:
+            most = WANDER_PER_S * 1e-3                      # ns per µs²: the drift's fastest change
+            curvatures = [most * (2 * k / (CURVATURES - 1) - 1) for k in range(CURVATURES)]
+        lows = [(p.low[0] - origin[0], p.low[1] - origin[1]) for p in self.points]
+        highs = [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in self.points]
+        area = slope_sum = value_sum = 0.0
+        for curvature in curvatures:
+            if curvature == 0.0:
+                found = _centroid(upper, lower, at)
+            else:
+                found = _centroid(_upper_hull(_one_per_x(_bent(lows, at, curvature), max)),
+                                  _lower_hull(_one_per_x(_bent(highs, at, curvature), min)), at)
+            if found is None:
+                return None
+            if found[0] > 0:
+                area += found[0]
+                slope_sum += found[0] * found[1]
+                value_sum += found[0] * found[2]
+        if area <= 0:
+            return None
+        slope = slope_sum / area
+        return slope, value_sum / area - slope * at
 
     def _bound_by_tangent(self, slope: float, through: float, x: int, origin: tuple[int, int]) -> tuple[float, float, float]:
         """The line's error bounded from the line touching the crystal's curve at the newest

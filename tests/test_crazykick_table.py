@@ -154,6 +154,31 @@ def test_the_race_bench_takes_every_press_through_the_real_path():
     assert found["frames_ns"] and found["late"] >= 0
 
 
+def test_the_race_bench_counts_the_bursts_cost_from_the_stations_word_not_a_sleep(monkeypatch):
+    """What the bursts cost the table (frames and CPU a second) is counted from the stations'
+    word that the first burst starts. It was counted from a sleep as long as the warm-up, and
+    on a loaded host that sleep woke after the bursts were over: a window of nothing (the
+    real-path test failed under two CPU hogs). Here every long sleep of the table's side
+    wakes two seconds late, as a loaded host's may."""
+    import time as real_time
+
+    from controller.bench import race
+
+    class LateWakingTime:
+        """The time module, its sleeps of 0.4 s and more woken two seconds late."""
+
+        def __getattr__(self, name: str):
+            return getattr(real_time, name)
+
+        def sleep(self, seconds: float) -> None:
+            real_time.sleep(seconds + 2.0 if seconds >= 0.4 else seconds)
+
+    monkeypatch.setattr(race, "time", LateWakingTime())
+    found = race.races(bursts=3, stations=2, warmup_s=0.5, link_delay_ms=(1.0, 1.5))
+    assert len(found["holds_ns"]) == 6
+    assert found["frames_per_s"] > 0 and found["cpu_per_s"] > 0
+
+
 def test_the_race_bench_says_plainly_when_it_could_not_keep_its_schedule(monkeypatch, capsys):
     """A press the table saw with another stamp than planned (restamped, or never seen), or
     more than one press in a hundred whose frames left their station past the 15 ms bound:
