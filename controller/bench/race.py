@@ -158,9 +158,9 @@ TARGETS.update({
     "ck_race_hung_decided_without": (float("nan"), "info", "races", "the same: races decided without it"),
 })
 for _case_, _what_ in (("every", "every exchange answered"),
-                       ("sparse", "one PING in fifty answered, the link asking an unsure station every 5 ms "
-                        "(about four exchanges a second then)"),
-                       ("sparse_fixed", "one PING in fifty answered, never asked more often: one exchange a second")):
+                       ("sparse", "a busy station answering one exchange a second however often it is asked, "
+                        "the link asking it more often while that lowers the bound"),
+                       ("sparse_fixed", "a busy station answering one exchange a second, never asked more often")):
     for _label_ in ("1ms", "500us", "250us"):
         _goal_ = 99.9 if _case_ in ("sparse", "sparse_fixed") and _label_ != "250us" else float("nan")
         TARGETS[f"ck_race_{_case_}_right_pct_{_label_}"] = (_goal_, "min" if _goal_ == _goal_ else "info", "%",
