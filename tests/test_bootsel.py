@@ -364,11 +364,14 @@ def test_an_emulated_pico_starts_from_what_was_written_to_its_drive_and_gets_the
             f"{table_firmware_version()} (MicroPython was put on it first)") in out, out
 
 
-def test_a_box_without_stations_makes_a_pico_in_bootsel_mode_one_at_once(plugged, monkeypatch):
+def test_a_box_without_stations_makes_a_pico_in_bootsel_mode_one_at_once(plugged, tmp_path, monkeypatch):
     """Nothing to drive the menu with but a new Pico (or one held at BOOTSEL): the box starts
     the update by itself, as its "Update the stations" would."""
     from controller.app.box import run_box
     from controller.app.menu import Activity
+    from hardware.bootsel import MICROPYTHON_IMAGE
+    (tmp_path / MICROPYTHON_IMAGE).write_bytes(IMAGE)
+    monkeypatch.setenv("SPIELTISCH_RP2040_DIR", str(tmp_path))
     pico = plugged()
     monkeypatch.setattr("controller.table.stations.candidate_ports", lambda: [])
     monkeypatch.setattr("hardware.bootsel.bootsel_picos", lambda roots=None: bootsel_picos(pico.roots))
@@ -376,6 +379,29 @@ def test_a_box_without_stations_makes_a_pico_in_bootsel_mode_one_at_once(plugged
     assert run_box(None, headless=True, timeout=60, launcher=lambda act, ports, **kw: started.append(act),
                    until=lambda: bool(started)) == 0
     assert started == [Activity("flash")]
+
+
+def test_a_box_without_stations_and_without_micropythons_image_says_so_and_waits(plugged, tmp_path, monkeypatch):
+    """A Pico in BOOTSEL mode, but no MicroPython image on the box: nothing can be put on the
+    Pico, so the box does not try (and fail, and try again); its waiting screen says where the
+    image must go, and the panel still switches the box off there."""
+    from controller.app.box import run_box
+    from hardware.bootsel import MICROPYTHON_IMAGE
+    monkeypatch.setenv("SPIELTISCH_RP2040_DIR", str(tmp_path))              # no image in it
+    pico = plugged()
+    monkeypatch.setattr("controller.table.stations.candidate_ports", lambda: [])
+    monkeypatch.setattr("hardware.bootsel.bootsel_picos", lambda roots=None: bootsel_picos(pico.roots))
+    from display.app import Screen
+    shown: list = []
+    real = Screen.show
+    monkeypatch.setattr(Screen, "show", lambda self, snapshot: shown.append(snapshot) or real(self, snapshot))
+    started = []
+    said = lambda: [s for s in shown if getattr(s, "detail", None) is not None]   # noqa: E731
+    assert run_box(None, headless=True, timeout=60, launcher=lambda act, ports, **kw: started.append(act),
+                   until=lambda: len(said()) >= 2) == 0
+    assert started == []
+    detail = said()[-1].detail
+    assert detail.key == "flash_image_missing" and detail.params["file"] == str(tmp_path / MICROPYTHON_IMAGE)
 
 
 def test_the_outcome_stays_on_the_tv_for_a_while_when_no_button_can_end_it(plugged, tmp_path, monkeypatch):

@@ -289,6 +289,19 @@ def bootsel_plugged() -> bool:
     return bool(bootsel_picos())
 
 
+def bootsel_image_problem() -> Any:
+    """Why MicroPython cannot go onto a Pico in BOOTSEL mode (its image missing or not one):
+    a StatusLine for the waiting screen, or None when the image is there and whole."""
+    from controller.app.box_status import StatusLine
+    from hardware.bootsel import read_image
+    from hardware.stationflash import FlashError
+    try:
+        read_image()
+    except FlashError as exc:
+        return StatusLine(exc.key, dict(exc.params))
+    return None
+
+
 def remembered_language() -> str:
     """The language chosen in the menu last time (English the first time)."""
     from controller.app.play import box_setting
@@ -360,19 +373,23 @@ def run_box(ports: list[str] | None, *, lang: str | None = None, headless: bool 
                     links = open_present(ports, events, stack, failed)
                     if links:
                         break
+                    unflashable = None
                     if fixed is None and bootsel_plugged():
                         # a new Pico (or one held at BOOTSEL) and nothing to drive the menu with: made a
-                        # station at once, as the menu's "Update the stations" would (controller/app/flash.py)
-                        activity, port_of = Activity("flash"), {}
-                        break
+                        # station at once, as the menu's "Update the stations" would (controller/app/flash.py);
+                        # without MicroPython's image that cannot be, and the waiting screen says why (the
+                        # panel still switches the box off) rather than trying again and again
+                        unflashable = bootsel_image_problem()
+                        if unflashable is None:
+                            activity, port_of = Activity("flash"), {}
+                            break
                     if panel is not None:
                         panel.show_status("waiting")
                     # what went wrong last (a switch-off the system refused) is said here too
                     said = menu.note if menu is not None and menu.note is not None else None
-                    waited = wait_showing(screen, waiting_for_stations(
-                        failed, panel=panel is not None,
-                        detail=StatusLine(said.key, dict(said.params)) if said is not None else None), LOOK_AGAIN_S,
-                        events, stopped)
+                    detail = StatusLine(said.key, dict(said.params)) if said is not None else unflashable
+                    waited = wait_showing(screen, waiting_for_stations(failed, panel=panel is not None, detail=detail),
+                                          LOOK_AGAIN_S, events, stopped)
                     if waited == "quit" or stopped():
                         return 0
                     if waited == "switch_off":
