@@ -41,6 +41,10 @@ RF_CONFIGURATION = 0x32
 IN_DATA_EXCHANGE = 0x40
 IN_LIST_PASSIVE_TARGET = 0x4A
 NTAG_READ = 0x30
+# the chip's errors on air (UM0701-02 7.1): the card's answer did not come or came garbled,
+# so the page is read again; the firmware's reader has the same list (firmware/pn532.py
+# AIR_ERRORS, tests/test_pn532.py keeps the two equal)
+AIR_ERRORS = (0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x0A, 0x0B)
 
 
 def build_frame(data: bytes) -> bytes:
@@ -225,12 +229,17 @@ class PN532:
             raise PN532Error("the PN532 did not answer InListPassiveTarget")
         return target_uid(response)
 
+    READ_TRIES = 3               # a page garbled on air (a card at the field's edge) is read this often
+
     def read_text(self, pages: int = 32) -> str | None:
         memory = bytearray()
         for page in range(4, 4 + pages, 4):
-            response = self.command(bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, page]))
+            for _ in range(self.READ_TRIES):
+                response = self.command(bytes([IN_DATA_EXCHANGE, 0x01, NTAG_READ, page]))
+                if response is None or len(response) < 2 or (response[1] & 0x3F) not in AIR_ERRORS:
+                    break
             if response is None or len(response) < 2 or response[1] != 0:
-                break
+                break                    # the card's NAK (past its end), or it left
             memory += response[2:]
             if 0xFE in memory[2:] or ndef_text(bytes(memory)) is not None:
                 break

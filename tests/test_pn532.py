@@ -176,3 +176,34 @@ def test_a_phone_through_a_reader_cannot_write_a_protected_sticker_but_reads_it(
             assert reader.read_text() is None                                  # an empty NDEF message now
         finally:
             port.close()
+
+
+def test_a_bare_reader_reads_a_page_garbled_on_air_again():
+    """A CRC error on air (a card at the reader's edge) in the middle of a record: the page
+    is read again, and the record comes whole (before, the read stopped there and the card
+    had no text)."""
+    with SimulatedPN532("A3") as chip:
+        port = serial.serial_for_url(chip.port, baudrate=115200, timeout=0.005)
+        try:
+            reader = PN532(port)
+            assert reader.begin() == "1.6"
+            chip.place("04a1b2c3d4e5f6", "st1:partout:abcdefghijklmnop")
+            assert reader.read_uid() == "04A1B2C3D4E5F6"
+            chip.fail_reads = 2                          # the first READ garbled twice, the third try answers
+            assert reader.read_text() == "st1:partout:abcdefghijklmnop"
+            chip.fail_reads = PN532.READ_TRIES           # garbled every time: no text, not a hang
+            assert reader.read_text() is None
+        finally:
+            port.close()
+
+
+def test_the_bare_readers_errors_on_air_are_the_firmwares():
+    """One list in two runtimes: the host's driver and the station's firmware read the same
+    statuses again (MicroPython's firmware cannot import the host's module)."""
+    import re
+    from pathlib import Path
+    from hardware.pn532 import AIR_ERRORS
+    source = (Path(__file__).resolve().parents[1] / "firmware" / "pn532.py").read_text()
+    found = re.search(r"^AIR_ERRORS = \(([^)]*)\)", source, re.M)
+    assert found is not None
+    assert tuple(int(x, 16) for x in found.group(1).split(",")) == AIR_ERRORS

@@ -20,14 +20,15 @@ from pathlib import Path
 
 from hardware.sim.ntag import Ntag, ndef_text_memory, pn532_exchange
 from hardware.pn532 import (
-    ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, RF_CONFIGURATION, SAM_CONFIGURATION,
-    ReplyParser,
+    ACK, GET_FIRMWARE_VERSION, IN_DATA_EXCHANGE, IN_LIST_PASSIVE_TARGET, NTAG_READ, RF_CONFIGURATION,
+    SAM_CONFIGURATION, ReplyParser,
 )
 from hardware.sim.station import PtyDevice
 
 ERROR_FRAME = bytes.fromhex("0000ff01ff7f8100")
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])      # PN532, version 1.6, ISO 14443 A/B and 18092
 IN_COMMUNICATE_THRU = 0x42
+RF_CRC_ERROR = 0x02                              # status: a CRC error on air
 
 
 def response_frame(data: bytes) -> bytes:
@@ -44,6 +45,7 @@ class SimulatedPN532(PtyDevice):
         self.awake = False
         self.tag: Ntag | None = None                     # the card on the reader
         self.commands: list[int] = []                   # command codes heard, in order
+        self.fail_reads = 0                             # that many NTAG READs garbled on air (status 02h)
         self._parser = ReplyParser(tfi=0xD4)
 
     def place(self, uid: str, text: str | None = None, kind: str = "NTAG213") -> Ntag:
@@ -90,6 +92,9 @@ class SimulatedPN532(PtyDevice):
             self.tag.activate()
             uid = self.tag.uid
             return response_frame(bytes([code + 1, 1, 1, 0x00, 0x44, 0x00, len(uid)]) + uid)
+        if code == IN_DATA_EXCHANGE and len(command) >= 4 and command[2] == NTAG_READ and self.fail_reads and self.tag:
+            self.fail_reads -= 1
+            return response_frame(bytes([code + 1, RF_CRC_ERROR]))     # the card's answer garbled on air
         if (code == IN_DATA_EXCHANGE and len(command) >= 3) or (code == IN_COMMUNICATE_THRU and len(command) >= 2):
             return response_frame(pn532_exchange(self.tag, command))
         return ERROR_FRAME
