@@ -73,21 +73,8 @@ def rebuild_i2c():
         return bus
     sda = machine.Pin(config.I2C_SDA, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
     scl = machine.Pin(config.I2C_SCL, machine.Pin.OPEN_DRAIN, machine.Pin.PULL_UP, value=1)
-    half = 500_000 // config.I2C_FREQ + 1       # half a clock at the bus's speed, in µs
-    for _ in range(9):
-        if sda.value():
-            break
-        scl.value(0)
-        time.sleep_us(half)
-        scl.value(1)
-        time.sleep_us(half)
-    scl.value(0)                                # STOP: SDA rises while SCL is high
-    sda.value(0)
-    time.sleep_us(half)
-    scl.value(1)
-    time.sleep_us(half)
-    sda.value(1)
-    time.sleep_us(half)
+    from pn532 import bus_clear                 # imported already: only a PN532 reader's bus is rebuilt
+    bus_clear(sda, scl, config.I2C_FREQ, 9)
     return make_i2c()
 
 

@@ -727,6 +727,29 @@ class Reader:
         return None
 
 
+def bus_clear(sda, scl, freq, most):
+    """The I2C bus clear (UM10204 3.1.16): SCL clocked by hand on the two pins (open drain)
+    until the chip lets SDA go, at most ``most`` clocks, then a STOP (SDA rises while SCL is
+    high); the clocks it took. The station's rebuild after a cut transfer and the probe's
+    measurement of it both use it."""
+    half = 500_000 // freq + 1                  # half a clock at the bus's speed, in µs
+    clocks = 0
+    while not sda.value() and clocks < most:
+        scl.value(0)
+        time.sleep_us(half)
+        scl.value(1)
+        time.sleep_us(half)
+        clocks += 1
+    scl.value(0)
+    sda.value(0)
+    time.sleep_us(half)
+    scl.value(1)
+    time.sleep_us(half)
+    sda.value(1)
+    time.sleep_us(half)
+    return clocks
+
+
 def _card_nak(answer):
     """Whether the card refused the command (its NAK): an error status that is not one of
     the air's (the card's answer lost or garbled: tried again), or status 00 with the

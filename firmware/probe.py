@@ -16,7 +16,7 @@
 
 import time
 
-from pn532 import ACK, NACK, build_frame
+from pn532 import ACK, NACK, build_frame, bus_clear
 
 ADDRESS = 0x24
 SAMPLES = 5
@@ -195,21 +195,7 @@ class Probe:
         self._add("cut_rebuilt_errno", _errno(lambda: self.i2c.readfrom(ADDRESS, 1)))
         self._add("cut_sda_low_rebuilt", self.sda_low())
         sda, scl = self.pins()
-        half = 500_000 // self.freq + 1
-        clocks = 0
-        while not sda.value() and clocks < 32:
-            scl.value(0)
-            time.sleep_us(half)
-            scl.value(1)
-            time.sleep_us(half)
-            clocks += 1
-        scl.value(0)                                        # a STOP
-        sda.value(0)
-        time.sleep_us(half)
-        scl.value(1)
-        time.sleep_us(half)
-        sda.value(1)
-        time.sleep_us(half)
+        clocks = bus_clear(sda, scl, self.freq, 32)
         self._add("cut_clocks_to_free", clocks if not self.sda_low() else -1)
         self.i2c = self.make_i2c(self.timeout_us)
         self.i2c.writeto(ADDRESS, build_frame(GET_FIRMWARE_VERSION))

@@ -574,9 +574,10 @@ def test_the_host_panel_drives_the_menu_and_switches_off_a_box_without_stations(
         factory.reset()
 
 
-def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch, caplog):
-    import logging
-    caplog.set_level(logging.WARNING)
+def hold_menu_in_a_box_without_stations(tmp_path, monkeypatch, poweroff: list[str], until) -> list:
+    """A box with no station and its host panel: a person holds menu once the plug-in screen
+    is up, until the switching-off screen shows; the box runs until ``until(shown)``. What
+    the TV was given."""
     from gpiozero.pins.mock import MockFactory
     from controller.app.box import run_box
     from hardware.panel import DEFAULT_PINS
@@ -590,11 +591,18 @@ def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_s
         person = threading.Thread(target=hold_menu, daemon=True)
         person.start()
         run_box([], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
-                poweroff=["sh", "-c", "echo 'not permitted' >&2; exit 1"],
-                until=lambda: any(getattr(s, "detail", None) for s in shown))
+                poweroff=poweroff, until=lambda: until(shown))
         person.join(60)
     finally:
         factory.reset()
+    return shown
+
+
+def test_a_switch_off_refused_in_a_box_without_stations_is_said_on_its_waiting_screen(tmp_path, monkeypatch, caplog):
+    import logging
+    caplog.set_level(logging.WARNING)
+    shown = hold_menu_in_a_box_without_stations(tmp_path, monkeypatch, ["sh", "-c", "echo 'not permitted' >&2; exit 1"],
+                                                lambda shown: any(getattr(s, "detail", None) for s in shown))
     said = next(s for s in shown if getattr(s, "detail", None))
     assert said.title.key == "box_plug_in" and said.trouble and said.detail.key == "switch_off_refused"
     assert any("not permitted" in line for line in caplog.messages)
@@ -605,25 +613,10 @@ def test_holding_menu_switches_off_a_box_that_looks_for_stations_more_often_than
     a hold that spanned a look (the hold is 2 s, the look every 2 s) began again on the new
     panel and, on a busy machine, never ended: the box could not be switched off. With looks
     four times as often as the hold is long, only a panel kept open sees the hold through."""
-    from gpiozero.pins.mock import MockFactory
     from controller.app import box_status
-    from controller.app.box import run_box
-    from hardware.panel import DEFAULT_PINS, HOLD_S
+    from hardware.panel import HOLD_S
     monkeypatch.setattr(box_status, "LOOK_AGAIN_S", HOLD_S / 4)
-    monkeypatch.setenv("SPIELTISCH_DATA", str(tmp_path))
-    factory = MockFactory()
-    shown = shown_on_the_tv(monkeypatch)
-    try:
-        def hold_menu():
-            wait_until(lambda: any(s.game == "boxstatus" for s in shown), 60, "the plug-in screen")
-            hold_until(factory, DEFAULT_PINS[0], lambda: switching_off_shown(shown), "the switching-off screen")
-        person = threading.Thread(target=hold_menu, daemon=True)
-        person.start()
-        run_box([], headless=True, timeout=120, panel_pins=DEFAULT_PINS, panel_factory=factory,
-                poweroff=["true"], until=lambda: switching_off_shown(shown))
-        person.join(60)
-    finally:
-        factory.reset()
+    shown = hold_menu_in_a_box_without_stations(tmp_path, monkeypatch, ["true"], switching_off_shown)
     assert switching_off_shown(shown)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -145,22 +144,12 @@ def x_display() -> Iterator[str | None]:
     if os.environ.get("DISPLAY"):
         yield os.environ["DISPLAY"]
         return
-    if shutil.which("Xvfb") is None:
-        print("bench: idle: no DISPLAY and no Xvfb: the windowed figures need one (apt install xvfb)",
-              file=sys.stderr)
-        yield None
-        return
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    try:
-        with os.fdopen(read) as said:
-            number = said.readline().strip()
-        yield f":{number}" if number else None
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
+    from controller.bench.app import virtual_display
+    with virtual_display() as display:
+        if display is None:
+            print("bench: idle: no DISPLAY and no Xvfb: the windowed figures need one (apt install xvfb)",
+                  file=sys.stderr)
+        yield display
 
 
 def figures(quick: bool = False) -> dict[str, float]:

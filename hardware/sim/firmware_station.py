@@ -31,6 +31,7 @@ from typing import Any
 
 from hardware.link import StationError
 from hardware.protocol import SEQ_MODULO
+from hardware.sim.process import end_process
 from hardware.stationflash import firmware_dir
 
 log = logging.getLogger(__name__)
@@ -234,14 +235,7 @@ class FirmwareStation:
             self._control.close()             # the station's process ends when its pipe closes
         except OSError:
             pass
-        try:
-            self._process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        for stream in (self._process.stdout, self._process.stderr):
-            if stream is not None:
-                stream.close()
+        end_process(self._process)
         try:
             os.close(self._slave)
         except OSError:

@@ -38,6 +38,19 @@ from hardware.protocol import SEQ_MODULO
 START_TIMEOUT_S = 10.0       # the process imports, opens its pseudo-terminals and says where they are
 
 
+def end_process(process: subprocess.Popen) -> None:
+    """A simulator's process, asked to end (its pipe closed): given 5 s, then killed; its
+    output pipes closed."""
+    try:
+        process.wait(timeout=5.0)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+
+
 class StationsProcessError(RuntimeError):
     """The stations' process did not start, or has ended."""
 
@@ -142,13 +155,7 @@ class StationsProcess:
                     stdin.close()
                 except OSError:
                     pass
-        try:
-            self._process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        end_process(self._process)
 
     def __enter__(self) -> "StationsProcess":
         return self
