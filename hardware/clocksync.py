@@ -68,12 +68,25 @@ MIN_SLOTS = 3                   # … and three slots
 # its own (``_centred_line``), so 150 s serve it (90 s until 2026-11-28, with a straight line).
 MIN_WINDOW_NS = 15_000_000_000
 MAX_WINDOW_NS = 150_000_000_000
-# The fastest a crystal's drift is taken to change (its temperature: 0.5-2 ppm per °C away
-# from its turning point): 0.11 ppm a second, the model's fastest (±10 ppm over 10 minutes:
-# 0.105 ppm a second; controller/bench/syncmodel.py; until 2026-11-28 0.1, under it). The
-# bound on the error counts what it could bend the line over the window and since the
-# newest exchange (``error_ns``).
-WANDER_PER_S = 1.1e-7
+# The fastest a crystal's drift is taken to change: 0.05 ppm a second (until 2026-11-28 0.11,
+# the model's ±10 ppm over ten minutes, a swing of some 40 °C in five). What moves a drift at
+# a table is temperature: an AT-cut crystal (a Pico's 12 MHz, a Pi's 54 MHz) changes at most
+# some 0.3 ppm per °C near room temperature, and the quickest warming a table sees is the Pi's
+# crystal beside its SoC when a load starts, a few °C a minute: 0.015 ppm a second. This is
+# three times that. The bound on the error counts what it could bend the line over the window
+# and since the newest exchange (``error_ns``); the model's crystals wander ±10 ppm over one to
+# three hours, 0.017 ppm a second at most (controller/bench/syncmodel.py).
+WANDER_PER_S = 5e-8
+# … and the drift's change itself turns no faster than a wander of that size over twenty
+# minutes (per s²): a crystal's curve is smooth, not a parabola, and over a 150 s window what
+# a parabola leaves of it is at most this times 150³/192 s³ (the cubic's best parabola): 4 µs.
+WANDER_TURN_PER_S2 = WANDER_PER_S * 2 * math.pi / 1200
+# The likely bound (``error_ns``, since 2026-11-28): of the lines the exchanges allow, those
+# whose room is more than ln(1/UNLIKELY) delays' spacings short of the most room are left out
+# (a line that needs every quickest delay that much further from its floor is that much less
+# likely); each side's spacing near its floor from its NEAREST tightest bounds.
+UNLIKELY = 1e-4
+NEAREST = 8
 # The line's error is bounded again from the exchanges of these last seconds alone, when the
 # window is longer (``ClockSync._fit``): the least bound holds, and a short window bends less.
 # 90 and 120 since the window is up to 150 s: with one exchange a second the bound's p99
@@ -272,6 +285,85 @@ def _bent(points: list[tuple[int, int]], at: int, curvature: float) -> list[tupl
     return [(x, y - curvature / 2 * (x - at) ** 2) for x, y in points]
 
 
+def _most_room(upper: list[tuple[int, Y]], lower: list[tuple[int, Y]]) -> tuple[float, float]:
+    """The most room a line leaves between the lows (``upper``: their upper hull) and the
+    highs (``lower``: their lower hull), within the drift's bounds, and its slope: ``room``
+    is concave and linear between the hulls' edge slopes, so it is at one of them or at a
+    bound of the drift."""
+    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    slopes = {lo, hi} | {b for b in _slopes(upper) + _slopes(lower) if lo < b < hi}
+    return max((min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper), b) for b in slopes)
+
+
+def _spacing_rate(residuals: list[float]) -> float | None:
+    """How many bounds per ns lie just above their floor: of the NEAREST tightest (their
+    distances from the line), the count over their spread, the rate of evenly spread delays
+    near the floor, whatever their shape further out. None when there are too few to tell or
+    no spread (delays all alike: nothing says how far the tightest is from the floor)."""
+    ordered = sorted(residuals)
+    k = min(NEAREST, len(ordered) - 1)
+    if k < 2 or ordered[k] <= ordered[0]:
+        return None
+    return k / (ordered[k] - ordered[0])
+
+
+def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], slope: float, through: float,
+                   at: int, span: int) -> tuple[float, float] | None:
+    """How far from the chosen line (``slope``, through ``through`` at x = 0) at the newest
+    exchange (``at``) a line can be that the exchanges make likely, and how fast that grows
+    after it (ns per µs); None when no line passes (stamps that contradict).
+
+    The quickest delay of each way is taken alike (as NTP and PTP take it: an offset cannot
+    be told from a delay one way longer than the other, and the table's stations share the
+    same kind of link, so what such a difference moves, it moves for all of them alike), and
+    delays to spread evenly near their floor, at a rate each side's NEAREST tightest bounds
+    show (``_spacing_rate``). A line whose room (the two ways' delays it leaves, one floor
+    each) is short of the most room by r then needs its quickest delays further from their
+    floors by r in all, which is e^(−rate·r) as likely: lines short by more than
+    ln(1/UNLIKELY)/rate are left out, and each side's bounds are moved inwards by half the
+    room the rest keep (with no rate known, nothing is left out: the lines the bounds allow).
+    For a curve: the same over the drifts that change at CURVATURES rates spread evenly
+    within ±WANDER_PER_S, each bound relaxed by what a curve between two of them and a
+    smooth turn of its change (WANDER_TURN_PER_S2) can leave of a parabola over the window."""
+    if span < CURVED_SPAN_US:
+        curvatures = [0.0]
+        step = WANDER_PER_S * 1e-3                    # the straight line's own bend (ns per µs²)
+    else:
+        most = WANDER_PER_S * 1e-3
+        curvatures = [most * (2 * k / (CURVATURES - 1) - 1) for k in range(CURVATURES)]
+        step = most / (CURVATURES - 1)                # half the step between two of them
+    relax = step * span ** 2 / 16 + WANDER_TURN_PER_S2 * 1e-9 * span ** 3 / 192
+    sets = []
+    for curvature in curvatures:
+        bent_lows = lows if curvature == 0.0 else _bent(lows, at, curvature)
+        bent_highs = highs if curvature == 0.0 else _bent(highs, at, curvature)
+        upper = _upper_hull(_one_per_x(bent_lows, max))
+        lower = _lower_hull(_one_per_x(bent_highs, min))
+        sets.append((_most_room(upper, lower), bent_lows, bent_highs, upper, lower))
+    (most_room, best), bent_lows, bent_highs, upper, lower = max(sets, key=lambda found: found[0][0])
+    middle = (min(y - best * x for x, y in lower) + max(y - best * x for x, y in upper)) / 2
+    rate_low = _spacing_rate([middle + best * x - y for x, y in bent_lows])
+    rate_high = _spacing_rate([y - middle - best * x for x, y in bent_highs])
+    inwards = 0.0
+    if rate_low is not None and rate_high is not None:
+        inwards = max(0.0, (most_room - math.log(1 / UNLIKELY) / min(rate_low, rate_high)) / 2)
+    extent = growth = None
+    for (room_most, _), _, _, upper, lower in sets:
+        if room_most + 2 * relax - 2 * inwards < 0:
+            continue                                  # no likely line bends this way
+        upper_in = [(x, y + inwards) for x, y in upper]
+        lower_in = [(x, y - inwards) for x, y in lower]
+
+        def room(b: float, upper_in=upper_in, lower_in=lower_in) -> float:
+            return min(y - b * x for x, y in lower_in) - max(y - b * x for x, y in upper_in)
+
+        here, per_us = _error_at(upper_in, lower_in, room, slope, through, at, True, relax)
+        extent, growth = max(extent or 0.0, here), max(growth or 0.0, per_us)
+    if extent is None or growth is None:
+        return None
+    return extent, growth
+
+
 class ClockSync:
     def __init__(self, *, slot_ns: int = 100_000_000, window_slots: int = 150,
                  min_window_ns: int = MIN_WINDOW_NS, max_window_ns: int = MAX_WINDOW_NS) -> None:
@@ -290,7 +382,7 @@ class ClockSync:
         # station µs: the slopes the bounds still allow), and what the window's length could
         # bend the line (ns), for the whole window and shorter ones (the least holds); and
         # the newest exchange's host time (ns)
-        self._error: tuple[list[tuple[float, float, float]], int] | None = None
+        self._error: tuple[list[tuple[float, float, float]], int, tuple[float, float] | None] | None = None
         self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
@@ -414,7 +506,12 @@ class ClockSync:
                                            high[0] - recent[0].low[0] + origin[0]))
         if span > MIN_WINDOW_NS // 1000 + 1_000_000:        # a window longer than the least (few exchanges)
             bounds.append(self._bound_by_tangent(slope, through, high[0], origin))
-        self._error = (bounds, newest.high[1])
+        likely = None
+        if believed:
+            likely = _likely_extent([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in points],
+                                    [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in points],
+                                    slope, through, high[0], span)
+        self._error = (bounds, newest.high[1], likely)
 
     def _centred_line(self, upper: list[tuple[int, int]], lower: list[tuple[int, int]], origin: tuple[int, int],
                       at: int, span: int) -> tuple[float, float] | None:
@@ -493,18 +590,45 @@ class ClockSync:
         return round(host_at + (self.unwrap(station_ticks) - station_at) * slope)
 
     def error_ns(self, at_host_ns: int) -> int:
-        """A bound on the error of a stamp made at ``at_host_ns`` (host time), mapped now:
-        how far the true line can be from this one at the newest exchange, given every
-        exchange's two bounds each moved outwards by what a wandering crystal
+        """A bound on the error of a stamp made at ``at_host_ns`` (host time), mapped now, that
+        the exchanges make likely: how far a line they leave likely can be from this one at
+        the newest exchange (``_likely_extent``: the quickest delay taken alike each way, and
+        lines that would need every quickest delay far from its floor left out), plus what
+        the slopes make of the time since and the bend since. A stamp is beyond it about once
+        in ten thousand (the model's links and crystals: none in 300,000 presses,
+        T ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``). Never
+        more than ``worst_error_ns``; that itself with too few exchanges to tell how near their
+        floor the quickest are. UNSYNCED_ERROR_NS before the first exchange. As of the last fit
+        (this may be asked from another thread than the one that adds: it never fits)."""
+        error = self._error                     # once: another thread's fit may replace it
+        worst = self._worst(error, at_host_ns)
+        if error is None:
+            return worst
+        _, newest_ns, likely = error
+        if likely is None:
+            return worst
+        at_newest, per_us = likely
+        since_s = abs(at_host_ns - newest_ns) / 1e9
+        return min(worst, round(at_newest + per_us * since_s * 1e6 + WANDER_PER_S * 1e9 * since_s * since_s / 2))
+
+    def worst_error_ns(self, at_host_ns: int) -> int:
+        """A bound on the error whatever the delays each way (one way's always longer than the
+        other's too): how far the true line can be from this one at the newest exchange,
+        given every exchange's two bounds each moved outwards by what a wandering crystal
         (WANDER_PER_S) could bend the line over the window (the lines that pass between
         them, at every slope they allow), plus that bend, plus what the slopes they allow
         make of the time since, plus the bend since; the least of those over the whole
-        window and its last SHORTER_BOUND_WINDOWS_S.
-        UNSYNCED_ERROR_NS before the first exchange. As of the last fit (this may be asked
-        from another thread than the one that adds: it never fits)."""
-        if self._error is None:
+        window and its last SHORTER_BOUND_WINDOWS_S. It holds half the quickest round trip
+        at least (a delay the same both ways cannot be told from an offset), and with one
+        exchange a second twice what ``error_ns`` does (docs/crazy-kick.md, "Clock sync").
+        UNSYNCED_ERROR_NS before the first exchange."""
+        return self._worst(self._error, at_host_ns)
+
+    @staticmethod
+    def _worst(error, at_host_ns: int) -> int:
+        if error is None:
             return UNSYNCED_ERROR_NS
-        bounds, newest_ns = self._error
+        bounds, newest_ns, _ = error
         since_s = abs(at_host_ns - newest_ns) / 1e9
         return round(min(at_newest + per_us * since_s * 1e6 + bend for at_newest, per_us, bend in bounds)
                      + WANDER_PER_S * 1e9 * since_s * since_s / 2)

@@ -120,15 +120,15 @@ def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     return port
 
 
-# A station whose clock sync's bound is above this cannot have its presses told apart from
-# another such station's 0.5 ms apart, the closest gap the table promises (issue 39): two
-# presses are ordered only beyond the sum of their stations' bounds (controller/table/
-# arbiter.py). Above it a racing link asks for exchanges more often while that still lowers
-# the bound (``QuickPings``), and the screen and ``spieltisch stations`` name the station
-# (docs/crazy-kick.md, "A station whose clock stays unsure"). Under it, a station's bound
-# is its link's own floor, nothing to name: a Pico's USB (0.1-1.8 ms each way) keeps it at
-# 0.14 ms in the model, 0.22-0.29 ms on the host's real path, where until 2026-11-28 the
-# tie window (0.2 ms) named every healthy station.
+# A station whose clock sync's bound is above this leaves another such station's presses
+# 0.5 ms apart, the closest gap the table promises (issue 39), little room: two presses are
+# ordered only beyond their stations' bounds together (in quadrature, controller/table/
+# arbiter.py), 0.35 ms for two such, and the two errors themselves must fit in what is left.
+# Above it a racing link asks for exchanges more often while that still lowers the bound
+# (``QuickPings``), and the screen and ``spieltisch stations`` name the station
+# (docs/crazy-kick.md, "A station whose clock stays unsure"). Under it, nothing to name: a
+# Pico's USB (0.1-1.8 ms each way) keeps the bound at 0.03 ms in the model with every
+# exchange answered and 0.18 ms (median) with one a second.
 UNSURE_ERROR_NS = 250_000
 
 

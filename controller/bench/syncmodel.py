@@ -25,10 +25,14 @@ from hardware.protocol import STATION_TICKS_MODULO
 PING_NS = 20_000_000                 # the link's exchange interval while racing (StationLink)
 BASE_PPM = 50.0                      # the issue's crystal: 50 ppm fast …
 WANDER_PPM = 10.0                    # … wandering ±10 ppm
-# … over minutes: a room warming, a box's own heat after it is switched on. The fastest of
-# these moves the drift 0.2 ppm a second; a crystal's temperature curve gives some
-# 0.5 ppm per °C away from its turning point, so that is a degree in two or three seconds.
-WANDER_PERIOD_S = (600.0, 1800.0)
+# … over one to three hours: a room and the box warming through an evening, 0.017 ppm a
+# second at the fastest. A crystal near room temperature changes some 0.3 ppm per °C, so
+# ±10 ppm is a swing of tens of °C; over ten to thirty minutes (the model until 2026-11-28)
+# that was a swing of some 40 °C in five minutes, a hair dryer, not a table. The sync takes
+# 0.05 ppm a second as the fastest (hardware/clocksync.py, WANDER_PER_S), three times what a
+# Pi's crystal beside its warming SoC sees; the tests also run a crystal at exactly that
+# (``sync_errors(period_s=…)``).
+WANDER_PERIOD_S = (3600.0, 10800.0)
 
 
 class WanderingCrystal:
@@ -153,11 +157,12 @@ class SyncErrors:
 def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answered: int = 1,
                 link: str = "adapter", measure_from_s: float | None = None,
                 make: Callable[[], ClockSync] = ClockSync, wander_ppm: float = WANDER_PPM,
-                ping_ns: int = PING_NS) -> SyncErrors:
+                ping_ns: int = PING_NS, period_s: tuple[float, float] = WANDER_PERIOD_S) -> SyncErrors:
     """``stations`` stations, each synced for ``seconds`` of virtual time with a PING every
     ``ping_ns``, one in ``answered`` of them answered (1: every one); from ``measure_from_s``
     (half the time unless told) one press between each two PINGs. Each station's crystal:
-    a random offset, BASE_PPM ± 150 ppm, wandering ±``wander_ppm``."""
+    a random offset, BASE_PPM ± 150 ppm, wandering ±``wander_ppm`` over a period drawn from
+    ``period_s``."""
     rng = random.Random(f"syncmodel:{seed}:{link}:{answered}")
     make_link = link_model(link)
     out = SyncErrors()
@@ -165,7 +170,7 @@ def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answe
     measure_from = start + (seconds / 2 if measure_from_s is None else measure_from_s) * 1e9
     for _ in range(stations):
         crystal = WanderingCrystal(rng.randrange(1 << 30), BASE_PPM + rng.uniform(-150, 150), wander_ppm,
-                                   rng.uniform(*WANDER_PERIOD_S), rng.uniform(0, 2 * math.pi))
+                                   rng.uniform(*period_s), rng.uniform(0, 2 * math.pi))
         wire = make_link()
         sync = make()
         t = start

@@ -21,9 +21,11 @@ station is counted per station (``without_by_station``) and logged, and ``too_sl
 names a station that is often left out, for the screen.
 
 Ties: two presses of different stations are ordered only when their stamps differ by more
-than the sum of both stations' error bounds (each mapping may be off by its own bound, the
-two in opposite directions), and never closer than ``tie_ns`` (the stamps' own jitter and
-the sync's documented accuracy); closer, they cannot be told apart. The tie
+than both stations' error bounds taken together (``together``: in quadrature, as two
+independent errors add; each bound is one a stamp passes about once in ten thousand, and
+two such errors leaning against each other to their full bounds are rarer still), and
+never closer than ``tie_ns`` (the stamps' own jitter); closer, they cannot be told
+apart. The tie
 goes to the station that has won fewer ties so far, then to the earlier arrival; so ties
 take turns instead of always favouring one seat (see docs/crazy-kick.md).
 
@@ -48,6 +50,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import math
 from collections import defaultdict, deque
 from typing import Any, Iterable, NamedTuple
 
@@ -68,6 +71,17 @@ TIE_NS = 200_000            # presses closer than this are a tie, whatever the b
 # mapping can move between a progress stamp and a press that came after it (a refit of the
 # clock-sync line), so a press can never map before a progress stamp its station sent first.
 MARGIN_NS = 250_000
+
+
+def together(a_ns: int, b_ns: int) -> int:
+    """Two stations' bounds on their stamps' errors as one bound on the difference of the
+    two stamps: in quadrature (√(a² + b²)), as independent errors add; each station's sync
+    has its own link and crystal. Not their sum: that is the bound for two errors each at
+    its full bound, in opposite directions at once, and with bounds a stamp passes once in
+    ten thousand (hardware/clocksync.py, ``error_ns``) the sum tied three pairs in a hundred
+    0.5 ms apart with one exchange a second where the two errors never came near
+    (docs/crazy-kick.md, "Ties"; 2026-11-28, issue 39)."""
+    return round(math.hypot(a_ns, b_ns))
 # the stations are asked this long after a press + margins: a station's stamp counts whole µs, so
 # an answer stamped at the very moment asked could fall short of it by a fraction of one
 ASK_AFTER_NS = 1_000
@@ -133,10 +147,9 @@ class Arbiter:
         return self.errors.get(station, self.margin_ns)
 
     def tie_window(self, a: Held, b: Held) -> int:
-        """Two presses closer than this cannot be told apart: the sum of their bounds (one
-        mapping may be late by its bound while the other is early by its own), at least
-        ``tie_ns``."""
-        return max(self.tie_ns, a.error_ns + b.error_ns)
+        """Two presses closer than this cannot be told apart: their bounds ``together``, at
+        least ``tie_ns``."""
+        return max(self.tie_ns, together(a.error_ns, b.error_ns))
 
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
@@ -187,9 +200,10 @@ class Arbiter:
     def _need(self, held: Held, station: str) -> int:
         """``station`` must have spoken past this (host ns) before ``held`` is decided: a
         press of its own tied with it would be stamped before the press plus the tie window
-        with that station (the sum of both bounds), and its progress stamp may be off by its
-        own bound."""
-        return held.pressed_ns + max(self.tie_ns, held.error_ns + self.errors.get(station, 0)) + self._error(station)
+        with that station (both bounds ``together``), and its progress stamp may be off by
+        its own bound."""
+        return held.pressed_ns + max(self.tie_ns, together(held.error_ns, self.errors.get(station, 0))) \
+            + self._error(station)
 
     def _silent(self, held: Held) -> list[str]:
         progress = self._progress

@@ -126,8 +126,8 @@ class SimulatedTime:
     """A clock that moves only when told to. It starts at a fixed moment unless told
     another: a seeded demo then plays the same whatever the host's clock reads. (From the
     host's clock, the clock sync's slots and the stations' µs stamps fell differently in
-    each run, and so did the sync's bounds; since close presses tie by the sum of two
-    bounds, that changed which presses tied.)"""
+    each run, and so did the sync's bounds; since close presses tie by two bounds
+    together, that changed which presses tied.)"""
 
     START_NS = 1_000_000_000_000
 
