@@ -50,6 +50,7 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import deque
 from typing import NamedTuple, Sequence, TypeVar
@@ -180,7 +181,8 @@ def _middle_slope(upper: list[tuple[int, int]], lower: list[tuple[int, int]], ro
     return (crossing(left, left - 1) + crossing(right, right + 1)) / 2
 
 
-def _feasible_slopes(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room) -> tuple[float, float] | None:
+def _feasible_slopes(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, float]],
+                     room) -> tuple[float, float] | None:
     """The slopes at which a line still passes between every low and every high (``room``
     at least 0), within the drift's bounds: one run (``room`` is concave), its ends found
     exactly (linear between the hulls' edge slopes). None when no slope leaves room."""
@@ -199,8 +201,8 @@ def _feasible_slopes(upper: list[tuple[int, int]], lower: list[tuple[int, int]],
             slopes[right] if right == len(slopes) - 1 else crossing(right, right + 1))
 
 
-def _error_at(upper: list[tuple[int, int]], lower: list[tuple[int, int]], room, slope: float, through: float,
-              x: int, believed: bool, bend: float = 0.0) -> tuple[float, float]:
+def _error_at(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, float]], room, slope: float,
+              through: float, x: int, believed: bool, bend: float = 0.0) -> tuple[float, float]:
     """How far a line the bounds allow can be from the chosen one (``slope``, through
     ``through`` at x = 0) at station time ``x`` (the newest exchange), and how fast that
     grows after it (ns per µs). Over the slopes the bounds allow (every slope within the
@@ -285,7 +287,7 @@ def _bent(points: list[tuple[int, int]], at: int, curvature: float) -> list[tupl
     return [(x, y - curvature / 2 * (x - at) ** 2) for x, y in points]
 
 
-def _most_room(upper: list[tuple[int, Y]], lower: list[tuple[int, Y]]) -> tuple[float, float]:
+def _most_room(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, float]]) -> tuple[float, float]:
     """The most room a line leaves between the lows (``upper``: their upper hull) and the
     highs (``lower``: their lower hull), within the drift's bounds, and its slope: ``room``
     is concave and linear between the hulls' edge slopes, so it is at one of them or at a
@@ -300,15 +302,16 @@ def _spacing_rate(residuals: list[float]) -> float | None:
     distances from the line), the count over their spread, the rate of evenly spread delays
     near the floor, whatever their shape further out. None when there are too few to tell or
     no spread (delays all alike: nothing says how far the tightest is from the floor)."""
-    ordered = sorted(residuals)
-    k = min(NEAREST, len(ordered) - 1)
-    if k < 2 or ordered[k] <= ordered[0]:
+    k = min(NEAREST, len(residuals) - 1)
+    nearest = heapq.nsmallest(k + 1, residuals)
+    if k < 2 or nearest[k] <= nearest[0]:
         return None
-    return k / (ordered[k] - ordered[0])
+    return k / (nearest[k] - nearest[0])
 
 
 def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], slope: float, through: float,
-                   at: int, span: int) -> tuple[float, float] | None:
+                   at: int, span: int, hulls: tuple[list[tuple[int, int]], list[tuple[int, int]]]) -> \
+        tuple[float, float] | None:
     """How far from the chosen line (``slope``, through ``through`` at x = 0) at the newest
     exchange (``at``) a line can be that the exchanges make likely, and how fast that grows
     after it (ns per µs); None when no line passes (stamps that contradict).
@@ -324,7 +327,8 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
     room the rest keep (with no rate known, nothing is left out: the lines the bounds allow).
     For a curve: the same over the drifts that change at CURVATURES rates spread evenly
     within ±WANDER_PER_S, each bound relaxed by what a curve between two of them and a
-    smooth turn of its change (WANDER_TURN_PER_S2) can leave of a parabola over the window."""
+    smooth turn of its change (WANDER_TURN_PER_S2) can leave of a parabola over the window.
+    ``hulls``: the lows' upper hull and the highs' lower hull, straight (made by the fit)."""
     if span < CURVED_SPAN_US:
         curvatures = [0.0]
         step = WANDER_PER_S * 1e-3                    # the straight line's own bend (ns per µs²)
@@ -334,11 +338,16 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
         step = most / (CURVATURES - 1)                # half the step between two of them
     relax = step * span ** 2 / 16 + WANDER_TURN_PER_S2 * 1e-9 * span ** 3 / 192
     sets = []
+    bent_lows: Sequence[tuple[int, float]]
+    bent_highs: Sequence[tuple[int, float]]
+    upper: Sequence[tuple[int, float]]
+    lower: Sequence[tuple[int, float]]
     for curvature in curvatures:
-        bent_lows = lows if curvature == 0.0 else _bent(lows, at, curvature)
-        bent_highs = highs if curvature == 0.0 else _bent(highs, at, curvature)
-        upper = _upper_hull(_one_per_x(bent_lows, max))
-        lower = _lower_hull(_one_per_x(bent_highs, min))
+        if curvature == 0.0:
+            bent_lows, bent_highs, (upper, lower) = lows, highs, hulls
+        else:
+            bent_lows, bent_highs = _bent(lows, at, curvature), _bent(highs, at, curvature)
+            upper, lower = _upper_hull(_one_per_x(bent_lows, max)), _lower_hull(_one_per_x(bent_highs, min))
         sets.append((_most_room(upper, lower), bent_lows, bent_highs, upper, lower))
     (most_room, best), bent_lows, bent_highs, upper, lower = max(sets, key=lambda found: found[0][0])
     middle = (min(y - best * x for x, y in lower) + max(y - best * x for x, y in upper)) / 2
@@ -510,7 +519,7 @@ class ClockSync:
         if believed:
             likely = _likely_extent([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in points],
                                     [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in points],
-                                    slope, through, high[0], span)
+                                    slope, through, high[0], span, (upper, lower))
         self._error = (bounds, newest.high[1], likely)
 
     def _centred_line(self, upper: list[tuple[int, int]], lower: list[tuple[int, int]], origin: tuple[int, int],
