@@ -85,8 +85,11 @@ WANDER_TURN_PER_S2 = WANDER_PER_S * 2 * math.pi / 1200
 # The likely bound (``error_ns``, since 2026-11-28): of the lines the exchanges allow, those
 # whose room is more than ln(1/UNLIKELY) delays' spacings short of the most room are left out
 # (a line that needs every quickest delay that much further from its floor is that much less
-# likely); each side's spacing near its floor from its NEAREST tightest bounds.
-UNLIKELY = 1e-4
+# likely); each side's spacing near its floor from its NEAREST tightest bounds. The furthest
+# line left is further out than the errors' own 1-in-1,000: in the model no press of
+# 144,000 was beyond the bound with 1e-3 nor with 1e-2, 719 with 1e-1 (every link, one
+# exchange a second and fifty, 2026-11-28); 1e-4 made the bounds a tenth wider for nothing.
+UNLIKELY = 1e-3
 NEAREST = 8
 # The line's error is bounded again from the exchanges of these last seconds alone, when the
 # window is longer (``ClockSync._fit``): the least bound holds, and a short window bends less.
@@ -603,8 +606,8 @@ class ClockSync:
         the exchanges make likely: how far a line they leave likely can be from this one at
         the newest exchange (``_likely_extent``: the quickest delay taken alike each way, and
         lines that would need every quickest delay far from its floor left out), plus what
-        the slopes make of the time since and the bend since. A stamp is beyond it about once
-        in ten thousand (the model's links and crystals: none in 300,000 presses,
+        the slopes make of the time since and the bend since. A stamp is beyond it less than
+        once in a thousand (the model's links and crystals: none in 300,000 presses,
         T ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``). Never
         more than ``worst_error_ns``; that itself with too few exchanges to tell how near their
         floor the quickest are. UNSYNCED_ERROR_NS before the first exchange. As of the last fit

@@ -578,7 +578,7 @@ def test_two_bounds_are_taken_together_in_quadrature():
     """Both bounds 190 µs: together √(190² + 190²) = 269 µs, not their sum (380 µs). Stamps
     260 µs apart are a tie, counted, and go to the station that has won fewer ties; 270 µs
     apart they are ordered, the earlier stamp first, whoever came first. (Until 2026-11-28
-    the sum: with bounds a stamp passes once in ten thousand, it tied three pairs in a
+    the sum: with bounds a stamp passes less than once in a thousand, it tied three pairs in a
     hundred 0.5 ms apart with one exchange a second, where the errors never came near.)"""
     for apart, tie in ((260 * US, True), (270 * US, False)):
         arb = arbiter("A", "B")

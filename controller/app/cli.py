@@ -28,6 +28,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.bench import AREAS as BENCH_AREAS
+from controller.bench import ON_DEMAND as BENCH_ON_DEMAND
 from controller.games import GAMES, IllegalAction, find_game
 from controller.games.texts import LANGUAGES
 
@@ -174,8 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="longer runs of the slow areas (Team UP!'s solver and bot games, the windowed demos' "
                            "memory, Crazy Kick on a slow disk): about a quarter of an hour")
     bench.add_argument("--only", metavar="AREA", action="append",
-                       help="measure only this area (rules, balance, teamup, table, app, fairness, race, stations, cards, loop, frames, "
-                            "faults, silicon); repeatable")
+                       help=f"measure only this area ({', '.join(BENCH_AREAS + BENCH_ON_DEMAND)}); repeatable")
     bench.add_argument("--faults", action="store_true",
                        help="the faults benchmark: power cuts, unplugging, a flood, bad input (minutes)")
 

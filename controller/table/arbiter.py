@@ -22,7 +22,7 @@ names a station that is often left out, for the screen.
 
 Ties: two presses of different stations are ordered only when their stamps differ by more
 than both stations' error bounds taken together (``together``: in quadrature, as two
-independent errors add; each bound is one a stamp passes about once in ten thousand, and
+independent errors add; each bound is one a stamp passes less than once in a thousand, and
 two such errors leaning against each other to their full bounds are rarer still), and
 never closer than ``tie_ns`` (the stamps' own jitter); closer, they cannot be told
 apart. The tie
@@ -78,7 +78,7 @@ def together(a_ns: int, b_ns: int) -> int:
     two stamps: in quadrature (√(a² + b²)), as independent errors add; each station's sync
     has its own link and crystal. Not their sum: that is the bound for two errors each at
     its full bound, in opposite directions at once, and with bounds a stamp passes once in
-    ten thousand (hardware/clocksync.py, ``error_ns``) the sum tied three pairs in a hundred
+    a thousand (hardware/clocksync.py, ``error_ns``) the sum tied three pairs in a hundred
     0.5 ms apart with one exchange a second where the two errors never came near
     (docs/crazy-kick.md, "Ties"; 2026-11-28, issue 39)."""
     return round(math.hypot(a_ns, b_ns))
