@@ -31,13 +31,17 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
 * **continuous resync**: old slots fall out of the window, new ones come in: it keeps 150
   slots (15 s at 50 exchanges a second) but at least 15 s and at most 150 s of them, so a
   station that answers one exchange a second is fitted over 150 of them;
-* **a bound on its own error** (``error_ns``): how far any line that passes between the
-  bounds, each moved outwards by what a crystal wandering 0.11 ppm a second could bend the
-  line over the window, at any slope they allow, is from the chosen one at the newest
-  exchange; plus that bend, plus those slopes' spread times the time since, plus the bend
-  since; and the same from the window's last 20-120 s alone, and from the line touching the
-  crystal's curve at the newest exchange (each bound moved out by its own age's bend): the
-  least of them;
+* **a bound on its own error whatever the delays** (``worst_error_ns``): how far any line
+  that passes between the bounds, each moved outwards by what a crystal wandering
+  WANDER_PER_S could bend the line over the window, at any slope they allow, is from the
+  chosen one at the newest exchange; plus that bend, plus those slopes' spread times the
+  time since, plus the bend since; and the same from the window's last 20-120 s alone, and
+  from the line touching the crystal's curve at the newest exchange (each bound moved out
+  by its own age's bend): the least of them;
+* **a likely bound** (``error_ns``, since 2026-11-28): the same over the lines the
+  exchanges make likely, the quickest delay of each way taken alike and lines that would
+  need every quickest delay far from its floor left out (``_likely_extent``): a fifth of
+  the worst with every exchange answered, three quarters with one a second;
 * **wrap-around**: ``ticks_us`` wraps every 2^30 µs (17.9 min); stamps are unwrapped
   against the newest exchange with ``ticks_diff``, so any stamp within ±9 minutes of it
   maps correctly.

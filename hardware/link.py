@@ -120,6 +120,25 @@ def stable_path(port: str, by_id_dir: str = "/dev/serial/by-id") -> str:
     return port
 
 
+def link_kind(port: str) -> str:
+    """What carries a station's frames, as far as the host can tell: its USB device's vendor
+    and product ids ("usb 2e8a:0005": a Pico's own USB; "usb 0403:6001": an FTDI bridge), or
+    "serial" for a port without them (a pseudo-terminal: the simulators; a UART). Two
+    stations of one kind share their links' quickest delay each way, which no clock sync can
+    see (an offset cannot be told from a way always longer than the other): the table orders
+    their presses on their likely bounds, and a table that mixes kinds on the bounds that
+    hold whatever the delays (controller/table/realtime.py, ``RealtimeRunner._errors_now``)."""
+    real = os.path.realpath(port)
+    try:
+        from serial.tools import list_ports
+        for info in list_ports.comports():
+            if info.vid is not None and os.path.realpath(info.device) == real:
+                return f"usb {info.vid:04x}:{info.pid:04x}"
+    except (OSError, ValueError):        # no sysfs to read (not Linux, a container)
+        pass
+    return "serial"
+
+
 # A station whose clock sync's bound is above this leaves another such station's presses
 # 0.5 ms apart, the closest gap the table promises (issue 39), little room: two presses are
 # ordered only beyond their stations' bounds together (in quadrature, controller/table/
@@ -195,6 +214,7 @@ class StationLink(SupervisedPort):
         self.station_id: str | None = None
         self.firmware: str | None = None
         self.capabilities: dict[str, str] = {}
+        self.kind = "serial"          # what carries its frames (``link_kind``), known once it is open
         self.decoder = FrameDecoder()
         self.gaps = 0                 # events lost on the wire, seen from sequence numbers
         self.bad_texts = 0            # tag texts that could not be decoded (the UID went on alone)
@@ -242,6 +262,7 @@ class StationLink(SupervisedPort):
             self._serial = self._open_port()
         except (serial.SerialException, OSError, ValueError) as exc:
             raise StationError(f"cannot open station port {self.port}: {exc}") from exc
+        self.kind = link_kind(self.port)
         self._start(f"station {self.port}")
         if not self._hello.wait(hello_timeout):
             self.close()

@@ -593,6 +593,24 @@ def test_two_bounds_are_taken_together_in_quadrature():
     assert together(190 * US, 190 * US) == 268_701 and together(0, 300 * US) == 300 * US
 
 
+def test_a_table_that_mixes_link_kinds_sums_the_bounds():
+    """A Pico's own USB beside a USB-serial bridge: their quickest delays each way may differ
+    by hundreds of µs, which no clock sync sees, so the runner gives the bounds that hold
+    whatever the delays, and they are summed: bounds of 190 µs tie stamps 270 µs apart
+    (quadrature would order them) and order stamps 381 µs apart."""
+    for apart, tie in ((270 * US, True), (381 * US, False)):
+        arb = arbiter("A", "B")
+        arb.alike_links = False
+        arb.set_error("A", 190 * US)
+        arb.set_error("B", 190 * US)
+        arb.tie_wins["B"] = 5
+        arb.push("A's press", station="A", pressed_ns=10 * MS + apart, arrived_ns=11 * MS)
+        arb.push("B's press", station="B", pressed_ns=10 * MS, arrived_ns=11 * MS + 100 * US)
+        spoken(arb, 20 * MS, "A", "B", arrived_ns=20 * MS)
+        assert arb.due(20 * MS) == (["A's press", "B's press"] if tie else ["B's press", "A's press"])
+        assert arb.ties == (1 if tie else 0)
+
+
 def test_a_station_must_speak_past_a_press_by_the_tie_window_and_its_own_bound():
     arb = arbiter("A", "B")
     arb.set_error("A", 50 * US)

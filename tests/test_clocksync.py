@@ -492,7 +492,7 @@ def test_a_link_slower_one_way_moves_every_station_alike():
 
 @pytest.mark.parametrize("link", ["adapter", "pico", "bursts", "host"])
 def test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds(link):
-    """One exchange a second, crystals wandering ±10 ppm over 10-30 minutes, in virtual time:
+    """One exchange a second, crystals wandering ±10 ppm over 1-3 hours, in virtual time:
     no press's error is beyond the sync's own bound on any link of the model. Until
     2026-11-28 the window's bend was added to the straight lines' spread, not counted in it
     (the lines between bounds each moved by it), and over a USB-serial bridge's 0-4 ms
@@ -523,7 +523,7 @@ def test_the_centre_of_the_lines_between_bounds_by_hand():
 
 def test_the_centred_line_beats_the_middle_of_the_band_with_one_exchange_a_second():
     """One exchange a second over a Pico's link, crystals 50 ppm fast ± 150 wandering ±10 ppm
-    over 10-30 min, in the model's virtual time: the line that is the centre of every line
+    over 1-3 hours, in the model's virtual time: the line that is the centre of every line
     the bounds allow over the drift's possible bends, fitted over 150 s, is nearer the true
     time than the middle of the band's slopes over 90 s (the line until 2026-11-28), seed by
     seed; and the sync's own bound still holds every press."""

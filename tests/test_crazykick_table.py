@@ -1008,6 +1008,34 @@ def test_a_bound_between_the_tie_window_and_the_unsure_line_is_not_named():
     assert clock_error_text({"clock_error_us": 251, "exchanges": [600, 600]}).endswith("UNSURE: close presses tie")
 
 
+def test_the_arbiter_takes_likely_bounds_from_links_of_one_kind_and_sure_ones_from_mixed_kinds():
+    """Stations whose links are of one kind share their quickest delay each way: the arbiter
+    gets each sync's likely bound (30 µs) and takes two together in quadrature. A Pico's own
+    USB beside an FTDI bridge may differ by hundreds of µs one way, which no sync sees: the
+    bounds that hold whatever the delays (300 µs), summed."""
+    from hardware.clocksync import ClockSync
+    from hardware.events import ButtonEvent
+
+    class Both(ClockSync):
+        def error_ns(self, at_host_ns):
+            return 30_000
+
+        def worst_error_ns(self, at_host_ns):
+            return 300_000
+
+    for kinds, alike, bound in ((("usb 2e8a:0005", "usb 2e8a:0005"), True, 30_000),
+                                (("usb 2e8a:0005", "usb 0403:6001"), False, 300_000)):
+        table = Table(RULES, config={"players": 2}, seed=1, stations=["s1", "s2"])
+        links = {s: RacingLink() for s in table.stations}
+        for link, kind in zip(links.values(), kinds, strict=True):
+            link.sync, link.kind = Both(), kind
+        runner = RealtimeRunner(table, queue.Queue(), links)
+        runner.clock = lambda: 2_000_000_000
+        runner.accept(ButtonEvent("s1", 1, 1, True, 0, 1_999_500_000, 1_999_000_000))
+        assert runner.arbiter.alike_links is alike
+        assert runner.arbiter.errors == {"s1": bound, "s2": bound}
+
+
 def test_a_station_whose_clock_stays_unsure_is_named_with_its_bound_and_its_exchanges(caplog):
     """s2's sync answers one exchange in fifty and its bound stays at 320 µs, above 0.25 ms
     (UNSURE_ERROR_NS): named after 10 s of it, once, with the bound in µs and the exchanges it

@@ -503,3 +503,21 @@ def test_a_simulated_station_answers_one_ping_in_n():
     finally:
         link.close()
         sim.close()
+
+
+def test_a_link_s_kind_is_its_usb_device_s_ids_or_serial(station, monkeypatch):
+    """A simulated station's pseudo-terminal has no USB ids: "serial", as every simulator's,
+    so a simulated table is of one kind. A port the system lists with a vendor and a product
+    (here the same pty, listed as a Pico's own USB) is "usb 2e8a:0005"; an FTDI bridge would be
+    "usb 0403:6001", and a table that mixes the two is ordered on the sure bounds
+    (tests/test_crazykick_table.py)."""
+    from serial.tools import list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from hardware.link import link_kind
+    sim, link, _ = station
+    assert link.kind == "serial" == link_kind(sim.port)
+    pico = ListPortInfo(os.path.realpath(sim.port), skip_link_detection=True)
+    pico.vid, pico.pid = 0x2E8A, 0x0005
+    monkeypatch.setattr(list_ports, "comports", lambda: [pico])
+    assert link_kind(sim.port) == "usb 2e8a:0005"

@@ -136,7 +136,7 @@ TARGETS: dict[str, Target] = {
     "ck_race_pico_presses": (float("nan"), "info", "presses", "the Pico's link: presses measured"),
 }
 # The model in virtual time (controller/bench/fairness.py, controller/bench/syncmodel.py): a
-# Pico's link, crystals 50 ± 150 ppm wandering ±10 ppm over 10-30 min, each station answering
+# Pico's link, crystals 50 ± 150 ppm wandering ±10 ppm over 1-3 hours, each station answering
 # every sync PING ("every") or one in fifty ("sparse": one exchange a second at the racing
 # link's 50 a second; the link asks a station whose bound is above the tie window four times
 # as often, "sparse_fixed" without that), presses carrying their station's bound.

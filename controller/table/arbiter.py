@@ -105,6 +105,9 @@ class Arbiter:
         self.bound_ns = bound_ns
         self.tie_ns = tie_ns
         self.margin_ns = margin_ns                # a station's error bound until its sync says one
+        # every station's link of one kind: the bounds are the likely ones, taken together in
+        # quadrature; else the ones that hold whatever the delays, summed (the runner says which)
+        self.alike_links = True
         self.errors: dict[str, int] = {}          # station → its clock sync's error bound now (ns)
         self.max_lead_ns = max_lead_ns            # a stamp further from its arrival than this is not believed
         self._held: list[Held] = []
@@ -149,7 +152,13 @@ class Arbiter:
     def tie_window(self, a: Held, b: Held) -> int:
         """Two presses closer than this cannot be told apart: their bounds ``together``, at
         least ``tie_ns``."""
-        return max(self.tie_ns, together(a.error_ns, b.error_ns))
+        return max(self.tie_ns, self._together(a.error_ns, b.error_ns))
+
+    def _together(self, a_ns: int, b_ns: int) -> int:
+        """Two stations' bounds as one: in quadrature while every station's link is of one
+        kind (their likely bounds, ``together``); their sum on a table that mixes kinds (the
+        bounds that hold whatever the delays each way, whose two errors may both be whole)."""
+        return together(a_ns, b_ns) if self.alike_links else a_ns + b_ns
 
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
@@ -202,7 +211,7 @@ class Arbiter:
         press of its own tied with it would be stamped before the press plus the tie window
         with that station (both bounds ``together``), and its progress stamp may be off by
         its own bound."""
-        return held.pressed_ns + max(self.tie_ns, together(held.error_ns, self.errors.get(station, 0))) \
+        return held.pressed_ns + max(self.tie_ns, self._together(held.error_ns, self.errors.get(station, 0))) \
             + self._error(station)
 
     def _silent(self, held: Held) -> list[str]:

@@ -294,10 +294,23 @@ class RealtimeRunner(TableRunner):
         """Each station's clock-sync error bound now, for the arbiter's tie windows and needs
         (a link without a clock sync, a test's fake, leaves the arbiter's default)."""
         now = self.clock()
+        self.arbiter.alike_links = self._alike_links()
         for station, link in self.links.items():
             sync = getattr(link, "sync", None)
             if sync is not None:
-                self.arbiter.set_error(station, sync.error_ns(now))
+                self.arbiter.set_error(station, self._bound(sync, now))
+
+    def _alike_links(self) -> bool:
+        """Whether every racing station's link is of one kind (``hardware.link.link_kind``):
+        then they share their quickest delay each way, which no sync can see, and their
+        presses are ordered on their likely bounds; a Pico's own USB beside a USB-serial
+        bridge may differ by hundreds of µs one way, and a table that mixes them is ordered
+        on the bounds that hold whatever the delays (docs/crazy-kick.md, "Ties")."""
+        return len({getattr(link, "kind", "serial") for link in self.links.values() if self._races(link)}) <= 1
+
+    def _bound(self, sync: Any, now: int) -> int:
+        """A station's bound as the arbiter takes it (``_alike_links``)."""
+        return sync.error_ns(now) if self._alike_links() else sync.worst_error_ns(now)
 
     def _in_race_after(self, event: StationHello | StationLost) -> None:
         """A station lost leaves the race (the table pauses anyway); one back joins it. The
@@ -337,7 +350,7 @@ class RealtimeRunner(TableRunner):
             sync = getattr(link, "sync", None)
             if sync is None or station not in self.arbiter.stations:
                 continue
-            error = sync.error_ns(now)
+            error = self._bound(sync, now)
             if error <= UNSURE_ERROR_NS:
                 self._poor_since.pop(station, None)
                 continue
