@@ -421,7 +421,7 @@ def test_the_likely_bound_is_tighter_than_the_worst_and_still_holds():
     likely = syncmodel.sync_errors(seed=3, stations=3, seconds=40, answered=1, link="pico")
     worst = syncmodel.sync_errors(seed=3, stations=3, seconds=40, answered=1, link="pico", make=Worst)
     assert likely.errors_ns == worst.errors_ns                      # the same line: only its bound differs
-    assert likely.outside == worst.outside == 0
+    assert likely.outside == worst.outside == 0 and likely.pairs_beyond_tie_window()[0] == 0
     assert statistics.median(worst.bounds_ns) > 100 * US
     assert statistics.median(likely.bounds_ns) < 40 * US
     assert all(b <= w for b, w in zip(likely.bounds_ns, worst.bounds_ns, strict=True))
@@ -493,7 +493,8 @@ def test_a_link_slower_one_way_moves_every_station_alike():
 @pytest.mark.parametrize("link", ["adapter", "pico", "bursts", "host"])
 def test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds(link):
     """One exchange a second, crystals wandering ±10 ppm over 1-3 hours, in virtual time:
-    no press's error is beyond the sync's own bound on any link of the model. Until
+    no press's error is beyond the sync's own bound on any link of the model, and no two
+    stations' errors differ by more than their tie window (the bounds in quadrature). Until
     2026-11-28 the window's bend was added to the straight lines' spread, not counted in it
     (the lines between bounds each moved by it), and over a USB-serial bridge's 0-4 ms
     (seeds 2 and 5) hundreds of presses a seed were outside it, by up to twice it."""
@@ -501,6 +502,8 @@ def test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds(link
     for seed in (2, 5):
         found = syncmodel.sync_errors(seed=seed, stations=2, seconds=200, answered=50, link=link)
         assert found.errors_ns and found.outside == 0, (seed, found.outside)
+        # and no two stations' errors differ by more than their tie window (the bounds in quadrature)
+        assert found.pairs_beyond_tie_window()[0] == 0, seed
 
 
 def test_the_centre_of_the_lines_between_bounds_by_hand():

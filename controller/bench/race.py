@@ -158,6 +158,10 @@ for _case_, _what_ in (("every", "every exchange answered"), ("sparse", "one exc
                                                       "holds whatever the delays each way, median"),
         f"ck_race_sync_outside_bound_{_case_}": (float("nan"), "info", "presses", f"model, {_what_}: presses whose "
                                                  "error was beyond the sync's own bound (every seed)"),
+        f"ck_race_sync_pairs_beyond_{_case_}": (0.0, "max", "pairs", f"model, {_what_}: pairs of two stations' "
+                                                "presses whose errors differ by more than their tie window (the "
+                                                "bounds in quadrature, at least 0.2 ms), every seed"),
+        f"ck_race_sync_pairs_{_case_}": (float("nan"), "info", "pairs", f"model, {_what_}: the pairs looked at"),
         f"ck_race_sync_presses_{_case_}": (float("nan"), "info", "presses", f"model, {_what_}: presses measured "
                                            "(every seed)"),
     })
@@ -556,7 +560,7 @@ def known_error_figures(quick: bool = False) -> dict[str, float]:
     sparse: dict[str, Any] = dict(link="pico", answered=50, wandering=True, warmup_s=160)
     every: dict[str, Any] = dict(link="pico", answered=1, wandering=True, warmup_s=20)
     for name, answered in (("every", 1), ("sparse", 50)):
-        p99s, bounds, outside, presses = [], [], 0, 0
+        p99s, bounds, outside, presses, beyond, pairs = [], [], 0, 0, 0, 0
         made: list[_BothBounds] = []
 
         def make(made: list[_BothBounds] = made) -> ClockSync:
@@ -569,6 +573,8 @@ def known_error_figures(quick: bool = False) -> dict[str, float]:
             p99s.append(percentile([abs(e) / 1e6 for e in synced.errors_ns], 99))
             bounds += synced.bounds_ns
             outside += synced.outside
+            seed_beyond, seed_pairs = synced.pairs_beyond_tie_window()
+            beyond, pairs = beyond + seed_beyond, pairs + seed_pairs
             presses += len(synced.errors_ns)
         out[f"ck_race_sync_p99_ms_{name}"] = statistics.median(p99s)
         out[f"ck_race_sync_p99_ms_{name}_min"] = min(p99s)
@@ -577,6 +583,8 @@ def known_error_figures(quick: bool = False) -> dict[str, float]:
         out[f"ck_race_sync_bound_p99_ms_{name}"] = percentile(bounds, 99) / 1e6
         out[f"ck_race_sync_worst_bound_p50_ms_{name}"] = statistics.median(w for sync in made for w in sync.worst) / 1e6
         out[f"ck_race_sync_outside_bound_{name}"] = float(outside)
+        out[f"ck_race_sync_pairs_beyond_{name}"] = float(beyond)
+        out[f"ck_race_sync_pairs_{name}"] = float(pairs)
         out[f"ck_race_sync_presses_{name}"] = float(presses)
     for name, case in (("every", every), ("sparse", sparse), ("sparse_fixed", dict(sparse, quick=False))):
         for gap in GAPS_NS:

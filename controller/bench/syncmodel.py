@@ -146,12 +146,30 @@ def link_model(name: str) -> Callable[[], Link]:
 class SyncErrors:
     errors_ns: list[float] = field(default_factory=list)    # mapped − true, signed
     bounds_ns: list[float] = field(default_factory=list)    # the sync's bound at the same moment
+    # the same per station, each station's presses at the same moments of the model's clock
+    by_station: list[tuple[list[float], list[float]]] = field(default_factory=list)
     exchanges: int = 0
 
     @property
     def outside(self) -> int:
         """Presses whose error was beyond the sync's own bound."""
         return sum(1 for e, b in zip(self.errors_ns, self.bounds_ns, strict=True) if abs(e) > b)
+
+    def pairs_beyond_tie_window(self) -> tuple[int, int]:
+        """Of every two stations' presses made in the same exchange interval, how many pairs'
+        errors differ by more than the arbiter's tie window for them (their bounds together
+        in quadrature, at least the 0.2 ms floor: controller/table/arbiter.py), and of how
+        many pairs: a pair beyond it is ordered wrongly and sure of it when its presses are
+        that close. Quadrature is safe as long as this stays 0, whatever the shape of the
+        errors (a bound that is only a tail of them would not keep it so)."""
+        from controller.table.arbiter import TIE_NS, together
+        beyond = pairs = 0
+        for a, (errors_a, bounds_a) in enumerate(self.by_station):
+            for errors_b, bounds_b in self.by_station[a + 1:]:
+                for ea, ba, eb, bb in zip(errors_a, bounds_a, errors_b, bounds_b):
+                    pairs += 1
+                    beyond += abs(ea - eb) > max(TIE_NS, together(round(ba), round(bb)))
+        return beyond, pairs
 
 
 def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answered: int = 1,
@@ -173,6 +191,8 @@ def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answe
                                    rng.uniform(*period_s), rng.uniform(0, 2 * math.pi))
         wire = make_link()
         sync = make()
+        mine: tuple[list[float], list[float]] = ([], [])
+        out.by_station.append(mine)
         t = start
         k = rng.randrange(answered)
         while t < start + seconds * 1e9:
@@ -187,5 +207,7 @@ def sync_errors(seed: int = 1, stations: int = 20, seconds: float = 120.0, answe
                 assert mapped is not None
                 out.errors_ns.append(mapped - press)
                 out.bounds_ns.append(sync.error_ns(int(press)))
+                mine[0].append(out.errors_ns[-1])
+                mine[1].append(out.bounds_ns[-1])
             t += ping_ns
     return out
