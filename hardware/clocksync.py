@@ -68,8 +68,8 @@ MIN_SLOTS = 3                   # … and three slots
 # The window keeps its newest ``window_slots`` slots (15 s at 50 exchanges a second), but
 # never less than the last MIN_WINDOW_NS nor more than MAX_WINDOW_NS: a station that
 # answers one exchange a second keeps 150 of them, where 15 s would give 15 and an error
-# p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). A crystal wandering 10 ppm in minutes
-# leaves a straight line by tens of µs over 90 s: the line takes the bend as an unknown of
+# p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). A crystal whose drift changes at
+# WANDER_PER_S leaves a straight line by tens of µs over 150 s: the line takes the bend as an unknown of
 # its own (``_centred_line``), so 150 s serve it (90 s until 2026-11-28, with a straight line).
 MIN_WINDOW_NS = 15_000_000_000
 MAX_WINDOW_NS = 150_000_000_000
@@ -78,7 +78,8 @@ MAX_WINDOW_NS = 150_000_000_000
 # a table is temperature: an AT-cut crystal (a Pico's 12 MHz, a Pi's 54 MHz) changes at most
 # some 0.3 ppm per °C near room temperature, and the quickest warming a table sees is the Pi's
 # crystal beside its SoC when a load starts, a few °C a minute: 0.015 ppm a second. This is
-# three times that. The bound on the error counts what it could bend the line over the window
+# three times that, if those figures hold; the first real build measures it (docs/crazy-kick.md,
+# "What the likely bound assumes"). The bound on the error counts what it could bend the line over the window
 # and since the newest exchange (``error_ns``); the model's crystals wander ±10 ppm over one to
 # three hours, 0.017 ppm a second at most (controller/bench/syncmodel.py).
 WANDER_PER_S = 5e-8
@@ -89,10 +90,12 @@ WANDER_TURN_PER_S2 = WANDER_PER_S * 2 * math.pi / 1200
 # The likely bound (``error_ns``, since 2026-11-28): of the lines the exchanges allow, those
 # whose room is more than ln(1/UNLIKELY) delays' spacings short of the most room are left out
 # (a line that needs every quickest delay that much further from its floor is that much less
-# likely); each side's spacing near its floor from its NEAREST tightest bounds. The furthest
-# line left is further out than the errors' own 1-in-1,000: in the model no press of
-# 144,000 was beyond the bound with 1e-3 nor with 1e-2, 719 with 1e-1 (every link, one
-# exchange a second and fifty, 2026-11-28); 1e-4 made the bounds a tenth wider for nothing.
+# likely); each side's spacing near its floor from its NEAREST tightest bounds. Not a share
+# of presses the bound is sure to keep: the rate is read from the bounds the line was fitted
+# to (some 1.3 times the delays' own at its median: reviewer, 2026-11-28), and the furthest
+# line left is further out than the errors' own tail. Measured in the model (every link, one
+# exchange a second and fifty, 2026-11-28): no press of 144,000 beyond the bound with 1e-3
+# nor with 1e-2, 719 with 1e-1; 1e-4 made the bounds a tenth wider for nothing.
 UNLIKELY = 1e-3
 NEAREST = 8
 # The line's error is bounded again from the exchanges of these last seconds alone, when the
@@ -323,13 +326,15 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
     exchange (``at``) a line can be that the exchanges make likely, and how fast that grows
     after it (ns per µs); None when no line passes (stamps that contradict).
 
-    The quickest delay of each way is taken alike (as NTP and PTP take it: an offset cannot
-    be told from a delay one way longer than the other, and the table's stations share the
-    same kind of link, so what such a difference moves, it moves for all of them alike), and
+    The quickest delay of each way is taken alike (as NTP and PTP take it for their offset;
+    NTP's maximum error does not, and neither does ``worst_error_ns``): an offset cannot be
+    told from a delay one way longer than the other, and stations whose links are of one kind
+    share it, so what it moves, it moves for all of them alike (a table that mixes kinds is
+    ordered on the worst bounds: controller/table/realtime.py); and
     delays to spread evenly near their floor, at a rate each side's NEAREST tightest bounds
     show (``_spacing_rate``). A line whose room (the two ways' delays it leaves, one floor
     each) is short of the most room by r then needs its quickest delays further from their
-    floors by r in all, which is e^(−rate·r) as likely: lines short by more than
+    floors by r in all, about e^(−rate·r) as likely (the floors unknown): lines short by more than
     ln(1/UNLIKELY)/rate are left out, and each side's bounds are moved inwards by half the
     room the rest keep (with no rate known, nothing is left out: the lines the bounds allow).
     For a curve: the same over the drifts that change at CURVATURES rates spread evenly
@@ -421,7 +426,7 @@ class ClockSync:
         PING came, and how long the station took to answer (its PONG's stamp − that).
         ``fit=False``: the line is fitted when it is next used (``refresh``, mapping a stamp),
         not now: a box that is not racing maps few stamps, and a fit over a window of 150
-        exchanges takes a millisecond (the first exchange is fitted at once)."""
+        exchanges takes two to three milliseconds (the first exchange is fitted at once)."""
         rtt = received_ns - sent_ns - turnaround_us * 1000
         if received_ns < sent_ns or rtt < 0:
             return
@@ -610,11 +615,14 @@ class ClockSync:
         the exchanges make likely: how far a line they leave likely can be from this one at
         the newest exchange (``_likely_extent``: the quickest delay taken alike each way, and
         lines that would need every quickest delay far from its floor left out), plus what
-        the slopes make of the time since and the bend since. A stamp is beyond it less than
-        once in a thousand (the model's links and crystals: none in 300,000 presses,
-        T ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``). Never
-        more than ``worst_error_ns``; that itself with too few exchanges to tell how near their
-        floor the quickest are. UNSYNCED_ERROR_NS before the first exchange. As of the last fit
+        the slopes make of the time since and the bend since. Measured, not sure: in the model
+        no press of the bench's 210,000 was beyond it, 10 of 36,000 in the first minute of
+        syncs with every exchange answered (one station's moment, within the 0.2 ms floor of
+        a tie); its assumptions, the quickest delays alike each way and spread evenly near
+        their floor, are the model's own (docs/crazy-kick.md, "The likely bound"; T
+        ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``). Never
+        more than ``worst_error_ns``; with too few exchanges to tell how near their floor the
+        quickest are, the lines the bounds allow, none left out. UNSYNCED_ERROR_NS before the first exchange. As of the last fit
         (this may be asked from another thread than the one that adds: it never fits)."""
         error = self._error                     # once: another thread's fit may replace it
         worst = self._worst(error, at_host_ns)

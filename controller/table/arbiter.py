@@ -22,10 +22,9 @@ names a station that is often left out, for the screen.
 
 Ties: two presses of different stations are ordered only when their stamps differ by more
 than both stations' error bounds taken together (``together``: in quadrature, as two
-independent errors add; each bound is one a stamp passes less than once in a thousand, and
-two such errors leaning against each other to their full bounds are rarer still), and
-never closer than ``tie_ns`` (the stamps' own jitter); closer, they cannot be told
-apart. The tie
+independent errors add), and never closer than ``tie_ns`` (the stamps' own jitter); closer,
+they cannot be told apart. A table whose stations' links are of different kinds sums the
+bounds that hold whatever the delays instead (``alike_links``). The tie
 goes to the station that has won fewer ties so far, then to the earlier arrival; so ties
 take turns instead of always favouring one seat (see docs/crazy-kick.md).
 
@@ -74,12 +73,14 @@ MARGIN_NS = 250_000
 
 
 def together(a_ns: int, b_ns: int) -> int:
-    """Two stations' bounds on their stamps' errors as one bound on the difference of the
-    two stamps: in quadrature (√(a² + b²)), as independent errors add; each station's sync
-    has its own link and crystal. Not their sum: that is the bound for two errors each at
-    its full bound, in opposite directions at once, and with bounds a stamp passes once in
-    a thousand (hardware/clocksync.py, ``error_ns``) the sum tied three pairs in a hundred
-    0.5 ms apart with one exchange a second where the two errors never came near
+    """Two stations' likely bounds on their stamps' errors as one bound on the difference of
+    the two stamps: in quadrature (√(a² + b²)), as independent errors add; each station's
+    sync has its own link and crystal. Not a sure bound: two errors each at 0.75 of its own
+    bound, leaning against each other, pass it. What makes it safe is measured: in the model
+    no pair of 864,000 (every link, one exchange a second and fifty) had errors differing by
+    more than this, with the 0.2 ms floor (``syncmodel.SyncErrors.pairs_beyond_tie_window``,
+    the race bench's ``ck_race_sync_pairs_beyond_…``), where the sum tied three pairs in a
+    hundred 0.5 ms apart with one exchange a second whose errors never came near
     (docs/crazy-kick.md, "Ties"; 2026-11-28, issue 39)."""
     return round(math.hypot(a_ns, b_ns))
 # the stations are asked this long after a press + margins: a station's stamp counts whole µs, so
