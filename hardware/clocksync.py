@@ -63,6 +63,7 @@ from hardware.protocol import STATION_TICKS_MODULO, ticks_diff
 
 NOMINAL = 1000                  # host ns per station µs: a perfect crystal
 MAX_DRIFT = 0.002               # ±2000 ppm: a crystal is within a few hundred; beyond is noise
+SLOPES = (NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT))   # the slopes a line may have (host ns per µs)
 MIN_SPAN_US = 1_000_000         # a slope is believed once the window spans a second …
 MIN_SLOTS = 3                   # … and three slots
 # The window keeps its newest ``window_slots`` slots (15 s at 50 exchanges a second), but
@@ -114,6 +115,13 @@ CURVED_SPAN_US = 20_000_000
 
 
 Y = TypeVar("Y", int, float)     # host ns of a bound: as stamped, or with a crystal's bend taken out
+
+
+class Bounds(NamedTuple):
+    """What a fit says of its own error (``ClockSync.error_ns``, ``worst_error_ns``)."""
+    worst: list[tuple[float, float, float]]    # per window: at the newest exchange (ns), growth after (ns/µs), bend (ns)
+    newest_ns: int                             # the newest exchange's host time
+    likely: tuple[float, float] | None         # the likely bound at the newest exchange (ns) and its growth (ns/µs)
 
 
 class Slot(NamedTuple):
@@ -170,7 +178,7 @@ def _middle_slope(upper: list[tuple[int, int]], lower: list[tuple[int, int]], ro
     slopes and its ends are found exactly. With no room at all (stamps that contradict),
     the slope that is least wrong; with a band that runs into a bound of the drift, the
     slope with the most room."""
-    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    lo, hi = SLOPES
     slopes = sorted({lo, hi} | {min(max(b, lo), hi) for b in _slopes(upper) + _slopes(lower)})
     rooms = [room(b) for b in slopes]
     best = max(rooms)
@@ -196,7 +204,7 @@ def _feasible_slopes(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[i
     """The slopes at which a line still passes between every low and every high (``room``
     at least 0), within the drift's bounds: one run (``room`` is concave), its ends found
     exactly (linear between the hulls' edge slopes). None when no slope leaves room."""
-    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    lo, hi = SLOPES
     slopes = sorted({lo, hi} | {b for b in _slopes(upper) + _slopes(lower) if lo < b < hi})
     rooms = [room(b) for b in slopes]
     inside = [k for k, r in enumerate(rooms) if r >= 0]
@@ -231,7 +239,7 @@ def _error_at(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, flo
     exchange a second over a USB-serial bridge's 0-4 ms, one press in a hundred was
     outside the bound, by up to twice it: T
     ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``.)"""
-    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    lo, hi = SLOPES
 
     def relaxed(b: float) -> float:
         return room(b) + 2 * bend
@@ -259,7 +267,7 @@ def _centroid(upper: Sequence[tuple[float, float]], lower: Sequence[tuple[float,
     from the most of the lows carried to ``at`` to the least of the highs: both are linear
     in b between the hulls' edge slopes, so each piece's integrals are exact by Simpson's
     rule (products of two linear functions)."""
-    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    lo, hi = SLOPES
 
     def between(b: float) -> tuple[float, float]:
         top = min(y + b * (at - x) for x, y in lower)
@@ -302,7 +310,7 @@ def _most_room(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, fl
     highs (``lower``: their lower hull), within the drift's bounds, and its slope: ``room``
     is concave and linear between the hulls' edge slopes, so it is at one of them or at a
     bound of the drift."""
-    lo, hi = NOMINAL * (1 - MAX_DRIFT), NOMINAL * (1 + MAX_DRIFT)
+    lo, hi = SLOPES
     slopes = {lo, hi} | {b for b in _slopes(upper) + _slopes(lower) if lo < b < hi}
     return max((min(y - b * x for x, y in lower) - max(y - b * x for x, y in upper), b) for b in slopes)
 
@@ -341,14 +349,14 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
     within ±WANDER_PER_S, each bound relaxed by what a curve between two of them and a
     smooth turn of its change (WANDER_TURN_PER_S2) can leave of a parabola over the window.
     ``hulls``: the lows' upper hull and the highs' lower hull, straight (made by the fit)."""
+    most = WANDER_PER_S * 1e-3                        # the drift's fastest change (ns per µs²)
     if span < CURVED_SPAN_US:
         curvatures = [0.0]
-        step = WANDER_PER_S * 1e-3                    # the straight line's own bend (ns per µs²)
+        unseen = most                                 # a curve the straight line does not bend for
     else:
-        most = WANDER_PER_S * 1e-3
         curvatures = [most * (2 * k / (CURVATURES - 1) - 1) for k in range(CURVATURES)]
-        step = most / (CURVATURES - 1)                # half the step between two of them
-    relax = step * span ** 2 / 16 + WANDER_TURN_PER_S2 * 1e-9 * span ** 3 / 192
+        unseen = most / (CURVATURES - 1)              # half the step between two of them
+    relax = unseen * span ** 2 / 16 + WANDER_TURN_PER_S2 * 1e-9 * span ** 3 / 192
     sets = []
     bent_lows: Sequence[tuple[int, float]]
     bent_highs: Sequence[tuple[int, float]]
@@ -369,8 +377,8 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
     if rate_low is not None and rate_high is not None:
         inwards = max(0.0, (most_room - math.log(1 / UNLIKELY) / min(rate_low, rate_high)) / 2)
     extent = growth = None
-    for (room_most, _), _, _, upper, lower in sets:
-        if room_most + 2 * relax - 2 * inwards < 0:
+    for (its_most_room, _), _, _, upper, lower in sets:
+        if its_most_room + 2 * relax - 2 * inwards < 0:
             continue                                  # no likely line bends this way
         upper_in = [(x, y + inwards) for x, y in upper]
         lower_in = [(x, y - inwards) for x, y in lower]
@@ -403,7 +411,7 @@ class ClockSync:
         # station µs: the slopes the bounds still allow), and what the window's length could
         # bend the line (ns), for the whole window and shorter ones (the least holds); and
         # the newest exchange's host time (ns)
-        self._error: tuple[list[tuple[float, float, float]], int, tuple[float, float] | None] | None = None
+        self._error: Bounds | None = None
         self._stale = False                     # exchanges added since the last fit (``add(fit=False)``)
         # the hulls of every slot but the newest, and what they were made of: (key, origin, upper, lower)
         self._settled: tuple | None = None
@@ -532,7 +540,7 @@ class ClockSync:
             likely = _likely_extent([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in points],
                                     [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in points],
                                     slope, through, high[0], span, (upper, lower))
-        self._error = (bounds, newest.high[1], likely)
+        self._error = Bounds(bounds, newest.high[1], likely)
 
     def _centred_line(self, upper: list[tuple[int, int]], lower: list[tuple[int, int]], origin: tuple[int, int],
                       at: int, span: int) -> tuple[float, float] | None:
@@ -626,13 +634,10 @@ class ClockSync:
         (this may be asked from another thread than the one that adds: it never fits)."""
         error = self._error                     # once: another thread's fit may replace it
         worst = self._worst(error, at_host_ns)
-        if error is None:
+        if error is None or error.likely is None:
             return worst
-        _, newest_ns, likely = error
-        if likely is None:
-            return worst
-        at_newest, per_us = likely
-        since_s = abs(at_host_ns - newest_ns) / 1e9
+        at_newest, per_us = error.likely
+        since_s = abs(at_host_ns - error.newest_ns) / 1e9
         return min(worst, round(at_newest + per_us * since_s * 1e6 + WANDER_PER_S * 1e9 * since_s * since_s / 2))
 
     def worst_error_ns(self, at_host_ns: int) -> int:
@@ -649,12 +654,11 @@ class ClockSync:
         return self._worst(self._error, at_host_ns)
 
     @staticmethod
-    def _worst(error, at_host_ns: int) -> int:
+    def _worst(error: Bounds | None, at_host_ns: int) -> int:
         if error is None:
             return UNSYNCED_ERROR_NS
-        bounds, newest_ns, _ = error
-        since_s = abs(at_host_ns - newest_ns) / 1e9
-        return round(min(at_newest + per_us * since_s * 1e6 + bend for at_newest, per_us, bend in bounds)
+        since_s = abs(at_host_ns - error.newest_ns) / 1e9
+        return round(min(at_newest + per_us * since_s * 1e6 + bend for at_newest, per_us, bend in error.worst)
                      + WANDER_PER_S * 1e9 * since_s * since_s / 2)
 
     @property
