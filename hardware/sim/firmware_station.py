@@ -177,13 +177,23 @@ class FirmwareStation:
 
     def stats(self, timeout: float = 5.0) -> dict[str, Any]:
         """The board's own figures (loop passes, a press's edge to its frame on USB, a card's
-        poll answer to its TAG frame on USB, the FAST_READs and READs its reader sent)."""
+        poll answer to its TAG frame on USB, the FAST_READs and READs its reader sent). The
+        first report after asking that has them (``passes``): the board reports other things
+        meanwhile (an emulated Pico its USB coming up and its HELLO after a reboot), and the
+        newest report was once taken for it (a flake of
+        ``test_a_running_emulated_station_is_updated_through_update``, 2026-11-28)."""
         with self._reported:
             count = len(self.reports)
             self._send({"do": "stats"}, 0)
-            if not self._reported.wait_for(lambda: len(self.reports) > count, timeout):
+
+            def figures() -> dict[str, Any] | None:
+                return next((r for r in self.reports[count:] if "passes" in r), None)
+
+            if not self._reported.wait_for(lambda: figures() is not None, timeout):
                 raise StationError(f"station {self.name} did not report")
-            return self.reports[-1]
+            found = figures()
+            assert found is not None
+            return found
 
     def wait_failed(self, timeout: float) -> str | None:
         """Wait until the hand gives up (``failed``) or ``timeout`` s pass; ``failed``."""
