@@ -305,6 +305,36 @@ def _bent(points: list[tuple[int, int]], at: int, curvature: float) -> list[tupl
     return [(x, y - curvature / 2 * (x - at) ** 2) for x, y in points]
 
 
+class Bent(NamedTuple):
+    """The exchanges' bounds with a crystal's bend taken out (``_bent``; curvature 0: as
+    stamped), and their hulls: lines between them are the tangents at the newest exchange."""
+    curvature: float
+    lows: Sequence[tuple[int, float]]
+    highs: Sequence[tuple[int, float]]
+    upper: Sequence[tuple[int, float]]          # the lows' upper hull
+    lower: Sequence[tuple[int, float]]          # the highs' lower hull
+
+
+def _bent_sets(lows: list[tuple[int, int]], highs: list[tuple[int, int]], hulls, at: int, span: int) -> list[Bent]:
+    """The bounds over the drifts that change at CURVATURES rates spread evenly within
+    ±WANDER_PER_S (a window under CURVED_SPAN_US bends a few µs at most: straight only),
+    made once a fit for the centred line and the likely bound. ``hulls``: the straight
+    ones, which the fit has made already."""
+    if span < CURVED_SPAN_US:
+        return [Bent(0.0, lows, highs, *hulls)]
+    most = WANDER_PER_S * 1e-3                      # ns per µs²: the drift's fastest change
+    sets = []
+    for k in range(CURVATURES):
+        curvature = most * (2 * k / (CURVATURES - 1) - 1)
+        if curvature == 0.0:
+            sets.append(Bent(0.0, lows, highs, *hulls))
+        else:
+            bent_lows, bent_highs = _bent(lows, at, curvature), _bent(highs, at, curvature)
+            sets.append(Bent(curvature, bent_lows, bent_highs, _upper_hull(_one_per_x(bent_lows, max)),
+                             _lower_hull(_one_per_x(bent_highs, min))))
+    return sets
+
+
 def _most_room(upper: Sequence[tuple[int, float]], lower: Sequence[tuple[int, float]]) -> tuple[float, float]:
     """The most room a line leaves between the lows (``upper``: their upper hull) and the
     highs (``lower``: their lower hull), within the drift's bounds, and its slope: ``room``
@@ -327,9 +357,7 @@ def _spacing_rate(residuals: list[float]) -> float | None:
     return k / (nearest[k] - nearest[0])
 
 
-def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], slope: float, through: float,
-                   at: int, span: int, hulls: tuple[list[tuple[int, int]], list[tuple[int, int]]]) -> \
-        tuple[float, float] | None:
+def _likely_extent(sets: list[Bent], slope: float, through: float, at: int, span: int) -> tuple[float, float] | None:
     """How far from the chosen line (``slope``, through ``through`` at x = 0) at the newest
     exchange (``at``) a line can be that the exchanges make likely, and how fast that grows
     after it (ns per µs); None when no line passes (stamps that contradict).
@@ -348,40 +376,26 @@ def _likely_extent(lows: list[tuple[int, int]], highs: list[tuple[int, int]], sl
     For a curve: the same over the drifts that change at CURVATURES rates spread evenly
     within ±WANDER_PER_S, each bound relaxed by what a curve between two of them and a
     smooth turn of its change (WANDER_TURN_PER_S2) can leave of a parabola over the window.
-    ``hulls``: the lows' upper hull and the highs' lower hull, straight (made by the fit)."""
+    ``sets``: the bounds over those rates (``_bent_sets``)."""
     most = WANDER_PER_S * 1e-3                        # the drift's fastest change (ns per µs²)
-    if span < CURVED_SPAN_US:
-        curvatures = [0.0]
-        unseen = most                                 # a curve the straight line does not bend for
-    else:
-        curvatures = [most * (2 * k / (CURVATURES - 1) - 1) for k in range(CURVATURES)]
-        unseen = most / (CURVATURES - 1)              # half the step between two of them
+    # what a curve can do that none of the rates looked at does: the straight line's own
+    # bend, or a rate halfway between two of them
+    unseen = most if len(sets) == 1 else most / (CURVATURES - 1)
     relax = unseen * span ** 2 / 16 + WANDER_TURN_PER_S2 * 1e-9 * span ** 3 / 192
-    sets = []
-    bent_lows: Sequence[tuple[int, float]]
-    bent_highs: Sequence[tuple[int, float]]
-    upper: Sequence[tuple[int, float]]
-    lower: Sequence[tuple[int, float]]
-    for curvature in curvatures:
-        if curvature == 0.0:
-            bent_lows, bent_highs, (upper, lower) = lows, highs, hulls
-        else:
-            bent_lows, bent_highs = _bent(lows, at, curvature), _bent(highs, at, curvature)
-            upper, lower = _upper_hull(_one_per_x(bent_lows, max)), _lower_hull(_one_per_x(bent_highs, min))
-        sets.append((_most_room(upper, lower), bent_lows, bent_highs, upper, lower))
-    (most_room, best), bent_lows, bent_highs, upper, lower = max(sets, key=lambda found: found[0][0])
-    middle = (min(y - best * x for x, y in lower) + max(y - best * x for x, y in upper)) / 2
-    rate_low = _spacing_rate([middle + best * x - y for x, y in bent_lows])
-    rate_high = _spacing_rate([y - middle - best * x for x, y in bent_highs])
+    rooms = [_most_room(bent.upper, bent.lower) for bent in sets]
+    (most_room, best), bent = max(zip(rooms, sets), key=lambda found: found[0][0])
+    middle = (min(y - best * x for x, y in bent.lower) + max(y - best * x for x, y in bent.upper)) / 2
+    rate_low = _spacing_rate([middle + best * x - y for x, y in bent.lows])
+    rate_high = _spacing_rate([y - middle - best * x for x, y in bent.highs])
     inwards = 0.0
     if rate_low is not None and rate_high is not None:
         inwards = max(0.0, (most_room - math.log(1 / UNLIKELY) / min(rate_low, rate_high)) / 2)
     extent = growth = None
-    for (its_most_room, _), _, _, upper, lower in sets:
+    for (its_most_room, _), bent in zip(rooms, sets):
         if its_most_room + 2 * relax - 2 * inwards < 0:
             continue                                  # no likely line bends this way
-        upper_in = [(x, y + inwards) for x, y in upper]
-        lower_in = [(x, y - inwards) for x, y in lower]
+        upper_in = [(x, y + inwards) for x, y in bent.upper]
+        lower_in = [(x, y - inwards) for x, y in bent.lower]
 
         def room(b: float, upper_in=upper_in, lower_in=lower_in) -> float:
             return min(y - b * x for x, y in lower_in) - max(y - b * x for x, y in upper_in)
@@ -504,14 +518,19 @@ class ClockSync:
         bottom = max(y - slope * x for x, y in upper)
         self.margin_ns = (top - bottom) / 2
         through = (top + bottom) / 2
-        if middle is not None:
+        believed = len(points) >= MIN_SLOTS and span >= MIN_SPAN_US     # (the slope is NOMINAL's until then)
+        sets = None
+        if believed:
+            sets = _bent_sets([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in points],
+                              [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in points],
+                              (upper, lower), high[0], span)
+        if middle is not None and sets is not None:
             # the slope is known from the data, not at a bound of the drift: the line is the
             # centre of every line they allow (and every bend a wandering crystal may give)
-            centred = self._centred_line(upper, lower, origin, high[0], span)
+            centred = self._centred_line(sets, high[0])
             if centred is not None:
                 slope, through = centred
         self._line = (slope, origin[0], origin[1] + through)
-        believed = slope != NOMINAL or (len(points) >= MIN_SLOTS and span >= MIN_SPAN_US)
         bounds = [self._bound_over(upper, lower, room, slope, through, high[0], believed, span)]
         # The same line's error bounded again from the exchanges of the last few tens of
         # seconds alone: each is a bound (the true curve is near a line between those bounds
@@ -535,15 +554,11 @@ class ClockSync:
                                            high[0] - recent[0].low[0] + origin[0]))
         if span > MIN_WINDOW_NS // 1000 + 1_000_000:        # a window longer than the least (few exchanges)
             bounds.append(self._bound_by_tangent(slope, through, high[0], origin))
-        likely = None
-        if believed:
-            likely = _likely_extent([(p.low[0] - origin[0], p.low[1] - origin[1]) for p in points],
-                                    [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in points],
-                                    slope, through, high[0], span, (upper, lower))
+        likely = None if sets is None else _likely_extent(sets, slope, through, high[0], span)
         self._error = Bounds(bounds, newest.high[1], likely)
 
-    def _centred_line(self, upper: list[tuple[int, int]], lower: list[tuple[int, int]], origin: tuple[int, int],
-                      at: int, span: int) -> tuple[float, float] | None:
+    @staticmethod
+    def _centred_line(sets: list[Bent], at: int) -> tuple[float, float] | None:
         """The line the exchanges place best at the newest one (station µs ``at`` from the
         origin): the centre of the set of every line that passes between the bounds, as
         (slope, value at ``at``), over drifts that change at CURVATURES rates spread evenly
@@ -554,21 +569,11 @@ class ClockSync:
         crystal's bend taken as one of the unknowns, not as the line's error, lets the
         window be 150 s (docs/crazy-kick.md, "Clock sync"). Returns (slope, value at 0),
         or None when no line passes (stamps that contradict) or the lines run into a bound
-        of the drift (the old line then: the middle of the slopes with the most room)."""
-        if span < CURVED_SPAN_US:
-            curvatures = [0.0]
-        else:
-            most = WANDER_PER_S * 1e-3                      # ns per µs²: the drift's fastest change
-            curvatures = [most * (2 * k / (CURVATURES - 1) - 1) for k in range(CURVATURES)]
-        lows = [(p.low[0] - origin[0], p.low[1] - origin[1]) for p in self.points]
-        highs = [(p.high[0] - origin[0], p.high[1] - origin[1]) for p in self.points]
+        of the drift (the old line then: the middle of the slopes with the most room).
+        ``sets``: the bounds over those rates (``_bent_sets``)."""
         area = slope_sum = value_sum = 0.0
-        for curvature in curvatures:
-            if curvature == 0.0:
-                found = _centroid(upper, lower, at)
-            else:
-                found = _centroid(_upper_hull(_one_per_x(_bent(lows, at, curvature), max)),
-                                  _lower_hull(_one_per_x(_bent(highs, at, curvature), min)), at)
+        for bent in sets:
+            found = _centroid(bent.upper, bent.lower, at)
             if found is None:
                 return None
             if found[0] > 0:
@@ -630,8 +635,9 @@ class ClockSync:
         their floor, are the model's own (docs/crazy-kick.md, "The likely bound"; T
         ``test_the_bound_holds_a_wandering_crystal_over_every_link_and_many_seeds``). Never
         more than ``worst_error_ns``; with too few exchanges to tell how near their floor the
-        quickest are, the lines the bounds allow, none left out. UNSYNCED_ERROR_NS before the first exchange. As of the last fit
-        (this may be asked from another thread than the one that adds: it never fits)."""
+        quickest are, the lines the bounds allow, none left out. UNSYNCED_ERROR_NS before the
+        first exchange. As of the last fit (this may be asked from another thread than the one
+        that adds: it never fits)."""
         error = self._error                     # once: another thread's fit may replace it
         worst = self._worst(error, at_host_ns)
         if error is None or error.likely is None:
@@ -649,7 +655,7 @@ class ClockSync:
         make of the time since, plus the bend since; the least of those over the whole
         window and its last SHORTER_BOUND_WINDOWS_S. It holds half the quickest round trip
         at least (a delay the same both ways cannot be told from an offset), and with one
-        exchange a second twice what ``error_ns`` does (docs/crazy-kick.md, "Clock sync").
+        exchange a second half as much again as ``error_ns`` (docs/crazy-kick.md, "Clock sync").
         UNSYNCED_ERROR_NS before the first exchange."""
         return self._worst(self._error, at_host_ns)
 

@@ -200,13 +200,14 @@ for _key_, _target_ in list(TARGETS.items()):
         _goal_ = 99.9 if _key_ in ("ck_race_pico_right_pct_1ms", "ck_race_pico_right_pct_500us") else float("nan")
         TARGETS["ck_race_pico_sparse_" + _key_[len("ck_race_pico_"):]] = (
             _goal_, "min" if _goal_ == _goal_ else "info", _target_[2],
-            "real path, a Pico's link, each station answering one sync PING in fifty (160 s of sync first): "
+            f"real path, a Pico's link, each station answering one sync PING in fifty ({SPARSE_WARMUP_S:.0f} s of sync first): "
             + _target_[3])
 for _key_, _target_ in list(TARGETS.items()):
     if _key_.startswith("ck_race_pico_sparse_"):
         TARGETS["ck_race_pico_young_" + _key_[len("ck_race_pico_sparse_"):]] = (
-            float("nan"), "info", _target_[2], _target_[3].replace("(160 s of sync first)", "(only 30 s of sync "
-                                                                   "first: a station plugged in just before)"))
+            float("nan"), "info", _target_[2], _target_[3].replace(
+                f"({SPARSE_WARMUP_S:.0f} s of sync first)",
+                f"(only {YOUNG_WARMUP_S:.0f} s of sync first: a station plugged in just before)"))
 for _prefix_, _what_ in (("ck_race_", "real path, a USB-serial adapter's link"), ("ck_race_pico_", "real path, a "
                          "Pico's link"), ("ck_race_pico_sparse_", "real path, a Pico's link, one sync PING in fifty "
                                          "answered"), ("ck_race_pico_young_", "real path, a Pico's link, one sync PING "

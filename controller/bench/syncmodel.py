@@ -162,13 +162,13 @@ class SyncErrors:
         many pairs: a pair beyond it is ordered wrongly and sure of it when its presses are
         that close. Quadrature is safe as long as this stays 0, whatever the shape of the
         errors (a bound that is only a tail of them would not keep it so)."""
-        from controller.table.arbiter import TIE_NS, together
+        from controller.table.arbiter import tie_window_ns
         beyond = pairs = 0
         for a, (errors_a, bounds_a) in enumerate(self.by_station):
             for errors_b, bounds_b in self.by_station[a + 1:]:
                 for ea, ba, eb, bb in zip(errors_a, bounds_a, errors_b, bounds_b):
                     pairs += 1
-                    beyond += abs(ea - eb) > max(TIE_NS, together(round(ba), round(bb)))
+                    beyond += abs(ea - eb) > tie_window_ns(round(ba), round(bb))
         return beyond, pairs
 
 

@@ -83,6 +83,14 @@ def together(a_ns: int, b_ns: int) -> int:
     hundred 0.5 ms apart with one exchange a second whose errors never came near
     (docs/crazy-kick.md, "Ties"; 2026-11-28, issue 39)."""
     return round(math.hypot(a_ns, b_ns))
+
+
+def tie_window_ns(a_ns: int, b_ns: int, tie_ns: int = TIE_NS, alike_links: bool = True) -> int:
+    """How close two stations' presses must be to be a tie, their bounds ``a_ns`` and
+    ``b_ns``: the bounds ``together`` while every station's link is of one kind (their likely
+    bounds), summed on a table that mixes kinds (the bounds that hold whatever the delays,
+    whose two errors may both be whole); never under ``tie_ns``."""
+    return max(tie_ns, together(a_ns, b_ns) if alike_links else a_ns + b_ns)
 # the stations are asked this long after a press + margins: a station's stamp counts whole µs, so
 # an answer stamped at the very moment asked could fall short of it by a fraction of one
 ASK_AFTER_NS = 1_000
@@ -151,15 +159,8 @@ class Arbiter:
         return self.errors.get(station, self.margin_ns)
 
     def tie_window(self, a: Held, b: Held) -> int:
-        """Two presses closer than this cannot be told apart: their bounds ``together``, at
-        least ``tie_ns``."""
-        return max(self.tie_ns, self._together(a.error_ns, b.error_ns))
-
-    def _together(self, a_ns: int, b_ns: int) -> int:
-        """Two stations' bounds as one: in quadrature while every station's link is of one
-        kind (their likely bounds, ``together``); their sum on a table that mixes kinds (the
-        bounds that hold whatever the delays each way, whose two errors may both be whole)."""
-        return together(a_ns, b_ns) if self.alike_links else a_ns + b_ns
+        """Two presses closer than this cannot be told apart (``tie_window_ns``)."""
+        return tie_window_ns(a.error_ns, b.error_ns, self.tie_ns, self.alike_links)
 
     # -- in ---------------------------------------------------------------------------------------
     def push(self, item: Any, *, station: str, pressed_ns: int | None, arrived_ns: int,
@@ -212,8 +213,8 @@ class Arbiter:
         press of its own tied with it would be stamped before the press plus the tie window
         with that station (both bounds ``together``), and its progress stamp may be off by
         its own bound."""
-        return held.pressed_ns + max(self.tie_ns, self._together(held.error_ns, self.errors.get(station, 0))) \
-            + self._error(station)
+        return held.pressed_ns + tie_window_ns(held.error_ns, self.errors.get(station, 0), self.tie_ns,
+                                               self.alike_links) + self._error(station)
 
     def _silent(self, held: Held) -> list[str]:
         progress = self._progress

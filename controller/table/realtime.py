@@ -294,11 +294,11 @@ class RealtimeRunner(TableRunner):
         """Each station's clock-sync error bound now, for the arbiter's tie windows and needs
         (a link without a clock sync, a test's fake, leaves the arbiter's default)."""
         now = self.clock()
-        self.arbiter.alike_links = self._alike_links()
+        alike = self.arbiter.alike_links = self._alike_links()
         for station, link in self.links.items():
             sync = getattr(link, "sync", None)
             if sync is not None:
-                self.arbiter.set_error(station, self._bound(sync, now))
+                self.arbiter.set_error(station, self._bound(sync, now, alike))
 
     def _alike_links(self) -> bool:
         """Whether every racing station's link is of one kind (``hardware.link.link_kind``):
@@ -308,9 +308,11 @@ class RealtimeRunner(TableRunner):
         on the bounds that hold whatever the delays (docs/crazy-kick.md, "Ties")."""
         return len({getattr(link, "kind", "serial") for link in self.links.values() if self._races(link)}) <= 1
 
-    def _bound(self, sync: Any, now: int) -> int:
-        """A station's bound as the arbiter takes it (``_alike_links``)."""
-        return sync.error_ns(now) if self._alike_links() else sync.worst_error_ns(now)
+    @staticmethod
+    def _bound(sync: Any, now: int, alike: bool) -> int:
+        """A station's bound as the arbiter takes it (``alike``: ``_alike_links``, looked at
+        once for every station, not once for each)."""
+        return sync.error_ns(now) if alike else sync.worst_error_ns(now)
 
     def _in_race_after(self, event: StationHello | StationLost) -> None:
         """A station lost leaves the race (the table pauses anyway); one back joins it. The
@@ -346,11 +348,12 @@ class RealtimeRunner(TableRunner):
                                           now - self._clocks_looked_at < CLOCKS_LOOKED_AT_NS):
             return
         self._clocks_looked_at = now
+        alike = self._alike_links()
         for station, link in self.links.items():
             sync = getattr(link, "sync", None)
             if sync is None or station not in self.arbiter.stations:
                 continue
-            error = self._bound(sync, now)
+            error = self._bound(sync, now, alike)
             if error <= UNSURE_ERROR_NS:
                 self._poor_since.pop(station, None)
                 continue
