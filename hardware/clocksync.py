@@ -537,6 +537,10 @@ class ClockSync:
         # too), with less bend than the whole window's and fewer exchanges, and the least of
         # them holds. With one exchange a second the window is 150 s and its bend (155 µs) is
         # most of its bound; a window long enough for the line, a shorter one for its error.
+        # (Not the likely bound: from those windows too, its p50 / p99 in the model over a
+        # Pico's link with one exchange a second went 0.160 / 0.283 → 0.145 / 0.267 ms, at
+        # twice a fit's cost, 2.4 → 5.0 ms; on the real path nothing it could tell from a
+        # run's spread. 2026-11-28.)
         for seconds in SHORTER_BOUND_WINDOWS_S:
             since_us = high[0] - seconds * 1_000_000
             if span <= (seconds + 1) * 1_000_000:
@@ -645,6 +649,15 @@ class ClockSync:
         at_newest, per_us = error.likely
         since_s = abs(at_host_ns - error.newest_ns) / 1e9
         return min(worst, round(at_newest + per_us * since_s * 1e6 + WANDER_PER_S * 1e9 * since_s * since_s / 2))
+
+    def settled_error_ns(self) -> int:
+        """The likely bound as the newest exchange left it (``error_ns`` at its host time):
+        about what the next exchange brings it back to. Above it, what the time since the
+        newest exchange has added, which the next exchange takes away; up to it, what only
+        exchanges quicker than the window's quickest can lower (``hardware.link.QuickPings``).
+        UNSYNCED_ERROR_NS before the first exchange."""
+        error = self._error
+        return UNSYNCED_ERROR_NS if error is None else self.error_ns(error.newest_ns)
 
     def worst_error_ns(self, at_host_ns: int) -> int:
         """A bound on the error whatever the delays each way (one way's always longer than the

@@ -153,11 +153,21 @@ UNSURE_ERROR_NS = 250_000
 
 class QuickPings:
     """Whether a racing link should ask its station for exchanges more often now: while its
-    sync's bound is above UNSURE_ERROR_NS and more exchanges still lower it. Judged every
-    TRIAL_NS of quick asking: when the bound did not come down by a tenth in that time, the
-    link's own floor is reached (asking more cannot lower a bound its quickest round trips
-    set) and the link asks at its own rate for REST_NS before it tries again. Times on the
-    link's clock (injected, so a simulated clock and a test drive it alike)."""
+    sync's bound is above UNSURE_ERROR_NS and more exchanges still lower it.
+
+    * When the newest exchange left the bound under the line (``settled_ns``:
+      ``ClockSync.settled_error_ns``), only the time since has raised it (a station that
+      answers few exchanges): the next exchange takes that away, so asking more helps
+      for as long as the bound is above the line, with no trial and no rest. (Until
+      2026-11-28 a trial judged this too, and such a link could rest ten seconds at its own
+      rate while the time since raised its bound further.)
+    * When the newest exchange left it above the line, the exchanges themselves are loose:
+      judged every TRIAL_NS of quick asking, and when the bound did not come down by a tenth
+      in that time, the link's own floor is reached (asking more cannot lower a bound its
+      quickest round trips set) and the link asks at its own rate for REST_NS before it
+      tries again.
+
+    Times on the link's clock (injected, so a simulated clock and a test drive it alike)."""
 
     TRIAL_NS = 1_000_000_000
     GAIN = 0.9                         # a trial helped when the bound fell to this share of its start
@@ -167,10 +177,13 @@ class QuickPings:
         self._trial: tuple[int, int] | None = None     # (since, the bound then) while asking quickly
         self._rest_until: int | None = None            # not before this, after a trial that did not help
 
-    def wanted(self, error_ns: int, now_ns: int) -> bool:
+    def wanted(self, error_ns: int, now_ns: int, settled_ns: int | None = None) -> bool:
         if error_ns <= UNSURE_ERROR_NS:
             self._trial = None
             return False
+        if settled_ns is not None and settled_ns <= UNSURE_ERROR_NS:
+            self._trial = self._rest_until = None       # the time since raised it: asking helps
+            return True
         if self._rest_until is not None and now_ns < self._rest_until:
             return False
         if self._trial is None:
@@ -304,7 +317,7 @@ class StationLink(SupervisedPort):
         if not self.racing:
             return self.IDLE_PING_INTERVAL_NS
         self.sync.refresh()                # (the reader's thread: the one that adds the exchanges)
-        if self._quick.wanted(self.sync.error_ns(real_ns), real_ns):
+        if self._quick.wanted(self.sync.error_ns(real_ns), real_ns, self.sync.settled_error_ns()):
             return self.quick_ping_interval_ns
         return self.PING_INTERVAL_NS
 

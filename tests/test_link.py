@@ -473,6 +473,47 @@ def test_quick_pings_go_on_while_they_lower_the_bound():
     assert quick.wanted(error, now)
 
 
+def test_a_bound_only_the_time_since_raised_is_asked_quickly_with_no_rest():
+    """A station that answers few exchanges: its newest exchange left the bound at 0.2 ms,
+    under the line, and the time since raised it above. The next exchange brings it back,
+    so the link asks quickly for as long as it stays above, with no trial that ends in a
+    rest (until 2026-11-28 such a link could rest ten seconds at its own rate). The same
+    bound with the newest exchange itself above the line (loose exchanges: the link's own
+    floor) still rests after its trial."""
+    quick, loose = QuickPings(), QuickPings()
+    for ms in range(0, 15_000, 5):
+        now = ms * 1_000_000
+        assert quick.wanted(260_000, now, settled_ns=200_000)
+    assert loose.wanted(260_000, 0, settled_ns=260_000)
+    assert not loose.wanted(260_000, QuickPings.TRIAL_NS, settled_ns=260_000)    # rests
+    assert not loose.wanted(260_000, 5 * QuickPings.TRIAL_NS, settled_ns=260_000)
+    assert not quick.wanted(240_000, 15_000_000_000, settled_ns=200_000)         # under the line
+
+
+def test_a_racing_link_asks_quickly_while_the_time_since_its_newest_exchange_holds_the_bound_up():
+    """On the link: a sync whose bound settles at 0.2 ms after each exchange and grows 0.1
+    ms a second since; none comes. Racing, every 5 ms from the moment it passes the line,
+    for twelve seconds: not a trial's second and a rest."""
+    from hardware.clocksync import ClockSync
+
+    class Sparse(ClockSync):
+        newest_ns = 100_000_000_000
+
+        def error_ns(self, at_host_ns: int) -> int:
+            return 200_000 + (at_host_ns - self.newest_ns) // 10_000
+
+        def settled_error_ns(self) -> int:
+            return 200_000
+
+    link = _CountingLink()
+    link.sync = Sparse()
+    link.racing = True
+    passes = Sparse.newest_ns + 500_000_001                  # 0.25 ms: the line
+    assert _pings_over(link, Sparse.newest_ns, 0.5) <= 26    # under it: the link's own 20 ms
+    assert _pings_over(link, passes, 12.0) >= 12 * 195
+    link.close()
+
+
 def test_the_quick_interval_follows_the_links_own():
     """An emulated station pinged once a second (controller/app/play.py) is asked every
     0.25 s while unsure, not every 5 ms (reviewer 2, finding 6); a link at its usual 20 ms,

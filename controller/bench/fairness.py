@@ -131,7 +131,7 @@ class _Station:
     def keep_syncing(self, rng: random.Random, start: int, end: int, quick: bool = True) -> int:
         """PINGs from ``start`` to ``end`` as a racing link sends them: every PING_NS, and
         ``quick``, every QUICK_PING_INTERVAL_NS while the sync's bound is above
-        UNSURE_ERROR_NS and that still lowers it (``StationLink.ping_interval_ns``). A busy
+        UNSURE_ERROR_NS and that still lowers it (``StationLink.ping_interval_ns``, ``QuickPings``). A busy
         station answers the first PING it reads once its loop is free again."""
         t = start
         asking = QuickPings()
@@ -140,7 +140,7 @@ class _Station:
                 at_station, back = self.link.exchange(rng, t)
                 self.sync.add(t, self.clock.ticks(int(at_station)), int(back))
                 self._free_at = at_station + self.busy_ns
-            unsure = quick and asking.wanted(self.sync.error_ns(t), t)
+            unsure = quick and asking.wanted(self.sync.error_ns(t), t, self.sync.settled_error_ns())
             t += QUICK_PING_NS if unsure else PING_NS
         return t
 
