@@ -75,6 +75,26 @@ def test_old_exchanges_leave_the_window():
     assert len(sync.points) <= 30 and sync.exchanges == 3600
 
 
+def test_a_window_whose_slots_are_not_all_filled_keeps_more_of_them():
+    """Every slot filled (ten exchanges a second or more): the newest 150, 15 s. Four a
+    second (an unsure station asked more often): 375 over 94 s, so a fit costs the same
+    for a second's exchanges. One a second: 150 s of them, the window's longest."""
+    def window(per_second: int, seconds: int) -> tuple[int, float]:
+        sync = ClockSync()
+        for k in range(per_second * seconds):
+            host = 10 * S + k * S // per_second
+            station_us = (host + 100 * US - S) // 1000
+            sync.add(host, station_us % STATION_TICKS_MODULO, host + 200 * US, fit=False)   # the window alone
+        points = sync.points
+        return len(points), (points[-1].sent_ns - points[0].sent_ns) / S
+
+    assert window(10, 60) == (150, 14.9)
+    held, spans = window(4, 200)
+    assert 370 <= held <= 376 and 92 <= spans <= 94
+    held, spans = window(1, 300)
+    assert held == 150 and 149 <= spans <= 150
+
+
 def test_sparse_exchanges_still_map_a_drifting_clock():
     """Pings seconds apart (a busy host), the station's crystal 150 ppm fast: a stamp between
     them maps within 50 µs."""
