@@ -31,7 +31,7 @@ on the race bench: docs/crazy-kick.md, "Clock sync".)
 * **continuous resync**: old slots fall out of the window, new ones come in: it keeps 150
   slots (15 s at 50 exchanges a second) but at least 15 s and at most 150 s of them, so a
   station that answers one exchange a second is fitted over 150 of them, and more when
-  they do not fill every slot (four a second: 375 over 94 s);
+  its newest exchanges do not fill every slot (four a second: 375 over 94 s);
 * **a bound on its own error whatever the delays** (``worst_error_ns``): how far any line
   that passes between the bounds, each moved outwards by what a crystal wandering
   WANDER_PER_S could bend the line over the window, at any slope they allow, is from the
@@ -73,15 +73,17 @@ MIN_SLOTS = 3                   # … and three slots
 # p99 of 0.5 ms (docs/crazy-kick.md, "Clock sync"). A crystal whose drift changes at
 # WANDER_PER_S leaves a straight line by tens of µs over 150 s: the line takes the bend as
 # an unknown of its own (``_centred_line``), so 150 s serve it (90 s until 2026-11-28).
-# A window whose slots are not all filled keeps more of them (since 2026-11-28):
-# ``window_slots`` × the slots it spans ÷ the slots it holds. A station answering four
-# exchanges a second (an unsure one, asked more often) keeps 375 over 94 s, not 150 over
-# 37 s, and its likely bound in the model went p50 / p99 0.091 / 0.207 → 0.065 / 0.120 ms,
-# none beyond it (four seeds). A fit costs in proportion to its slots and comes once an
-# exchange: 1500 slots' worth a second at four a second as at ten, 22 ms of fits a second
-# (9.5 before) where every exchange answered costs 15 (``/tmp`` probe, this machine).
-# Keeping ÷ √(the share filled), 238 over 59 s at 15 ms a second, put 25 of 120,000
-# presses beyond the bound in one seed: not taken.
+# A window whose newest slots are not all filled keeps more of them (since 2026-11-28):
+# ``window_slots`` ÷ the share of the last FILL_SLOTS slots (5 s) that are filled. A station
+# answering four exchanges a second (an unsure one, asked more often) keeps 375 over 94 s,
+# not 150 over 37 s (one PING in fifty answered at random of 200 a second fills a third of
+# the slots: some 450 over 140 s). In the model (``controller.bench.syncmodel.sync_errors(
+# seed, stations=4, seconds=300, answered=50, link="pico", ping_ns=5_000_000)``, seeds 1-5)
+# its likely bound went p50 / p99 0.091 / 0.207 → 0.065 / 0.120 ms, none beyond it; keeping
+# ÷ √(the share filled), 238 slots, put 25 of 120,000 presses beyond it in one seed. Its
+# fits cost more, a fit's cost growing with its slots and its span: 22 ms of fits a second
+# at four a second (9.5 before; 15 with every exchange answered, this machine).
+FILL_SLOTS = 50
 MIN_WINDOW_NS = 15_000_000_000
 MAX_WINDOW_NS = 150_000_000_000
 # The fastest a crystal's drift is taken to change: 0.05 ppm a second (until 2026-11-28 0.11,
@@ -422,7 +424,7 @@ class ClockSync:
                  min_window_ns: int = MIN_WINDOW_NS, max_window_ns: int = MAX_WINDOW_NS) -> None:
         # one pair of bounds per slot (the tightest of each side), over the last 15 to 150 s
         self.slot_ns = slot_ns
-        self.window_slots = window_slots       # how many slots the fit keeps (more when not all are filled) …
+        self.window_slots = window_slots       # how many slots the fit keeps (more when not all filled) …
         self.min_window_slots = min_window_ns // slot_ns     # … beyond the last this many slots' time …
         self.max_window_slots = max_window_ns // slot_ns     # … and never older than this
         self.points: deque[Slot] = deque()
@@ -476,15 +478,29 @@ class ClockSync:
                 return          # no tighter bound (most exchanges of a slot): the same line
             points[-1] = tighter
         else:
+            kept = self._kept_slots(slot)
             while points and (slot - points[0].slot >= self.max_window_slots or (
-                    len(points) ** 2 >= self.window_slots * (slot - points[0].slot) and
-                    slot - points[0].slot >= self.min_window_slots)):
+                    len(points) >= kept and slot - points[0].slot >= self.min_window_slots)):
                 points.popleft()
             points.append(Slot(slot, low, high, rtt, sent_ns))
         if fit or self._line is None:
             self._fit()
         else:
             self._stale = True
+
+    def _kept_slots(self, slot: int) -> int:
+        """How many slots the window keeps when a new one (``slot``) comes: ``window_slots``
+        while the last FILL_SLOTS slots are all filled, and as many more as they are not
+        (÷ their share filled): judged over the newest few seconds, so a station that goes
+        from one exchange a second to fifty (a race starts) is back at ``window_slots``
+        within them, not fitting a sparse window's hundreds of slots for its whole span."""
+        horizon = min(FILL_SLOTS, self.window_slots)   # (never more than the window holds filled)
+        filled = 1                              # the new slot
+        for point in reversed(self.points):
+            if slot - point.slot >= horizon:
+                break
+            filled += 1
+        return self.window_slots * horizon // filled
 
     def refresh(self) -> None:
         """Fit the exchanges added with ``fit=False`` (in the thread that adds them)."""
@@ -653,8 +669,11 @@ class ClockSync:
         quickest are, the lines the bounds allow, none left out. UNSYNCED_ERROR_NS before the
         first exchange. As of the last fit (this may be asked from another thread than the one
         that adds: it never fits)."""
-        error = self._error                     # once: another thread's fit may replace it
-        worst = self._worst(error, at_host_ns)
+        return self._likely(self._error, at_host_ns)     # read once: another thread's fit may replace it
+
+    @classmethod
+    def _likely(cls, error: Bounds | None, at_host_ns: int) -> int:
+        worst = cls._worst(error, at_host_ns)
         if error is None or error.likely is None:
             return worst
         at_newest, per_us = error.likely
@@ -662,13 +681,20 @@ class ClockSync:
         return min(worst, round(at_newest + per_us * since_s * 1e6 + WANDER_PER_S * 1e9 * since_s * since_s / 2))
 
     def settled_error_ns(self) -> int:
-        """The likely bound as the newest exchange left it (``error_ns`` at its host time):
-        about what the next exchange brings it back to. Above it, what the time since the
-        newest exchange has added, which the next exchange takes away; up to it, what only
-        exchanges quicker than the window's quickest can lower (``hardware.link.QuickPings``).
-        UNSYNCED_ERROR_NS before the first exchange."""
+        """The likely bound as the last fit left it, at the host time of the newest slot's
+        tightest exchange (``error_ns`` then): about what the next exchange brings it back
+        to. Above it, what the time since has added, which the next exchange takes away; up
+        to it, what only exchanges quicker than the window's quickest can lower
+        (``hardware.link.QuickPings``). UNSYNCED_ERROR_NS before the first exchange."""
+        error = self._error                     # once: another thread's fit may replace it
+        return UNSYNCED_ERROR_NS if error is None else self._likely(error, error.newest_ns)
+
+    @property
+    def newest_exchange_ns(self) -> int | None:
+        """The host time of the newest slot's tightest exchange as the last fit saw it (None
+        before the first): how long the station has said nothing new of its clock."""
         error = self._error
-        return UNSYNCED_ERROR_NS if error is None else self.error_ns(error.newest_ns)
+        return None if error is None else error.newest_ns
 
     def worst_error_ns(self, at_host_ns: int) -> int:
         """A bound on the error whatever the delays each way (one way's always longer than the

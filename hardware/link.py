@@ -155,13 +155,16 @@ class QuickPings:
     """Whether a racing link should ask its station for exchanges more often now: while its
     sync's bound is above UNSURE_ERROR_NS and more exchanges still lower it.
 
-    * When the newest exchange left the bound under the line (``settled_ns``:
-      ``ClockSync.settled_error_ns``), only the time since has raised it (a station that
-      answers few exchanges): the next exchange takes that away, so asking more helps
-      for as long as the bound is above the line, with no trial and no rest. (Until
-      2026-11-28 a trial judged this too, and such a link could rest ten seconds at its own
-      rate while the time since raised its bound further.)
-    * When the newest exchange left it above the line, the exchanges themselves are loose:
+    * When the station answers few exchanges (its newest is over SPARSE_NS old) and the
+      newest left the bound under the line (``settled_ns``: ``ClockSync.settled_error_ns``;
+      the link gives it only then), only the time since has raised it: the next exchange
+      takes that away, so asking more helps for as long as the bound is above the line,
+      with no trial and no rest. (Until 2026-11-28 a trial judged this too, and such a link
+      could rest ten seconds at its own rate while the time since raised its bound further.
+      A station that answers every exchange is judged by trial: its bound, just under the
+      line after each, passes it within one interval, and it is not asked 200 times a
+      second for a whole race for that.)
+    * Otherwise the exchanges themselves are loose:
       judged every TRIAL_NS of quick asking, and when the bound did not come down by a tenth
       in that time, the link's own floor is reached (asking more cannot lower a bound its
       quickest round trips set) and the link asks at its own rate for REST_NS before it
@@ -170,6 +173,7 @@ class QuickPings:
     Times on the link's clock (injected, so a simulated clock and a test drive it alike)."""
 
     TRIAL_NS = 1_000_000_000
+    SPARSE_NS = 250_000_000            # a newest exchange older than this: the station answers few
     GAIN = 0.9                         # a trial helped when the bound fell to this share of its start
     REST_NS = 10_000_000_000
 
@@ -177,12 +181,19 @@ class QuickPings:
         self._trial: tuple[int, int] | None = None     # (since, the bound then) while asking quickly
         self._rest_until: int | None = None            # not before this, after a trial that did not help
 
+    def wanted_for(self, sync: ClockSync, now_ns: int) -> bool:
+        """``wanted`` for a sync: its bound now, and the one its newest exchange left when
+        that is over SPARSE_NS old."""
+        newest = sync.newest_exchange_ns
+        sparse = newest is not None and now_ns - newest > self.SPARSE_NS
+        return self.wanted(sync.error_ns(now_ns), now_ns, sync.settled_error_ns() if sparse else None)
+
     def wanted(self, error_ns: int, now_ns: int, settled_ns: int | None = None) -> bool:
         if error_ns <= UNSURE_ERROR_NS:
             self._trial = None
             return False
         if settled_ns is not None and settled_ns <= UNSURE_ERROR_NS:
-            self._trial = self._rest_until = None       # the time since raised it: asking helps
+            self._trial = None                  # the time since raised it: asking helps
             return True
         if self._rest_until is not None and now_ns < self._rest_until:
             return False
@@ -317,7 +328,7 @@ class StationLink(SupervisedPort):
         if not self.racing:
             return self.IDLE_PING_INTERVAL_NS
         self.sync.refresh()                # (the reader's thread: the one that adds the exchanges)
-        if self._quick.wanted(self.sync.error_ns(real_ns), real_ns, self.sync.settled_error_ns()):
+        if self._quick.wanted_for(self.sync, real_ns):
             return self.quick_ping_interval_ns
         return self.PING_INTERVAL_NS
 

@@ -95,6 +95,24 @@ def test_a_window_whose_slots_are_not_all_filled_keeps_more_of_them():
     assert held == 150 and 149 <= spans <= 150
 
 
+def test_a_sparse_window_shrinks_within_seconds_when_every_slot_fills():
+    """A box waiting keeps 300 slots over 150 s (two exchanges a second); a race starts and
+    every slot fills: within FILL_SLOTS (5 s) the window is back at 150, not fitting
+    hundreds of slots over 150 s for the race's first seconds (reviewer, 2026-11-28)."""
+    sync = ClockSync()
+    host = 10 * S
+    largest = 0
+    for per_second, seconds in ((2, 200), (50, 6)):
+        for _ in range(per_second * seconds):
+            station_us = (host + 100 * US - S) // 1000
+            sync.add(host, station_us % STATION_TICKS_MODULO, host + 200 * US, fit=False)
+            host += S // per_second
+            if per_second == 50:
+                largest = max(largest, len(sync.points))
+    assert largest <= 320
+    assert len(sync.points) == 150
+
+
 def test_sparse_exchanges_still_map_a_drifting_clock():
     """Pings seconds apart (a busy host), the station's crystal 150 ppm fast: a stamp between
     them maps within 50 µs."""

@@ -140,7 +140,7 @@ class _Station:
                 at_station, back = self.link.exchange(rng, t)
                 self.sync.add(t, self.clock.ticks(int(at_station)), int(back))
                 self._free_at = at_station + self.busy_ns
-            unsure = quick and asking.wanted(self.sync.error_ns(t), t, self.sync.settled_error_ns())
+            unsure = quick and asking.wanted_for(self.sync, t)
             t += QUICK_PING_NS if unsure else PING_NS
         return t
 
