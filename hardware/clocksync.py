@@ -680,15 +680,6 @@ class ClockSync:
         since_s = abs(at_host_ns - error.newest_ns) / 1e9
         return min(worst, round(at_newest + per_us * since_s * 1e6 + WANDER_PER_S * 1e9 * since_s * since_s / 2))
 
-    def settled_error_ns(self) -> int:
-        """The likely bound as the last fit left it, at the host time of the newest slot's
-        tightest exchange (``error_ns`` then): about what the next exchange brings it back
-        to. Above it, what the time since has added, which the next exchange takes away; up
-        to it, what only exchanges quicker than the window's quickest can lower
-        (``hardware.link.QuickPings``). UNSYNCED_ERROR_NS before the first exchange."""
-        error = self._error                     # once: another thread's fit may replace it
-        return UNSYNCED_ERROR_NS if error is None else self._likely(error, error.newest_ns)
-
     @property
     def newest_exchange_ns(self) -> int | None:
         """The host time of the newest slot's tightest exchange as the last fit saw it (None

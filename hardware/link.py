@@ -151,24 +151,30 @@ def link_kind(port: str) -> str:
 UNSURE_ERROR_NS = 250_000
 
 
+# A station that answers few exchanges is asked quickly from this bound up (``QuickPings``):
+# the tie window's floor (controller/table/arbiter.py, TIE_NS), where its bound starts to
+# widen its ties.
+SPARSE_ASK_ERROR_NS = 200_000
+
+
 class QuickPings:
     """Whether a racing link should ask its station for exchanges more often now: while its
-    sync's bound is above UNSURE_ERROR_NS and more exchanges still lower it.
+    sync's bound is above a line and more exchanges still lower it.
 
-    * When the station answers few exchanges (its newest is over SPARSE_NS old) and the
-      newest left the bound under the line (``settled_ns``: ``ClockSync.settled_error_ns``;
-      the link gives it only then), only the time since has raised it: the next exchange
-      takes that away, so asking more helps for as long as the bound is above the line,
-      with no trial and no rest. (Until 2026-11-28 a trial judged this too, and such a link
-      could rest ten seconds at its own rate while the time since raised its bound further.
-      A station that answers every exchange is judged by trial: its bound, just under the
-      line after each, passes it within one interval, and it is not asked 200 times a
-      second for a whole race for that.)
-    * Otherwise the exchanges themselves are loose:
-      judged every TRIAL_NS of quick asking, and when the bound did not come down by a tenth
-      in that time, the link's own floor is reached (asking more cannot lower a bound its
-      quickest round trips set) and the link asks at its own rate for REST_NS before it
-      tries again.
+    * A station that answers few (its newest exchange over SPARSE_NS old) is asked quickly
+      while its bound is above SPARSE_ASK_ERROR_NS, with no trial and no rest: each exchange
+      it gives is kept (a window whose newest slots are not all filled keeps more,
+      hardware/clocksync.py) and lowers the bound for long after. (Until 2026-11-28 a trial
+      judged it too, from UNSURE_ERROR_NS: a second of quick asking seldom lowered the
+      bound by a tenth, the link rested ten seconds at its own rate 37-41 times a race on
+      the real path, and with one PING in fifty answered the bound at a press reached
+      0.30-0.40 ms: two such stations' presses 0.5 ms apart tied.) A station that does not
+      answer more when asked more is asked in vain, while racing only.
+    * A station that answers every exchange gains nothing lasting from more (its window
+      is full): asked quickly while its bound is above UNSURE_ERROR_NS, judged every
+      TRIAL_NS, and when the bound did not come down by a tenth in that time, the link's
+      own floor is reached (asking more cannot lower a bound its quickest round trips set)
+      and the link asks at its own rate for REST_NS before it tries again.
 
     Times on the link's clock (injected, so a simulated clock and a test drive it alike)."""
 
@@ -182,19 +188,18 @@ class QuickPings:
         self._rest_until: int | None = None            # not before this, after a trial that did not help
 
     def wanted_for(self, sync: ClockSync, now_ns: int) -> bool:
-        """``wanted`` for a sync: its bound now, and the one its newest exchange left when
-        that is over SPARSE_NS old."""
+        """``wanted`` for a sync: its bound now, and whether its newest exchange is over
+        SPARSE_NS old (the station answers few)."""
         newest = sync.newest_exchange_ns
-        sparse = newest is not None and now_ns - newest > self.SPARSE_NS
-        return self.wanted(sync.error_ns(now_ns), now_ns, sync.settled_error_ns() if sparse else None)
+        return self.wanted(sync.error_ns(now_ns), now_ns, newest is not None and now_ns - newest > self.SPARSE_NS)
 
-    def wanted(self, error_ns: int, now_ns: int, settled_ns: int | None = None) -> bool:
+    def wanted(self, error_ns: int, now_ns: int, sparse: bool = False) -> bool:
+        if sparse:
+            self._trial = None                  # its exchanges are kept: asking helps
+            return error_ns > SPARSE_ASK_ERROR_NS
         if error_ns <= UNSURE_ERROR_NS:
             self._trial = None
             return False
-        if settled_ns is not None and settled_ns <= UNSURE_ERROR_NS:
-            self._trial = None                  # the time since raised it: asking helps
-            return True
         if self._rest_until is not None and now_ns < self._rest_until:
             return False
         if self._trial is None:

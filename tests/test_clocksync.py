@@ -647,13 +647,11 @@ def test_the_bound_grows_with_the_time_since_the_newest_exchange_and_is_large_be
     assert sync.error_ns(now) < sync.error_ns(now + 5 * S) < sync.error_ns(now + 30 * S)
 
 
-def test_the_settled_bound_is_the_bound_at_the_newest_exchange_whenever_asked():
-    """What the bound comes back to with the next exchange (the link's quick pings judge
-    by it, hardware.link.QuickPings): the bound at the newest exchange's host time, the
-    same however long since; large before any exchange."""
+def test_the_newest_exchange_is_known_to_the_link_s_quick_pings():
+    """When the newest slot's tightest exchange came (its PONG's arrival): the link asks a
+    station quickly when it is long ago (hardware.link.QuickPings); None before any."""
     sync = ClockSync()
-    assert sync.settled_error_ns() == clocksync.UNSYNCED_ERROR_NS
+    assert sync.newest_exchange_ns is None
     for k in range(30):
         exchange(sync, 10 * S + k * S, offset_ns=0, rtt_ns=300 * US, ppm=40)
-    newest = 10 * S + 29 * S + 300 * US                 # its PONG's arrival
-    assert sync.settled_error_ns() == sync.error_ns(newest) < sync.error_ns(newest + 5 * S)
+    assert sync.newest_exchange_ns == 10 * S + 29 * S + 300 * US
