@@ -669,11 +669,8 @@ class ClockSync:
         quickest are, the lines the bounds allow, none left out. UNSYNCED_ERROR_NS before the
         first exchange. As of the last fit (this may be asked from another thread than the one
         that adds: it never fits)."""
-        return self._likely(self._error, at_host_ns)     # read once: another thread's fit may replace it
-
-    @classmethod
-    def _likely(cls, error: Bounds | None, at_host_ns: int) -> int:
-        worst = cls._worst(error, at_host_ns)
+        error = self._error                     # once: another thread's fit may replace it
+        worst = self._worst(error, at_host_ns)
         if error is None or error.likely is None:
             return worst
         at_newest, per_us = error.likely

@@ -144,7 +144,7 @@ def link_kind(port: str) -> str:
 # ordered only beyond their stations' bounds together (in quadrature, controller/table/
 # arbiter.py), 0.35 ms for two such, and the two errors themselves must fit in what is left.
 # Above it a racing link asks for exchanges more often while that still lowers the bound
-# (``QuickPings``), and the screen and ``spieltisch stations`` name the station
+# (``QuickPings``; a station that answers few, from SPARSE_ASK_ERROR_NS), and the screen and ``spieltisch stations`` name the station
 # (docs/crazy-kick.md, "A station whose clock stays unsure"). Under it, nothing to name: a
 # Pico's USB (0.1-1.8 ms each way) keeps the bound at 0.03 ms in the model with every
 # exchange answered and 0.18 ms (median) with one a second.
@@ -220,7 +220,7 @@ class StationLink(SupervisedPort):
     PING_INTERVAL_NS = 20_000_000      # 50 exchanges a second while racing, from a timer: spieltisch bench, fairness
     # Not racing (the menu, a turn-based game), two a second: the sync holds with one a second
     # (hardware/clocksync.py), and eight stations pinged 50 times a second kept a waiting box
-    # at a tenth of a core. Racing, a station whose sync's bound is above UNSURE_ERROR_NS (it
+    # at a tenth of a core. Racing, a station whose sync's bound is unsure (``QuickPings``: it
     # answers few exchanges, a slow hub) is asked four times as often as the link's own
     # interval, at most every QUICK_PING_INTERVAL_NS, while that still lowers the bound.
     IDLE_PING_INTERVAL_NS = 500_000_000
@@ -329,7 +329,7 @@ class StationLink(SupervisedPort):
 
     def ping_interval_ns(self, real_ns: int) -> int:
         """How often to exchange now: seldom when not racing; racing, more often while the
-        sync's bound is above UNSURE_ERROR_NS and that still lowers it (``QuickPings``)."""
+        sync's bound is above its line and that still lowers it (``QuickPings``)."""
         if not self.racing:
             return self.IDLE_PING_INTERVAL_NS
         self.sync.refresh()                # (the reader's thread: the one that adds the exchanges)

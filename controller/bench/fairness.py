@@ -130,8 +130,8 @@ class _Station:
 
     def keep_syncing(self, rng: random.Random, start: int, end: int, quick: bool = True) -> int:
         """PINGs from ``start`` to ``end`` as a racing link sends them: every PING_NS, and
-        ``quick``, every QUICK_PING_INTERVAL_NS while the sync's bound is above
-        UNSURE_ERROR_NS and that still lowers it (``StationLink.ping_interval_ns``, ``QuickPings``). A busy
+        ``quick``, every QUICK_PING_INTERVAL_NS while the link would ask more often
+        (``StationLink.ping_interval_ns``: ``QuickPings.wanted_for``). A busy
         station answers the first PING it reads once its loop is free again."""
         t = start
         asking = QuickPings()
@@ -161,7 +161,7 @@ def ordering_accuracy(bursts: int = 400, seed: int = 1, stations: int = 8, gap_n
     however often it is asked; ``wandering``: the crystals wander
     (``syncmodel.WanderingCrystal``), not only drift; ``hung``: the last station never
     answers a FENCE (nor presses); ``warmup_s``: the sync before the first burst; ``quick``:
-    the links ask a station whose bound is above UNSURE_ERROR_NS four times as often while that lowers it. Each press
+    the links ask an unsure station four times as often while that lowers it (``QuickPings``). Each press
     carries its station's sync bound, and the arbiter knows every station's."""
     import heapq
     from controller.table.arbiter import Arbiter
